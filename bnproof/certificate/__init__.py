@@ -1,0 +1,1 @@
+"""Certificates: the exact instance, witnesses and obligations, as JSON."""

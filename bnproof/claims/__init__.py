@@ -1,0 +1,1 @@
+"""Claims from the literature, each with its source and its statement as printed."""

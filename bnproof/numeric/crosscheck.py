@@ -1,0 +1,221 @@
+"""Cross-check the exact engine against JAX autodiff at the same points.
+
+Tolerances scale with the size of the intermediate terms, not of the result:
+at an optimum the gradient is exactly 0 while float64 leaves round-off of the
+size of the terms that cancelled (STYLE.md measured 9e-11 relative error on
+the result, 5e-16 on the terms).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import BnproofError, DegenerateInstance, Disagreement
+from ..exact.layer import Neuron
+from ..exact.linalg import rows_of, to_fraction
+
+RTOL = 1e-10
+# Past this many weights the Hessians (size (n·d)²) are not worth shipping around.
+MAX_HESSIAN_WEIGHTS = 128
+
+
+@dataclass
+class Point:
+    label: str
+    rows: list  # n weight vectors (fmpq_mat columns), one per neuron
+
+
+@dataclass
+class Report:
+    device: str
+    points: list[str]
+    compared: int = 0
+    worst: float = 0.0  # max |numeric − exact| / scale over everything compared
+    worst_what: str = ""
+    details: list[dict] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.worst <= RTOL
+
+
+def _floats(rows) -> list[list[float]]:
+    return [[float(to_fraction(x)) for x in r.entries()] for r in rows]
+
+
+def _request(neurons: list[Neuron], points: list[Point]) -> dict:
+    first = neurons[0]
+    return {
+        "X": [[float(to_fraction(x)) for x in row] for row in rows_of(first.X)],
+        "Y": [[float(to_fraction(n.y[b, 0])) for n in neurons] for b in range(first.m)],
+        "gamma": [float(to_fraction(n.gamma)) for n in neurons],
+        "beta": [float(to_fraction(n.beta)) for n in neurons],
+        "scale": float(to_fraction(first.scale)),
+        "points": [_floats(p.rows) for p in points],
+    }
+
+
+class Pending:
+    """A running worker; ``result()`` waits for it."""
+
+    def __init__(self, neurons: list[Neuron], points: list[Point]):
+        self.neurons, self.points = neurons, points
+        fd, self.path = tempfile.mkstemp(prefix="bnproof-", suffix=".json")
+        with os.fdopen(fd, "w") as fh:
+            json.dump(_request(neurons, points), fh)
+        env = dict(os.environ, JAX_ENABLE_X64="1")
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bnproof.numeric.worker", self.path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+
+    def cancel(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+    def result(self) -> Report:
+        out, err = self.proc.communicate()
+        self._cleanup()
+        if self.proc.returncode != 0:
+            last = (err.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
+            raise BnproofError(f"the numeric cross-check did not run: {last}")
+        answer = json.loads(out)
+        return compare(self.neurons, self.points, answer)
+
+
+def start(neurons: list[Neuron], points: list[Point]) -> Pending:
+    return Pending(neurons, points)
+
+
+def _scales(neuron: Neuron, w) -> dict[str, float]:
+    """Sizes of the terms each quantity is summed from, in floats."""
+    X = np.array([[float(to_fraction(x)) for x in r] for r in rows_of(neuron.X)])
+    y = np.array([float(to_fraction(v)) for v in neuron.y.entries()])
+    wv = np.array([float(to_fraction(v)) for v in w.entries()])
+    s, gamma, beta = (float(to_fraction(v)) for v in (neuron.scale, neuron.gamma, neuron.beta))
+    z = X @ wv
+    zc = z - z.mean()
+    sigma = math.sqrt(float(np.mean(zc**2)))
+    zhat = gamma * zc / sigma + beta
+    g = 2 * s * (np.abs(zhat) + np.abs(y))
+    fx = float(np.linalg.norm(X))
+    return {
+        "C": s * float(np.sum((np.abs(z) + np.abs(y)) ** 2)) + 1.0,
+        "grad_C": 2 * s * fx * float(np.linalg.norm(np.abs(z) + np.abs(y))) + 1.0,
+        "hess_C": 2 * s * fx**2 + 1.0,
+        "C_hat": s * float(np.sum((np.abs(zhat) + np.abs(y)) ** 2)) + 1.0,
+        "grad_C_hat": 3 * abs(gamma) / sigma * fx * float(np.linalg.norm(g)) + 1.0,
+        "hess_C_hat": (2 * s * gamma**2 + 6 * abs(gamma) * float(np.linalg.norm(g)))
+        / sigma**2 * fx**2 + 1.0,
+    }
+
+
+def _exact(neuron: Neuron, w, with_hessians: bool) -> dict:
+    out = {
+        "C": float(to_fraction(neuron.loss(w))),
+        "grad_C": [float(to_fraction(x)) for x in neuron.grad(w).entries()],
+        "C_hat": float(neuron.bn_loss(w)),
+        "grad_C_hat": neuron.bn_grad(w).to_floats(),
+    }
+    if with_hessians:
+        out["hess_C"] = [float(to_fraction(x)) for x in neuron.hessian().entries()]
+        out["hess_C_hat"] = neuron.bn_hessian(w).to_floats()
+    return out
+
+
+def compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report:
+    n, d = len(neurons), neurons[0].d
+    with_hessians = n * d <= MAX_HESSIAN_WEIGHTS
+    report = Report(device=answer.get("device", "?"), points=[p.label for p in points])
+
+    def check(what: str, numeric, exact, scale: float) -> None:
+        numeric, exact = np.asarray(numeric, dtype=float), np.asarray(exact, dtype=float)
+        if not np.all(np.isfinite(numeric)):
+            err = math.inf
+        else:
+            err = float(np.max(np.abs(numeric - exact), initial=0.0)) / scale
+        report.compared += int(exact.size)
+        report.details.append({"what": what, "scaled_error": err})
+        if err > report.worst or report.worst_what == "":
+            report.worst, report.worst_what = max(err, report.worst), what
+
+    for point, result in zip(points, answer["points"]):
+        grad_C = np.asarray(result["grad_C"])
+        grad_hat = np.asarray(result["grad_C_hat"])
+        hess_C = np.asarray(result["hess_C"]) if with_hessians else None
+        hess_hat = np.asarray(result["hess_C_hat"]) if with_hessians else None
+        total_C = total_hat = 0.0
+        scale_C = scale_hat = 0.0
+        for j, (neuron, w) in enumerate(zip(neurons, point.rows)):
+            exact = _exact(neuron, w, with_hessians)
+            scales = _scales(neuron, w)
+            total_C += exact["C"]
+            total_hat += exact["C_hat"]
+            scale_C += scales["C"]
+            scale_hat += scales["C_hat"]
+            tag = f"at {point.label}, neuron {j + 1}"
+            check(f"∇C {tag}", grad_C[j], exact["grad_C"], scales["grad_C"])
+            check(f"∇Ĉ {tag}", grad_hat[j], exact["grad_C_hat"], scales["grad_C_hat"])
+            if with_hessians:
+                for k in range(n):
+                    zero = np.zeros((d, d))
+                    same = k == j
+                    check(f"∇²C {tag}" + ("" if same else f" × neuron {k + 1}"),
+                          hess_C[j, :, k, :],
+                          np.reshape(exact["hess_C"], (d, d)) if same else zero,
+                          scales["hess_C"])
+                    check(f"∇²Ĉ {tag}" + ("" if same else f" × neuron {k + 1}"),
+                          hess_hat[j, :, k, :],
+                          np.reshape(exact["hess_C_hat"], (d, d)) if same else zero,
+                          scales["hess_C_hat"])
+        check(f"C at {point.label}", result["C"], total_C, scale_C)
+        check(f"Ĉ at {point.label}", result["C_hat"], total_hat, scale_hat)
+    return report
+
+
+def points_for(report) -> list[Point]:
+    """The points whose exact values a Lemma 4.5 report shows: W*, the BN
+    optimum direction b, the closest Ŵ* and W0 (where σ ≠ 0 for every neuron)."""
+    neurons = report.neurons
+    points = [Point("W*", [n.standard.w for n in neurons])]
+    points.append(Point("b", [n.bn.direction if not n.bn.constant else n.standard.w
+                              for n in neurons]))
+    if all(n.closest.point is not None for n in neurons):
+        points.append(Point("closest Ŵ*", [n.closest.point for n in neurons]))
+    try:
+        for n in neurons:
+            n.neuron.normalize(n.w0)
+        points.append(Point("W0", [n.w0 for n in neurons]))
+    except DegenerateInstance:
+        pass
+    return points
+
+
+def ensure(report: Report) -> Report:
+    if not report.ok:
+        raise Disagreement(
+            f"exact and numeric layers disagree: {report.worst_what} is off by "
+            f"{report.worst:.2e} of its scale (tolerance {RTOL:.0e}); please report this bug"
+        )
+    return report
+
+
