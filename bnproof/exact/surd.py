@@ -74,41 +74,49 @@ class Surd:
         return cls(fmpq(0), fmpq(1), r)
 
     # -- arithmetic -------------------------------------------------------
-    def _coerce(self, other) -> Surd:
-        if isinstance(other, Surd):
-            if other.r != self.r:
-                raise ValueError(f"mixing Q(√{self.r}) and Q(√{other.r})")
-            return other
-        if isinstance(other, int):
-            other = fmpq(other)
-        return Surd(other, _zero_like(other), self.r)
+    def _with_radicand(self, r) -> Surd:
+        """The same number written over √r; only possible within one field."""
+        if r == self.r:
+            return self
+        if _is_zero(self.b):
+            return Surd(self.a, self.b, r)
+        k = _rational_sqrt(self.r / r)  # √self.r = k·√r
+        if k is None:
+            raise ValueError(f"mixing Q(√{self.r}) and Q(√{r})")
+        return Surd(self.a, self.b * k, r)
+
+    def _unify(self, other) -> tuple[Surd, Surd]:
+        if not isinstance(other, Surd):
+            if isinstance(other, int):
+                other = fmpq(other)
+            return self, Surd(other, _zero_like(other), self.r)
+        r = other.r if _is_zero(self.b) else self.r
+        return self._with_radicand(r), other._with_radicand(r)
 
     def __add__(self, other):
-        o = self._coerce(other)
-        return Surd(self.a + o.a, self.b + o.b, self.r)
+        x, y = self._unify(other)
+        return Surd(x.a + y.a, x.b + y.b, x.r)
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        o = self._coerce(other)
-        return Surd(self.a - o.a, self.b - o.b, self.r)
+        x, y = self._unify(other)
+        return Surd(x.a - y.a, x.b - y.b, x.r)
 
     def __rsub__(self, other):
-        return self._coerce(other) - self
+        x, y = self._unify(other)
+        return Surd(y.a - x.a, y.b - x.b, x.r)
 
     def __neg__(self):
         return Surd(-self.a, -self.b, self.r)
 
     def __mul__(self, other):
-        o = self._coerce(other)
-        return Surd(
-            self.a * o.a + self.b * o.b * self.r,
-            self.a * o.b + self.b * o.a,
-            self.r,
-        )
+        x, y = self._unify(other)
+        return Surd(x.a * y.a + x.b * y.b * x.r, x.a * y.b + x.b * y.a, x.r)
 
     def __rmul__(self, other):
-        return self._coerce(other) * self
+        x, y = self._unify(other)
+        return Surd(y.a * x.a + y.b * x.b * x.r, y.a * x.b + y.b * x.a, x.r)
 
     def inverse(self) -> Surd:
         """1/(a + b√r) = (a − b√r)/(a² − r b²), for scalars."""
@@ -118,7 +126,8 @@ class Surd:
         return Surd(self.a / norm, -self.b / norm, self.r)
 
     def __truediv__(self, other):
-        return self * self._coerce(other).inverse()
+        x, y = self._unify(other)
+        return x * y.inverse()
 
     @property
     def T(self) -> Surd:

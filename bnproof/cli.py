@@ -1,0 +1,160 @@
+"""The `bnproof` command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .errors import EXIT_CODE_HELP, BadInput, BnproofError, ExitCode
+
+EPILOG = "Exit codes:\n\n" + "\n\n".join(EXIT_CODE_HELP.splitlines())
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Check mathematical claims about batch normalization exactly, independently and at scale.",
+    epilog=EPILOG,
+)
+
+KNOWN_CLAIMS = {"lemma-4.5": "Santurkar et al. (2018), Lemma 4.5: BN leads to a favourable initialization"}
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"bnproof {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Check mathematical claims about batch normalization exactly, independently and at scale."""
+
+
+def _default_certificate_path(claim: str, data: Optional[Path]) -> Path:
+    name = claim if data is None else f"{claim}-{data.stem}"
+    return Path("certificates") / f"{name}.json"
+
+
+@app.command(epilog=EPILOG)
+def verify(
+    claim: str = typer.Argument(..., help="The claim to verify: lemma-4.5."),
+    data: Optional[Path] = typer.Option(
+        None, "--data", help='Instance as JSON: {"X": [[...]], "y": [...] or "Y": [[...]], '
+        '"W0": [...], "gamma", "beta"}. Numbers: integers, "p/q" or decimals, read exactly. '
+        "Default: Example 3.2 of Dannemann & Junike (2025)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the report."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="Where to write the certificate "
+        "(default: certificates/<claim>.json, or certificates/<claim>-<data stem>.json)."),
+    crosscheck: bool = typer.Option(True, "--crosscheck/--no-crosscheck",
+                                    help="Cross-check every exact derivative with JAX autodiff."),
+) -> None:
+    """Decide a claim on an instance exactly, cross-check it and write a certificate.
+
+    Every number is derived by the exact engine (rationals and square roots, never
+    floats), every derivative is compared with JAX autodiff, and the certificate is
+    re-verified by the independent checker before the verdict is printed."""
+    if claim not in KNOWN_CLAIMS:
+        known = ", ".join(KNOWN_CLAIMS)
+        raise BadInput(f"unknown claim {claim!r}; known claims: {known}")
+    from .instance import example_3_2, load_instance
+    from .claims import lemma45
+
+    instance = example_3_2() if data is None else load_instance(data)
+    report = lemma45.analyse(instance)
+
+    pending = None
+    if crosscheck:
+        from .numeric import crosscheck as cc
+
+        pending = cc.start([n.neuron for n in report.neurons], cc.points_for(report))
+    try:
+        # SymPy loads while JAX starts in the worker: the two overlap on two cores.
+        from .render import report as render
+
+        forms = render.forms_for(report)
+        numeric = None
+        if pending is not None:
+            numeric = cc.ensure(pending.result())
+            pending = None
+    finally:
+        if pending is not None:
+            pending.cancel()
+
+    from .certificate import lemma45 as certificate
+    from .certificate.io import write_atomic
+    from .checker import check_file
+
+    path = write_atomic(out or _default_certificate_path(claim, data), certificate.build(report))
+    accepted, line = check_file(path)
+    if not accepted:
+        raise BnproofError(f"the checker rejected the certificate just written: {line}")
+    extras = render.Extras(numeric, str(path), "checked: " + line.split(" ", 1)[0])
+
+    if as_json:
+        typer.echo(json.dumps(render.to_json(report, forms, extras), indent=2, ensure_ascii=False))
+    else:
+        from rich.console import Console
+
+        console = Console(highlight=False, soft_wrap=True)
+        for text in render.to_text(report, forms, extras):
+            console.print(text)
+    raise typer.Exit(_exit_for(report.verdict))
+
+
+def _exit_for(verdict: str) -> int:
+    from .claims import lemma45
+
+    return {
+        lemma45.REFUTED: ExitCode.REFUTED,
+        lemma45.HOLDS: ExitCode.OK,
+        lemma45.HYPOTHESIS_NOT_MET: ExitCode.HYPOTHESIS_NOT_MET,
+    }[verdict]
+
+
+@app.command(epilog=EPILOG)
+def check(
+    files: List[Path] = typer.Argument(..., help="Certificate files to verify."),
+) -> None:
+    """Re-verify certificates with the independent checker.
+
+    The checker uses the standard library only and trusts nothing else in bnproof.
+    It prints ACCEPTED, or REJECTED with the reason, one line per file."""
+    from .checker import check_file
+
+    all_ok = True
+    for path in files:
+        accepted, line = check_file(path)
+        all_ok &= accepted
+        typer.echo(line)
+    raise typer.Exit(ExitCode.OK if all_ok else ExitCode.REJECTED)
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Entry point: one-line errors with their exit codes, never a traceback.
+    Usage errors and exits are typer's own (code 2 for a bad command line)."""
+    try:
+        app(args=argv, prog_name="bnproof")
+    except BnproofError as err:
+        typer.echo(f"error: {err}", err=True)
+        sys.exit(err.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as err:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("BNPROOF_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(err).__name__}: {err} (set BNPROOF_DEBUG=1 for a traceback)",
+                   err=True)
+        sys.exit(ExitCode.INTERNAL)
