@@ -69,28 +69,31 @@ def verify(
         known = ", ".join(KNOWN_CLAIMS)
         raise BadInput(f"unknown claim {claim!r}; known claims: {known}")
     from .instance import example_3_2, load_instance
-    from .claims import lemma45
 
     instance = example_3_2() if data is None else load_instance(data)
-    report = lemma45.analyse(instance)
-
-    pending = None
+    worker = None
     if crosscheck:
         from .numeric import crosscheck as cc
 
-        pending = cc.start([n.neuron for n in report.neurons], cc.points_for(report))
+        # JAX starts in its own process now and works on the second core while
+        # the exact engine derives and SymPy renders.
+        worker = cc.Worker()
     try:
-        # SymPy loads while JAX starts in the worker: the two overlap on two cores.
+        from .claims import lemma45
+
+        report = lemma45.analyse(instance)
+        if worker is not None:
+            worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
         from .render import report as render
 
         forms = render.forms_for(report)
         numeric = None
-        if pending is not None:
-            numeric = cc.ensure(pending.result())
-            pending = None
+        if worker is not None:
+            numeric = cc.ensure(worker.result())
+            worker = None
     finally:
-        if pending is not None:
-            pending.cancel()
+        if worker is not None:
+            worker.cancel()
 
     from .certificate import lemma45 as certificate
     from .certificate.io import write_atomic

@@ -63,34 +63,40 @@ def _request(neurons: list[Neuron], points: list[Point]) -> dict:
     }
 
 
-class Pending:
-    """A running worker; ``result()`` waits for it."""
+class Worker:
+    """A JAX process started early; ``submit`` hands it the points, ``result``
+    waits for the answer and compares it with the exact values."""
 
-    def __init__(self, neurons: list[Neuron], points: list[Point]):
+    def __init__(self):
+        env = dict(os.environ, JAX_ENABLE_X64="1")
+        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        self.path = None
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bnproof.numeric.worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        )
+
+    def submit(self, neurons: list[Neuron], points: list[Point]) -> None:
         self.neurons, self.points = neurons, points
         fd, self.path = tempfile.mkstemp(prefix="bnproof-", suffix=".json")
         with os.fdopen(fd, "w") as fh:
             json.dump(_request(neurons, points), fh)
-        env = dict(os.environ, JAX_ENABLE_X64="1")
-        env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bnproof.numeric.worker", self.path],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
+        self.proc.stdin.write((self.path + "\n").encode())
+        self.proc.stdin.close()
+        self.proc.stdin = None  # so communicate() only reads
 
     def cancel(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.communicate()
+        self.proc.communicate()
         self._cleanup()
 
     def _cleanup(self) -> None:
-        try:
-            os.unlink(self.path)
-        except OSError:
-            pass
+        if self.path:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
 
     def result(self) -> Report:
         out, err = self.proc.communicate()
@@ -98,12 +104,7 @@ class Pending:
         if self.proc.returncode != 0:
             last = (err.decode(errors="replace").strip().splitlines() or ["no output"])[-1]
             raise BnproofError(f"the numeric cross-check did not run: {last}")
-        answer = json.loads(out)
-        return compare(self.neurons, self.points, answer)
-
-
-def start(neurons: list[Neuron], points: list[Point]) -> Pending:
-    return Pending(neurons, points)
+        return compare(self.neurons, self.points, json.loads(out))
 
 
 def _scales(neuron: Neuron, w) -> dict[str, float]:

@@ -1,17 +1,35 @@
 """Evaluate derivatives at points with JAX, in a separate process.
 
-Reads one JSON request on stdin, writes one JSON answer on stdout.  Running
-apart lets JAX start and compile on the second core while the exact engine
-works, and keeps JAX's thread pools out of the main process.
+The worker starts before the exact engine has its points: it imports JAX
+while the main process parses and derives, then reads one line on stdin, the
+path of a JSON request, and writes one JSON answer on stdout.  Running apart
+puts JAX on the second core and keeps its thread pools out of the main
+process.  Compiled programs are cached on disk, so later runs skip XLA.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
+
+
+def _enable_compilation_cache(jax) -> None:
+    root = os.environ.get("BNPROOF_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "bnproof")
+    try:
+        path = Path(root) / "jax"
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # no writable cache: compile every time
+    jax.config.update("jax_compilation_cache_dir", str(path))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
 
 
 def evaluate(request: dict) -> dict:
+    import jax
     import numpy as np
 
     from .forward import derivatives
@@ -25,15 +43,25 @@ def evaluate(request: dict) -> dict:
     for W in request["points"]:
         values = derivatives(np.asarray(W, dtype=np.float64), X, Y, gamma, beta, scale)
         out.append({k: np.asarray(v).tolist() for k, v in values.items()})
-    import jax
-
     return {"points": out, "device": str(jax.devices()[0])}
 
 
 def main() -> None:
-    with open(sys.argv[1], encoding="utf-8") as fh:
+    import jax
+
+    from . import forward  # noqa: F401 - import and configure JAX before the request comes
+
+    if os.environ.get("BNPROOF_NO_JAX_CACHE") is None:
+        _enable_compilation_cache(jax)
+    path = sys.stdin.readline().strip()
+    if not path:
+        os._exit(0)  # the main process gave up before sending work
+    with open(path, encoding="utf-8") as fh:
         request = json.load(fh)
     json.dump(evaluate(request), sys.stdout)
+    sys.stdout.flush()
+    # JAX's runtime takes about a second to tear down; there is nothing to clean up.
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,5 @@
+import sys
+
+from .kernel import main
+
+sys.exit(main())
