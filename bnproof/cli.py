@@ -113,6 +113,11 @@ def verify(
         console = Console(highlight=False, soft_wrap=True)
         for text in render.to_text(report, forms, extras):
             console.print(text)
+    for n in report.neurons:
+        if n.verdict == lemma45.HYPOTHESIS_NOT_MET:
+            where = f" for neuron {n.index + 1}" if instance.n > 1 else ""
+            typer.echo(f"note: hypothesis not met{where}: ⟨W0, W*⟩ = {n.inner} ≤ 0, so Lemma 4.5 "
+                       "says nothing about this instance", err=True)
     raise typer.Exit(_exit_for(report.verdict))
 
 

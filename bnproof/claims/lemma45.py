@@ -97,8 +97,8 @@ class Report:
 def analyse_neuron(instance: Instance, j: int) -> NeuronReport:
     neuron = Neuron.of(instance, j)
     w0 = column(instance.W0[j])
+    bn = bn_optima(neuron)  # first: σ ≡ 0 is the more basic failure
     std = standard_optimum(neuron)
-    bn = bn_optima(neuron)
     w_star = std.w
     try:
         grad, loss = neuron.bn_grad(w_star), neuron.bn_loss(w_star)
