@@ -17,19 +17,28 @@ def random_instance(m, d, seed, span=5):
     return {"X": X, "y": y, "W0": W0}
 
 
-def wall(cmd, timeout=None):
-    """Wall seconds of a subprocess, or None past the timeout."""
+def wall(cmd, timeout=None, ok_codes=(0, 1)):
+    """Wall seconds of a subprocess, or None past the timeout.  Exit code 1
+    is bnproof's "refuted", a success here."""
     start = time.perf_counter()
     try:
-        subprocess.run(cmd, check=True, timeout=timeout, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE)
+        proc = subprocess.run(cmd, timeout=timeout, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
     except subprocess.TimeoutExpired:
         return None
+    if proc.returncode not in ok_codes:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
     return time.perf_counter() - start
 
 
-def median_wall(cmd, repeats):
-    return statistics.median(wall(cmd) for _ in range(repeats))
+def interleaved_medians(commands, repeats):
+    """Median wall time of each command, running them in turn, round after
+    round, so that machine noise falls on all of them alike."""
+    times = {label: [] for label, _ in commands}
+    for _ in range(repeats):
+        for label, cmd in commands:
+            times[label].append(wall(cmd))
+    return [(label, statistics.median(times[label])) for label, _ in commands]
 
 
 def write(path, data):

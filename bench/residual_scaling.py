@@ -1,7 +1,8 @@
 """The exact Lemma 4.5 residual (with ∇Ĉ(W*)) on random small-integer data:
 bnproof's structured engine against the naive SymPy route, side by side.
 
-The naive route runs in a subprocess with a 120 s budget per size; the
+Both are timed in-process, imports excluded.  The naive route runs in a
+subprocess with a 120 s budget per size; the
 ladder stops at the first size it cannot finish.  bnproof then also runs at
 m = 1000, d = 16.  Prints seconds and ratios.
 
@@ -10,12 +11,16 @@ Run: python bench/residual_scaling.py [--budget 120]"""
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import PY, random_instance, wall, write  # noqa: E402
+from common import PY, random_instance, write  # noqa: E402
+
+
+NAIVE = os.path.join(os.path.dirname(__file__), "naive_sympy.py")
 
 
 def bnproof_seconds(data, repeats=3):
@@ -31,13 +36,24 @@ def bnproof_seconds(data, repeats=3):
     return best, report
 
 
+def naive_run(path, budget):
+    """In-process seconds (imports excluded, like bnproof's) and output of the
+    naive script, or (None, None) past the budget."""
+    try:
+        proc = subprocess.run([PY, NAIVE, path], timeout=budget, capture_output=True,
+                              text=True, check=True)
+    except subprocess.TimeoutExpired:
+        return None, None
+    answer = json.loads(proc.stdout)
+    return answer["seconds"], answer
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--budget", type=float, default=120.0)
     parser.add_argument("--d", type=int, default=3)
     args = parser.parse_args()
     tmp = tempfile.mkdtemp()
-    naive = os.path.join(os.path.dirname(__file__), "naive_sympy.py")
     print(f"exact Lemma 4.5 residual + ∇Ĉ(W*), random integer data in [-5, 5], d = {args.d}")
     print(f"  {'m':>5} {'d':>3} {'bnproof s':>10} {'naive s':>10} {'naive/bnproof':>14}")
     largest = None
@@ -46,10 +62,12 @@ def main():
         path = os.path.join(tmp, f"m{m}.json")
         write(path, data)
         ours, report = bnproof_seconds(data)
-        theirs = wall([PY, naive, path], timeout=args.budget)
+        theirs, answer = naive_run(path, args.budget)
         if theirs is None:
             print(f"  {m:>5} {args.d:>3} {ours:10.4f} {'> budget':>10} {'-':>14}")
             break
+        # the two routes must agree exactly, or the comparison means nothing
+        assert answer["residual"] == str(report.neurons[0].residual), (answer, m)
         largest = (m, ours, theirs)
         print(f"  {m:>5} {args.d:>3} {ours:10.4f} {theirs:10.2f} {theirs / ours:13.0f}x")
     if largest:

@@ -1,6 +1,6 @@
 """Cold wall time of `bnproof verify lemma-4.5` against a plain SymPy script
 doing the same derivation naively (build Ĉ, diff, subs, simplify), measured
-side by side, alternating, in one run.  Prints medians and the ratio.
+side by side, interleaved, in one run.  Prints medians and the ratio.
 
 Run: python bench/verify_cold.py [--repeats N]"""
 
@@ -10,7 +10,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import PY, median_wall, write  # noqa: E402
+from common import PY, interleaved_medians, write  # noqa: E402
 
 EXAMPLE = {"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "W0": [1, 3]}
 
@@ -26,11 +26,9 @@ def main():
     naive = [PY, os.path.join(os.path.dirname(__file__), "naive_sympy.py"), data]
     full = [PY, "-m", "bnproof", "verify", "lemma-4.5", "--out", out]
     exact_only = full + ["--no-crosscheck"]
-    rows = []
-    for label, cmd in [("bnproof verify lemma-4.5", full),
-                       ("bnproof verify lemma-4.5 --no-crosscheck", exact_only),
-                       ("naive SymPy script", naive)]:
-        rows.append((label, median_wall(cmd, args.repeats)))
+    rows = interleaved_medians([("bnproof verify lemma-4.5", full),
+                                ("bnproof verify lemma-4.5 --no-crosscheck", exact_only),
+                                ("naive SymPy script", naive)], args.repeats)
     base = rows[-1][1]
     print(f"cold wall time, median of {args.repeats} (Example 3.2)")
     for label, t in rows:
