@@ -28,10 +28,6 @@ class Normalized:
     yhat: Surd  # m×1, a rational vector times 1/σ
     inv_sigma: Surd  # 1/σ = √(σ²)/σ²
 
-    @property
-    def sigma(self) -> Surd:
-        return Surd.sqrt(self.var)
-
 
 def normalize(z: fmpq_mat) -> Normalized:
     m = z.nrows()

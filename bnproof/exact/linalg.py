@@ -34,13 +34,6 @@ def ones(m: int) -> fmpq_mat:
     return fmpq_mat(m, 1, [1] * m)
 
 
-def identity(d: int) -> fmpq_mat:
-    out = fmpq_mat(d, d)
-    for i in range(d):
-        out[i, i] = 1
-    return out
-
-
 def entries(v: fmpq_mat) -> list[Fraction]:
     return [to_fraction(x) for x in v.entries()]
 

@@ -68,11 +68,6 @@ class Surd:
             a = fmpq(a) if isinstance(a, int) else fmpq(a.numerator, a.denominator)
         return cls(a, _zero_like(a), r)
 
-    @classmethod
-    def sqrt(cls, r) -> Surd:
-        """√r itself."""
-        return cls(fmpq(0), fmpq(1), r)
-
     # -- arithmetic -------------------------------------------------------
     def _with_radicand(self, r) -> Surd:
         """The same number written over √r; only possible within one field."""

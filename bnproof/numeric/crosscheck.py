@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,7 +40,6 @@ class Report:
     compared: int = 0
     worst: float = 0.0  # max |numeric − exact| / scale over everything compared
     worst_what: str = ""
-    details: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -155,7 +154,6 @@ def compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report:
         else:
             err = float(np.max(np.abs(numeric - exact), initial=0.0)) / scale
         report.compared += int(exact.size)
-        report.details.append({"what": what, "scaled_error": err})
         if err > report.worst or report.worst_what == "":
             report.worst, report.worst_what = max(err, report.worst), what
 
