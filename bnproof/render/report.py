@@ -146,6 +146,40 @@ def _approx(v) -> str:
     return paren([f"{x:.4f}" for x in fvec(v)])
 
 
+# Exact values longer than this are shown rounded in the human report; --json has them all.
+MAX_SHOWN = 48
+MAX_FORM_SHOWN = 400
+
+
+def show(value, short: list) -> str:
+    text = s(value)
+    if len(text) <= MAX_SHOWN:
+        return text
+    short.append(True)
+    return f"≈ {float(exact(value)):.6g}"
+
+
+def show_vec(v, short: list) -> str:
+    texts = vec(v)
+    if max(len(t) for t in texts) <= MAX_SHOWN // 2:
+        return paren(texts)
+    short.append(True)
+    return "≈ " + _approx(v)
+
+
+def with_approx(v, short: list) -> str:
+    text = show_vec(v, short)
+    return text if text.startswith("≈") else f"{text} ≈ {_approx(v)}"
+
+
+def show_form(expr, short: list, render=None) -> str:
+    text = render(expr) if render else s(expr)
+    if len(text) <= MAX_FORM_SHOWN:
+        return text
+    short.append(True)
+    return f"({len(text)} characters; in --json)"
+
+
 def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras) -> list[str]:
     """Lines of rich markup."""
     inst = report.instance
@@ -158,8 +192,12 @@ def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras) ->
         f"d = {inst.d} inputs, n = {inst.n} neuron{'s' if inst.n > 1 else ''}; "
         f"{'sums' if inst.loss == 'sum' else 'means'} of squares; BN with biased σ, no ε",
     ]
+    short: list = []
     for n, f in zip(report.neurons, forms):
-        lines += _neuron_text(n, f, inst)
+        lines += _neuron_text(n, f, inst, short)
+    if short:
+        lines.append("")
+        lines.append("Long exact values are shown rounded (≈); `--json` carries every one exactly.")
     lines.append("")
     lines.append("[bold]Verdict[/]: " + VERDICT_TEXT[report.verdict])
     cc = extras.crosscheck
@@ -175,7 +213,7 @@ def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras) ->
     return lines
 
 
-def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst) -> list[str]:
+def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst, short: list) -> list[str]:
     names = [str(w) for w in f.w]
     j = n.index
     head = "" if inst.n == 1 else f" — neuron {j + 1}"
@@ -184,35 +222,36 @@ def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst) -> list[str]:
     if inst.m <= 12 and inst.d <= 6:
         lines.append("  X = [" + "; ".join(" ".join(s(x) for x in r) for r in rows) + "]")
         lines.append("  y = " + paren(vec(n.neuron.y)))
-    lines.append(f"  W0 = {paren(vec(n.w0))},  γ = {s(n.neuron.gamma)},  β = {s(n.neuron.beta)}")
+    lines.append(f"  W0 = {show_vec(n.w0, short)},  γ = {show(n.neuron.gamma, short)},  "
+                 f"β = {show(n.neuron.beta, short)}")
     lines += [
         "",
-        f"[bold]Batch statistics and losses[/]  (w = {paren(names) if len(names) <= 6 else 'w'})",
-        f"  μ(w) = {s(f.mu)}",
-        f"  σ(w) = {s(f.sigma)}",
+        f"[bold]Batch statistics and losses[/]  (w = {paren(names) if len(names) <= 6 else f'(w1, …, w{len(names)})'})",
+        f"  μ(w) = {show_form(f.mu, short)}",
+        f"  σ(w) = {show_form(f.sigma, short)}",
     ]
     scale = n.neuron.scale
     if f.loss_terms is not None:
-        lines.append(f"  C(w) = {summed(scale, f.loss_terms)}")
-        lines.append(f"  Ĉ(w) = {summed(scale, f.bn_loss_terms)}")
-        lines.append(f"       = {constant_first(f.bn_loss_reduced)}")
+        lines.append(f"  C(w) = {show_form(f.loss_terms, short, lambda t: summed(scale, t))}")
+        lines.append(f"  Ĉ(w) = {show_form(f.bn_loss_terms, short, lambda t: summed(scale, t))}")
+        lines.append(f"       = {show_form(f.bn_loss_reduced, short, constant_first)}")
     else:
-        lines.append(f"  C(w) = {s(f.loss)}")
-        lines.append(f"  Ĉ(w) = {constant_first(f.bn_loss_reduced)}")
+        lines.append(f"  C(w) = {show_form(f.loss, short)}")
+        lines.append(f"  Ĉ(w) = {show_form(f.bn_loss_reduced, short, constant_first)}")
     std = n.standard
-    pivots = ", ".join(s(p) for p in std.pivots)
+    pivots = ", ".join(show(p, short) for p in std.pivots) if len(std.pivots) <= 4 else "all > 0"
     lines += [
         "",
         "[bold]Standard optimum W*[/]",
-        f"  W* = {paren(vec(std.w))}   (normal equations XᵀX w = Xᵀy, exact)",
-        f"  ∇C(W*) = {paren(vec(std.grad))} ✓;  ∇²C positive definite (pivots {pivots}) ✓"
-        if std.is_unique_minimum else f"  ∇C(W*) = {paren(vec(std.grad))};  ∇²C pivots {pivots}",
-        f"  → unique global minimum, C(W*) = {s(std.loss)}",
+        f"  W* = {show_vec(std.w, short)}   (normal equations XᵀX w = Xᵀy, exact)",
+        f"  ∇C(W*) = {show_vec(std.grad, short)} {tick(all(x == 0 for x in std.grad.entries()))};  "
+        f"∇²C positive definite (pivots {pivots}) {tick(std.is_unique_minimum)}",
+        f"  → unique global minimum, C(W*) = {show(std.loss, short)}",
         "",
         "[bold]BN optima Ŵ*[/]",
-        f"  ∇Ĉ(W*) = {paren(vec(n.grad_bn_at_w_star))} ≈ {_approx(n.grad_bn_at_w_star)}"
+        f"  ∇Ĉ(W*) = {with_approx(n.grad_bn_at_w_star, short)}"
         + ("  ≠ 0: W* is not a BN optimum" if not n.grad_bn_at_w_star.is_zero() else "  = 0"),
-        f"  Ĉ(W*) = {s(n.loss_bn_at_w_star)}",
+        f"  Ĉ(W*) = {show(n.loss_bn_at_w_star, short)}",
     ]
     bn = n.bn
     if bn.constant:
@@ -220,35 +259,47 @@ def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst) -> list[str]:
                      "every w with σ(w) ≠ 0 is a global minimum")
     else:
         lines += [
-            f"  local minima: {describe_ray(bn, names)}   (direction b = {paren(vec(bn.direction))})",
+            f"  local minima: {describe_ray(bn, names) if len(names) <= 2 else 'the open ray t·b, t > 0'}"
+            f"   (direction b = {show_vec(bn.direction, short)})",
             "    derived: Ĉ(w) = const − 2γ⟨c, w⟩/σ(w) is scale invariant; its only critical "
             "directions are ±b, b the centred least-squares direction",
             f"    ∇Ĉ(b) = 0 ✓ exact; ∇²Ĉ(b)·b = 0 (scale invariance) "
             f"{'✓' if bn.flat_directions_ok else '✗'}; ∇²Ĉ positive definite across the ray "
             f"{'✓' if bn.second_order_ok else '✗'}"
-            + (f" (pivots {', '.join(s(p) for p in bn.pivots)})" if bn.pivots and len(bn.pivots) <= 4 else ""),
+            + (f" (pivots {', '.join(show(p, short) for p in bn.pivots)})"
+               if bn.pivots and len(bn.pivots) <= 4 else ""),
             "    (∇Ĉ(tb) = ∇Ĉ(b)/t and ∇²Ĉ(tb) = ∇²Ĉ(b)/t², so this holds on the whole ray)",
         ]
-    lines.append(f"  min Ĉ = {s(bn.minimum)} ≈ {float(exact(bn.minimum)):.4f}")
+    lines.append(f"  min Ĉ = {show(bn.minimum, short)}"
+                 + ("" if len(s(bn.minimum)) > MAX_SHOWN else f" ≈ {float(exact(bn.minimum)):.4f}"))
     if n.closest.point is not None:
-        lines.append(f"  closest to W0: Ŵ* = {paren(vec(n.closest.point))} ≈ {_approx(n.closest.point)}")
+        lines.append(f"  closest to W0: Ŵ* = {with_approx(n.closest.point, short)}")
     else:
         lines.append("  closest to W0: not attained (⟨W0, b⟩ ≤ 0); the infimum of the distance is used")
     lines += [
         "",
         f"[bold]Lemma 4.5{head}[/]",
-        f"  hypothesis ⟨W0, W*⟩ = {s(n.inner)} "
+        f"  hypothesis ⟨W0, W*⟩ = {show(n.inner, short)} "
         + ("> 0 ✓" if n.inner > 0 else "≤ 0 ✗ (not met)"),
-        f"  LHS  ‖W0 − Ŵ*‖² = {s(n.lhs)} ≈ {float(to_fraction(n.lhs)):.4f}",
+        f"  LHS  ‖W0 − Ŵ*‖² = {_scalar_with_approx(n.lhs, short)}",
     ]
     if n.rhs is None:
         lines.append("  RHS  undefined: W* = 0")
     else:
-        lines.append(f"  RHS  ‖W0 − W*‖² − (‖W*‖² − ⟨W*, W0⟩)²/‖W*‖² = {s(n.rhs)} "
-                     f"≈ {float(to_fraction(n.rhs)):.4f}")
+        lines.append(f"  RHS  ‖W0 − W*‖² − (‖W*‖² − ⟨W*, W0⟩)²/‖W*‖² = "
+                     f"{_scalar_with_approx(n.rhs, short)}")
         sign = "< 0" if n.residual < 0 else "≥ 0"
-        lines.append(f"  residual RHS − LHS = {s(n.residual)} {sign}")
+        lines.append(f"  residual RHS − LHS = {_scalar_with_approx(n.residual, short)} {sign} (exact)")
     return lines
+
+
+def tick(ok: bool) -> str:
+    return "✓" if ok else "✗"
+
+
+def _scalar_with_approx(value, short: list) -> str:
+    text = show(value, short)
+    return text if text.startswith("≈") else f"{text} ≈ {float(to_fraction(value)):.4f}"
 
 
 def forms_for(report: lemma45.Report) -> list[ClosedForms]:
