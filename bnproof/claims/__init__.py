@@ -1,1 +1,4 @@
-"""Claims from the literature, each with its source and its statement as printed."""
+"""Claims from the literature and from users: the format, and the papers' claims."""
+
+from .api import Claim as Claim
+from .api import Var as Var

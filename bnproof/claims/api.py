@@ -1,0 +1,132 @@
+"""The claim format: what a claim is, and how claim files are found and loaded.
+
+A claim file is a Python file that defines one or more ``Claim`` objects at
+module level (see docs/claims.md).  It is the user's own code, run like a
+test file; data files and certificates, by contrast, are never executed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..errors import BadInput
+
+DOMAINS = ("real", "nonzero", "positive", "symmetric")
+
+
+@dataclass(frozen=True)
+class Var:
+    """A variable the claim quantifies over: a name, a shape made of size
+    names or integers, and a domain."""
+
+    name: str
+    shape: tuple = ()
+    domain: str = "real"
+
+    def __post_init__(self):
+        if self.domain not in DOMAINS:
+            raise ValueError(f"variable {self.name}: domain must be one of {DOMAINS}")
+        if self.domain == "symmetric" and (len(self.shape) != 2 or self.shape[0] != self.shape[1]):
+            raise ValueError(f"variable {self.name}: a symmetric variable needs a square shape")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement: residual(xp, **values) ≥ 0 exactly when it holds on an
+    instance (== 0 for identities); each hypothesis(xp, **values) > 0."""
+
+    id: str
+    source: str
+    statement: str  # LaTeX, as printed
+    residual: Callable
+    variables: tuple[Var, ...]
+    sizes: dict = field(default_factory=dict)  # size name -> (smallest, largest) searched
+    kind: str = "inequality"  # or "identity"
+    hypotheses: tuple[Callable, ...] = ()
+    aliases: tuple[str, ...] = ()
+    title: str = ""
+    reading: str = ""  # how ambiguous notation is read
+    exact_sizes: dict | None = None  # identities: sizes at which to prove ≡ 0 with symbols
+    path: str | None = None  # the file it came from
+
+    def __post_init__(self):
+        if self.kind not in ("inequality", "identity"):
+            raise ValueError(f"claim {self.id}: kind must be 'inequality' or 'identity'")
+        names = [v.name for v in self.variables]
+        if len(set(names)) != len(names):
+            raise ValueError(f"claim {self.id}: variable names repeat")
+        for v in self.variables:
+            for s in v.shape:
+                if not isinstance(s, int) and s not in self.sizes:
+                    raise ValueError(f"claim {self.id}: size {s!r} of {v.name} has no range in sizes")
+
+    def shape_of(self, var: Var, sizes: dict) -> tuple[int, ...]:
+        return tuple(s if isinstance(s, int) else sizes[s] for s in var.shape)
+
+    def holds(self, sign: int) -> bool:
+        return sign == 0 if self.kind == "identity" else sign >= 0
+
+
+def proofs_root() -> Path:
+    """proofs/ beside the package (an editable install or a checkout), or $BNPROOF_PROOFS."""
+    env = os.environ.get("BNPROOF_PROOFS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "proofs"
+
+
+def load_file(path: str | Path) -> list[Claim]:
+    path = Path(path)
+    if not path.is_file():
+        raise BadInput(f"cannot read claim file {path}: no such file")
+    name = "bnproof_claim_" + re.sub(r"\W", "_", str(path.resolve()))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except BadInput:
+        raise
+    except Exception as err:  # the user's file failed to define its claims
+        where = ""
+        tb = err.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == str(path):
+                where = f" (line {tb.tb_lineno})"
+            tb = tb.tb_next
+        raise BadInput(f"claim file {path}{where}: {type(err).__name__}: {err}") from None
+    claims = [c for c in vars(module).values() if isinstance(c, Claim)]
+    if not claims:
+        raise BadInput(f"claim file {path} defines no Claim at module level")
+    return [_with_path(c, path) for c in claims]
+
+
+def _with_path(claim: Claim, path: Path) -> Claim:
+    from dataclasses import replace
+
+    return replace(claim, path=str(path))
+
+
+def all_claims() -> list[Claim]:
+    root = proofs_root()
+    claims = []
+    for path in sorted(root.glob("*/*.py")):
+        claims.extend(load_file(path))
+    return claims
+
+
+def resolve(name: str) -> list[Claim]:
+    """A claim file's claims, or the paper claim with this id or alias."""
+    if name.endswith(".py") or os.sep in name:
+        return load_file(name)
+    matches = [c for c in all_claims() if name == c.id or name in c.aliases]
+    if not matches:
+        prefix = [c for c in all_claims() if c.id.startswith(name + "/")
+                  or any(a.startswith(name + "/") for a in c.aliases)]
+        if prefix:
+            return prefix
+        raise BadInput(f"unknown claim {name!r}; `bnproof list` shows every claim")
+    return matches
+

@@ -1,0 +1,112 @@
+"""Decide a claim exactly on one instance: trace its residual and hypotheses
+into a program, then decide their signs rigorously."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..program.evaluate import DomainError, Sign, decide_sign
+from ..program.trace import Node, Program
+from . import xp as namespaces
+from .api import Claim
+
+REFUTED, HOLDS, OUTSIDE, UNDECIDED = "refuted", "holds", "outside-hypotheses", "undecided"
+
+
+@dataclass(frozen=True)
+class Traced:
+    steps: list
+    residual: int  # index of the residual's value
+    hypotheses: tuple[int, ...]
+
+
+def _inputs(program: Program, var, shape) -> np.ndarray:
+    out = np.empty(shape, dtype=object)
+    for index in itertools.product(*(range(n) for n in shape)):
+        key = index
+        if var.domain == "symmetric":  # one input per unordered pair keeps H symmetric
+            key = tuple(sorted(index))
+        out[index] = program.emit(["input", var.name, *key])
+    return out if shape else out[()]
+
+
+def _node(program: Program, value) -> Node:
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            raise ValueError(f"a residual must be a scalar, got shape {value.shape}")
+        value = value.reshape(()).item()
+    return value if isinstance(value, Node) else program.const(value)
+
+
+def trace(claim: Claim, sizes: dict) -> Traced:
+    program = Program()
+    xp = namespaces.trace(program)
+    values = {v.name: _inputs(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
+    residual = _node(program, claim.residual(xp, **values))
+    hyps = tuple(_node(program, h(xp, **values)).index for h in claim.hypotheses)
+    return Traced(program.steps, residual.index, hyps)
+
+
+def sizes_of(claim: Claim, instance: dict) -> dict:
+    sizes = {}
+    for v in claim.variables:
+        shape = np.shape(instance[v.name])
+        if len(shape) != len(v.shape):
+            raise ValueError(f"{v.name} should have {len(v.shape)} dimensions, got {len(shape)}")
+        for s, n in zip(v.shape, shape):
+            if isinstance(s, int):
+                if s != n:
+                    raise ValueError(f"{v.name} should have size {s}, got {n}")
+            elif sizes.setdefault(s, n) != n:
+                raise ValueError(f"size {s} is {sizes[s]} in one variable and {n} in {v.name}")
+    return sizes
+
+
+def lookup(instance: dict):
+    def get(name, index):
+        value = instance[name]
+        for i in index:
+            value = value[i]
+        return value
+
+    return get
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: str  # refuted | holds | outside-hypotheses | undecided
+    residual: Sign | None
+    detail: str = ""
+
+
+def decide(claim: Claim, instance: dict, traced: Traced | None = None) -> Decision:
+    """Exact verdict of the claim on an instance of exact rationals."""
+    traced = traced or trace(claim, sizes_of(claim, instance))
+    get = lookup(instance)
+    try:
+        for k, h in enumerate(traced.hypotheses):
+            sign = decide_sign(traced.steps, get, h)
+            if sign.sign != 1:
+                return Decision(OUTSIDE, None, f"hypothesis {k + 1} is not > 0 ({sign.how})")
+        sign = decide_sign(traced.steps, get, traced.residual)
+    except (DomainError, ZeroDivisionError) as err:
+        return Decision(OUTSIDE, None, f"outside the claim's domain: {err}")
+    if sign.sign is None:
+        return Decision(UNDECIDED, sign, sign.how)
+    return Decision(HOLDS if claim.holds(sign.sign) else REFUTED, sign, sign.how)
+
+
+def exact_instance(instance: dict) -> dict:
+    """Nested lists of Fractions from floats, ints, Fractions or strings."""
+
+    def conv(x):
+        if isinstance(x, (list, tuple, np.ndarray)):
+            return [conv(e) for e in x]
+        return Fraction(x)
+
+    return {k: conv(v) if isinstance(v, (list, tuple, np.ndarray)) else Fraction(v)
+            for k, v in instance.items()}

@@ -1,0 +1,129 @@
+"""The array namespaces a claim's residual is written against.
+
+One definition, three backends:
+  * ``trace()``: numpy object arrays of program nodes, for exact evaluation
+    and certificates;
+  * ``symbolic()``: numpy object arrays of SymPy expressions, for identities
+    proved with symbols and for LaTeX;
+  * ``numeric()``: ``jax.numpy``, float64, for vmapped batched search and
+    gradient-based search.
+A residual uses only: + − × ÷ by arrays or integers, ``**`` with an integer,
+``@``, and the functions below.  Divide arrays by integers, never an integer
+by an integer (that would be a float): write ``xp.q(1, m)``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+
+COMMON = ("sum", "mean", "sqrt", "abs", "maximum", "minimum", "dot", "outer", "ones", "zeros",
+          "eye", "asarray", "q", "relu", "leaky_relu", "tanh", "solve", "kind")
+
+
+def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> SimpleNamespace:
+    vsqrt, vabs = np.vectorize(sqrt, otypes=[object]), np.vectorize(absolute, otypes=[object])
+    vmax, vmin = np.vectorize(maximum, otypes=[object]), np.vectorize(minimum, otypes=[object])
+
+    def asarray(x):
+        return np.asarray(x, dtype=object)
+
+    def total(x, axis=None):
+        x = asarray(x)
+        if x.size == 0:
+            return number(0)
+        return np.sum(x, axis=axis)
+
+    def mean(x, axis=None):
+        x = asarray(x)
+        n = x.size if axis is None else x.shape[axis]
+        return total(x, axis) * q(1, n)
+
+    def q(p, r=1):
+        return number(Fraction(p, r))
+
+    def tanh(x):
+        raise TypeError("tanh is not algebraic: claims using it are searched numerically only")
+
+    def solve(A, b):
+        """A x = b by elimination without row exchanges: branch-free, so it traces
+        to a straight-line program; valid when every leading minor of A is nonzero
+        (e.g. A positive definite), and a zero pivot is reported as a domain error."""
+        A = [list(row) for row in asarray(A)]
+        b = list(asarray(b))
+        n = len(b)
+        for k in range(n):
+            for i in range(k + 1, n):
+                f = A[i][k] / A[k][k]
+                A[i] = [a - f * c for a, c in zip(A[i], A[k])]
+                b[i] = b[i] - f * b[k]
+        x = [None] * n
+        for i in reversed(range(n)):
+            x[i] = (b[i] - sum((A[i][j] * x[j] for j in range(i + 1, n)), number(0))) / A[i][i]
+        return asarray(x)
+
+    return SimpleNamespace(
+        kind=kind,
+        sum=total, mean=mean, sqrt=vsqrt, abs=vabs, maximum=vmax, minimum=vmin,
+        dot=lambda a, b: np.dot(asarray(a), asarray(b)),
+        outer=lambda a, b: np.outer(asarray(a), asarray(b)),
+        ones=lambda n: np.array([number(1)] * n, dtype=object),
+        zeros=lambda n: np.array([number(0)] * n, dtype=object),
+        eye=lambda n: np.array([[number(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
+        asarray=asarray, q=q,
+        relu=lambda x: vmax(asarray(x), number(0)),
+        leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * number(slope)),
+        tanh=tanh, solve=solve,
+    )
+
+
+def trace(program):
+    from ..program.trace import Node
+
+    def number(x):
+        return program.const(x)
+
+    def lift(x):
+        return x if isinstance(x, Node) else program.const(x)
+
+    return _object_namespace(
+        "trace",
+        sqrt=lambda x: lift(x).sqrt(),
+        absolute=lambda x: abs(lift(x)),
+        maximum=lambda a, b: lift(a).max(b),
+        minimum=lambda a, b: lift(a).min(b),
+        number=number,
+    )
+
+
+def symbolic():
+    import sympy
+
+    def number(x):
+        x = Fraction(x)
+        return sympy.Rational(x.numerator, x.denominator)
+
+    return _object_namespace("symbolic", sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number)
+
+
+def numeric():
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+
+    def q(p, r=1):
+        return jnp.float64(p) / r
+
+    return SimpleNamespace(
+        kind="numeric",
+        sum=jnp.sum, mean=jnp.mean, sqrt=jnp.sqrt, abs=jnp.abs, maximum=jnp.maximum,
+        minimum=jnp.minimum, dot=jnp.dot, outer=jnp.outer,
+        ones=lambda n: jnp.ones(n), zeros=lambda n: jnp.zeros(n), eye=lambda n: jnp.eye(n),
+        asarray=jnp.asarray, q=q,
+        relu=lambda x: jnp.maximum(x, 0.0),
+        leaky_relu=lambda x, slope=Fraction(1, 100): jnp.maximum(x, x * float(slope)),
+        tanh=jnp.tanh, solve=jnp.linalg.solve,
+    )

@@ -1,0 +1,114 @@
+"""Record a claim's residual as a straight-line program over the instance.
+
+A claim is written once against an array namespace ``xp`` (see
+``bnproof.claims.xp``).  Run on numpy object arrays of ``Node`` it records
+every arithmetic step: the program is what the exact evaluator replays, what
+a certificate carries, and what the checker re-executes.  Nothing here ever
+evaluates text.
+
+Program format (also the certificate's): a list of steps, step i defines
+value i.
+    ["input", name, index...]   an instance entry, e.g. ["input", "X", 2, 0]
+    ["const", "p/q"]            a rational constant
+    ["add", i, j] ["sub", i, j] ["mul", i, j] ["div", i, j]
+    ["neg", i] ["sqrt", i] ["abs", i] ["max", i, j] ["min", i, j]
+    ["pow", i, k]               integer power k ≥ 0
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow"}
+
+
+class Program:
+    def __init__(self):
+        self.steps: list[list] = []
+        self._consts: dict[Fraction, int] = {}
+
+    def emit(self, step: list) -> "Node":
+        self.steps.append(step)
+        return Node(self, len(self.steps) - 1)
+
+    def const(self, value) -> "Node":
+        value = Fraction(value)
+        if value not in self._consts:
+            self._consts[value] = len(self.steps)
+            self.steps.append(["const", str(value)])
+        return Node(self, self._consts[value])
+
+
+class Node:
+    """One value of a program; arithmetic on nodes emits steps."""
+
+    __slots__ = ("program", "index")
+
+    def __init__(self, program: Program, index: int):
+        self.program, self.index = program, index
+
+    def _lift(self, other) -> "Node":
+        if isinstance(other, Node):
+            return other
+        if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
+            return self.program.const(other)
+        raise TypeError(f"cannot mix a traced value with {type(other).__name__} "
+                        "(use exact numbers: int or Fraction)")
+
+    def _bin(self, op, other, swap=False):
+        if hasattr(other, "__array__") and not isinstance(other, Node):
+            return NotImplemented  # let numpy apply the operation elementwise
+        other = self._lift(other)
+        a, b = (other, self) if swap else (self, other)
+        return self.program.emit([op, a.index, b.index])
+
+    def __add__(self, o):
+        return self._bin("add", o)
+
+    def __radd__(self, o):
+        return self._bin("add", o, True)
+
+    def __sub__(self, o):
+        return self._bin("sub", o)
+
+    def __rsub__(self, o):
+        return self._bin("sub", o, True)
+
+    def __mul__(self, o):
+        return self._bin("mul", o)
+
+    def __rmul__(self, o):
+        return self._bin("mul", o, True)
+
+    def __truediv__(self, o):
+        return self._bin("div", o)
+
+    def __rtruediv__(self, o):
+        return self._bin("div", o, True)
+
+    def __neg__(self):
+        return self.program.emit(["neg", self.index])
+
+    def __pos__(self):
+        return self
+
+    def __pow__(self, k):
+        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+            raise TypeError("only non-negative integer powers are traced; use xp.sqrt for roots")
+        return self.program.emit(["pow", self.index, k])
+
+    def __abs__(self):
+        return self.program.emit(["abs", self.index])
+
+    def __bool__(self):
+        raise TypeError("a traced value has no truth value: use xp.maximum/xp.minimum/xp.abs, "
+                        "not if/and/or, so that the program stays straight-line")
+
+    def sqrt(self):
+        return self.program.emit(["sqrt", self.index])
+
+    def max(self, other):
+        return self._bin("max", other)
+
+    def min(self, other):
+        return self._bin("min", other)
