@@ -119,7 +119,7 @@ def all_claims() -> list[Claim]:
 
 def resolve(name: str) -> list[Claim]:
     """A claim file's claims, or the paper claim with this id or alias."""
-    if name.endswith(".py") or os.sep in name:
+    if name.endswith(".py") or Path(name).is_file():
         return load_file(name)
     matches = [c for c in all_claims() if name == c.id or name in c.aliases]
     if not matches:

@@ -47,7 +47,12 @@ def trace(claim: Claim, sizes: dict) -> Traced:
     xp = namespaces.trace(program)
     values = {v.name: _inputs(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
     residual = _node(program, claim.residual(xp, **values))
-    hyps = tuple(_node(program, h(xp, **values)).index for h in claim.hypotheses)
+    hyps = []
+    for h in claim.hypotheses:  # a hypothesis may be an array: every entry must be > 0
+        value = h(xp, **values)
+        entries = value.ravel() if isinstance(value, np.ndarray) else [value]
+        hyps.extend(_node(program, e).index for e in entries)
+    hyps = tuple(hyps)
     return Traced(program.steps, residual.index, hyps)
 
 

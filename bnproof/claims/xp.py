@@ -20,10 +20,17 @@ from types import SimpleNamespace
 import numpy as np
 
 COMMON = ("sum", "mean", "sqrt", "abs", "maximum", "minimum", "dot", "outer", "ones", "zeros",
-          "eye", "asarray", "q", "relu", "leaky_relu", "tanh", "solve", "kind")
+          "eye", "asarray", "q", "relu", "leaky_relu", "tanh", "solve", "grad", "kind")
 
 
 def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> SimpleNamespace:
+    from .dual import Dual, gradient
+
+    plain_sqrt = sqrt
+
+    def sqrt(x):  # noqa: F811 - duals carry their derivative through the root
+        return x.sqrt(plain_sqrt) if isinstance(x, Dual) else plain_sqrt(x)
+
     vsqrt, vabs = np.vectorize(sqrt, otypes=[object]), np.vectorize(absolute, otypes=[object])
     vmax, vmin = np.vectorize(maximum, otypes=[object]), np.vectorize(minimum, otypes=[object])
 
@@ -75,7 +82,7 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> Si
         asarray=asarray, q=q,
         relu=lambda x: vmax(asarray(x), number(0)),
         leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * number(slope)),
-        tanh=tanh, solve=solve,
+        tanh=tanh, solve=solve, grad=gradient,
     )
 
 
@@ -125,5 +132,29 @@ def numeric():
         asarray=jnp.asarray, q=q,
         relu=lambda x: jnp.maximum(x, 0.0),
         leaky_relu=lambda x, slope=Fraction(1, 100): jnp.maximum(x, x * float(slope)),
-        tanh=jnp.tanh, solve=jnp.linalg.solve,
+        tanh=jnp.tanh, solve=jnp.linalg.solve, grad=lambda fn, x: jax.grad(fn)(x),
+    )
+
+
+def _numeric_gradient(fn, x):
+    from .dual import gradient
+
+    return gradient(fn, np.asarray(x, dtype=object)).astype(np.float64)
+
+
+def floating():
+    """numpy float64, for screening single instances cheaply (e.g. in Hypothesis)."""
+
+    def q(p, r=1):
+        return np.float64(p) / r
+
+    return SimpleNamespace(
+        kind="floating",
+        sum=np.sum, mean=np.mean, sqrt=np.sqrt, abs=np.abs, maximum=np.maximum,
+        minimum=np.minimum, dot=np.dot, outer=np.outer,
+        ones=lambda n: np.ones(n), zeros=lambda n: np.zeros(n), eye=lambda n: np.eye(n),
+        asarray=lambda x: np.asarray(x, dtype=np.float64), q=q,
+        relu=lambda x: np.maximum(x, 0.0),
+        leaky_relu=lambda x, slope=Fraction(1, 100): np.maximum(x, x * float(slope)),
+        tanh=np.tanh, solve=np.linalg.solve, grad=_numeric_gradient,
     )

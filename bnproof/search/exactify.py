@@ -1,0 +1,118 @@
+"""Turn a numeric candidate into an exact counterexample, or drop it.
+
+Rationalize to small denominators, decide exactly, and only then shrink:
+fewer samples, then simpler numbers, each step kept only if the exact
+verdict is still "refuted".  Zero false refutations is the rule.
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+
+from ..claims.api import Claim
+from ..claims.decide import REFUTED, Decision, decide, sizes_of
+from .space import to_exact, valid_exact
+
+DENOMINATORS = (1, 2, 4, 10, 100, 1000, 10**4, 10**6)
+
+
+def confirm(claim: Claim, instance: dict) -> Decision | None:
+    """The exact decision if the instance is in the domain and refutes the claim."""
+    for v in claim.variables:
+        if not valid_exact(v, instance[v.name]):
+            return None
+    decision = decide(claim, instance)
+    return decision if decision.verdict == REFUTED else None
+
+
+def exactify(claim: Claim, candidate: dict) -> tuple[dict, Decision] | None:
+    for bound in DENOMINATORS:
+        instance = {k: to_exact(v, bound) for k, v in candidate.items()}
+        decision = confirm(claim, instance)
+        if decision:
+            return instance, decision
+    return None
+
+
+def _axes(claim: Claim, size: str) -> dict:
+    return {v.name: [i for i, s in enumerate(v.shape) if s == size] for v in claim.variables}
+
+
+def _drop(value, axes: list[int], index: int, depth: int = 0):
+    if not isinstance(value, list):
+        return value
+    kept = [e for i, e in enumerate(value) if not (depth in axes and i == index)]
+    return [_drop(e, axes, index, depth + 1) for e in kept]
+
+
+def _simpler(x: Fraction) -> list[Fraction]:
+    options = [Fraction(0), Fraction(round(x)), Fraction(int(x)), x.limit_denominator(max(1, x.denominator // 2))]
+    if x.denominator > 1:
+        options.append(Fraction(round(x * 2), 2))
+    return [o for o in dict.fromkeys(options) if o != x and abs(o) <= abs(x) + 1]
+
+
+def _paths(value, prefix=()):
+    if isinstance(value, list):
+        for i, e in enumerate(value):
+            yield from _paths(e, prefix + (i,))
+    else:
+        yield prefix
+
+
+def _get(value, path):
+    for i in path:
+        value = value[i]
+    return value
+
+
+def _set(value, path, new):
+    if not path:
+        return new
+    value = copy.deepcopy(value)
+    target = value
+    for i in path[:-1]:
+        target = target[i]
+    target[path[-1]] = new
+    return value
+
+
+def complexity(instance: dict) -> tuple:
+    numbers = [_get(v, p) for v in instance.values() for p in _paths(v)]
+    return (len(numbers), sum(abs(x.numerator) + x.denominator for x in numbers))
+
+
+def shrink(claim: Claim, instance: dict, decision: Decision, budget: int = 400):
+    """Greedy shrinking; every accepted step is an exact refutation."""
+    tries = 0
+    improved = True
+    while improved and tries < budget:
+        improved = False
+        for size, (lo, _) in claim.sizes.items():  # fewer samples first
+            axes = _axes(claim, size)
+            current = sizes_of(claim, instance).get(size)
+            if current is None or current <= lo:
+                continue
+            for index in range(current):
+                tries += 1
+                smaller = {n: _drop(instance[n], axes[n], index) for n in instance}
+                found = confirm(claim, smaller)
+                if found:
+                    instance, decision, improved = smaller, found, True
+                    break
+        for name in list(instance):  # then simpler numbers
+            for path in list(_paths(instance[name])):
+                for option in _simpler(_get(instance[name], path)):
+                    if tries >= budget:
+                        break
+                    tries += 1
+                    trial = {**instance, name: _set(instance[name], path, option)}
+                    var = next(v for v in claim.variables if v.name == name)
+                    if var.domain == "symmetric" and len(path) == 2:
+                        trial[name] = _set(trial[name], path[::-1], option)
+                    found = confirm(claim, trial)
+                    if found:
+                        instance, decision, improved = trial, found, True
+                        break
+    return instance, decision

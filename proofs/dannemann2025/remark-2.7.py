@@ -1,0 +1,47 @@
+"""Remark 2.7 of Dannemann & Junike (2025), p. 3: BN can recover the original activations.
+
+As printed: "If γ_j = σ_j and β_j = μ_j/σ_j then Ẑ_l = Z_l".  With γ = σ the
+BN output is z − μ + β, so the identity needs β = μ; the printed β = μ/σ gives
+it only when μ = 0 or σ = 1.  Both readings are encoded: the printed one, and
+the corrected one (β = μ), which is also the construction behind Observation
+4.3 of Santurkar et al.  The residual is Σ_b (ẑ_b − z_b)², zero exactly when
+the activations are recovered.
+"""
+
+from bnproof.claims import Claim, Var
+from bnproof.claims.blocks import stats
+
+SOURCE = "Dannemann & Junike (2025), Batch normalization does not improve initialization, Remark 2.7, p. 3"
+
+
+def _variance(xp, z):
+    return stats(xp, z)[1] ** 2
+
+
+def _recovery_error(beta_of):
+    def residual(xp, z):
+        mu, sigma = stats(xp, z)
+        gamma, beta = sigma, beta_of(mu, sigma)
+        zhat = gamma * (z - mu) / sigma + beta
+        return xp.sum((zhat - z) ** 2)
+
+    return residual
+
+
+PRINTED = Claim(
+    id="dannemann2025/remark-2.7", aliases=("remark-2.7",),
+    title="BN can recover the original activations",
+    source=SOURCE,
+    statement=r"\gamma_j=\sigma_j,\ \beta_j=\frac{\mu_j}{\sigma_j} \implies \widehat{\mathbb{Z}}_l=\mathbb{Z}_l",
+    reading=__doc__, kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
+    hypotheses=(_variance,), residual=_recovery_error(lambda mu, sigma: mu / sigma),
+)
+CORRECTED = Claim(
+    id="dannemann2025/remark-2.7/corrected", aliases=("remark-2.7/corrected",),
+    title="BN recovers the activations with γ = σ and β = μ",
+    source=SOURCE + " (corrected: β_j = μ_j)",
+    statement=r"\gamma_j=\sigma_j,\ \beta_j=\mu_j \implies \widehat{\mathbb{Z}}_l=\mathbb{Z}_l",
+    reading=__doc__, kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
+    hypotheses=(_variance,), residual=_recovery_error(lambda mu, sigma: mu),
+    exact_sizes={"m": (2, 6)},
+)
