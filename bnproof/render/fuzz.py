@@ -124,14 +124,17 @@ def record_entry(outcome) -> dict:
 def listing(claims) -> list[dict]:
     from ..search import record
 
+    from ..claims.api import proofs_root
+
     entries = record.load()
+    committed = proofs_root().parent  # the certificates committed beside proofs/
     rows = []
     for claim in claims:
         entry = entries.get(claim.id, {})
-        cert = search.certificate_path(claim)
+        cert = committed / search.certificate_path(claim)
         verdict = entry.get("verdict", "not yet searched")
         if verdict == search.REFUTED and cert.exists():
-            text = f"refuted (certificate {cert})"
+            text = f"refuted (certificate {search.certificate_path(claim)})"
         elif verdict == search.SURVIVED:
             text = f"survived {entry['instances']} instances (seed {entry['seed']})"
         elif verdict == search.VERIFIED:
@@ -145,6 +148,7 @@ def listing(claims) -> list[dict]:
             "source_short": claim.source.split(",")[0] + ", " + ", ".join(
                 p.strip() for p in claim.source.split(",")[2:4]),
             "title": claim.title, "kind": claim.kind, "verdict": verdict, "verdict_text": text,
-            "certificate": str(cert) if cert.exists() else None, "file": claim.path,
+            "certificate": str(search.certificate_path(claim)) if cert.exists() else None,
+            "file": claim.path,
         })
     return rows

@@ -75,13 +75,14 @@ def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline:
         values = draw(claim, sizes, batch, rng)
         scores = kernel.scores(values)
         count += batch
-        picks = candidates(scores, values, 8, -1e-9)
+        threshold = 1e-9 if claim.strict else -1e-9
+        picks = candidates(scores, values, 8, threshold)
         if not picks:  # push the most promising ones downhill
             order = np.argsort(scores, kind="stable")[:64]
             start = {k: np.asarray(v)[order] for k, v in values.items()}
             moved = kernel.descend(start)
             count += len(order) * 40
-            picks = candidates(kernel.scores(moved), moved, 8, -1e-9)
+            picks = candidates(kernel.scores(moved), moved, 8, threshold)
         if progress:
             progress(batch)
         for candidate in picks:

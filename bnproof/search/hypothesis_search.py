@@ -17,6 +17,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.errors import Unsatisfiable
 
 from ..claims.api import Claim
 from ..claims.decide import Decision
@@ -99,7 +100,8 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         target(float(badness))
         # floats only nominate; the exact decision is the judge
         # (an inequality that holds with equality sits at r ≈ ±1e-15: not a candidate)
-        if (r < -1e-9) if claim.kind == "inequality" else (abs(r) > 1e-7):
+        limit = 1e-9 if claim.strict else -1e-9
+        if (r < limit) if claim.kind == "inequality" else (abs(r) > 1e-7):
             found = confirm(claim, instance)
             if found:
                 raise Found(instance, found)
@@ -116,4 +118,6 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         run()
     except Found as hit:
         return (hit.instance, hit.decision), count[0]
+    except Unsatisfiable:  # Hypothesis could not draw enough valid instances; JAX still searches
+        pass
     return None, count[0]

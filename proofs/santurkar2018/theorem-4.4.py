@@ -1,0 +1,59 @@
+"""Theorem 4.4 of Santurkar et al. (2018), p. 7: minimax bound on weight-space Lipschitzness.
+
+Reading, from the proof (Appendix C.2, equations (10)-(18)): the maxima over
+‖X‖ ≤ λ are attained at X = λI, so ĝ_j = λ²‖∇_{y_j}L̂‖² and
+g_j = λ²‖∇_{y_j}L‖²; μ_{g_j} is the mean of ∇_{y_j}L; the loss is arbitrary,
+modelled by its gradient g = ∇_{y_j}L = ∂L̂/∂z (as in Theorem 4.1).  The
+printed bound has g_j² (the square of a squared norm).  The proof's equation
+(17) is encoded as a second claim: it carries Theorem 4.1's 1/√m.
+"""
+
+from bnproof.claims import Claim, Var
+from bnproof.claims.blocks import backprop, norm2, normalize, stats
+
+SOURCE = "Santurkar et al. (2018), How does batch normalization help optimization?, Theorem 4.4, p. 7 (proof: Appendix C.2)"
+VARIABLES = (Var("y", ("m",)), Var("g", ("m",)), Var("gamma", (), "nonzero"), Var("lam", (), "positive"))
+
+
+def _variance(xp, y, g, gamma, lam):
+    return stats(xp, y)[1] ** 2
+
+
+def _printed(xp, y, g, gamma, lam):
+    yhat, sigma = normalize(xp, y)
+    m = y.shape[0]
+    g_hat = lam**2 * norm2(xp, backprop(xp, g, yhat, sigma, gamma))
+    g_j = lam**2 * norm2(xp, g)
+    mu_g = xp.mean(g)
+    return gamma**2 / sigma**2 * (g_j**2 - mu_g**2 * m - lam**2 * xp.sum(g * yhat) ** 2) - g_hat
+
+
+def _equation_17(xp, y, g, gamma, lam):
+    yhat, sigma = normalize(xp, y)
+    m = y.shape[0]
+    g_hat = lam**2 * norm2(xp, backprop(xp, g, yhat, sigma, gamma))
+    bound = lam**2 * gamma**2 / sigma**2 * (norm2(xp, g) - xp.sum(g) ** 2 * xp.q(1, m)
+                                           - xp.sum(g * yhat) ** 2 / xp.sqrt(xp.q(m)))
+    return bound - g_hat
+
+
+PRINTED = Claim(
+    id="santurkar2018/theorem-4.4", aliases=("theorem-4.4",),
+    title="Minimax bound on weight-space Lipschitzness", source=SOURCE,
+    statement=r"g_j=\max_{\|X\|\leq\lambda}\left\|\nabla_W\mathcal{L}\right\|^2,\ \hat{g}_j=\max_{\|X\|"
+              r"\leq\lambda}\left\|\nabla_W\widehat{\mathcal{L}}\right\|^2 \implies \hat{g}_j\leq"
+              r"\frac{\gamma^2}{\sigma_j^2}\left(g_j^2-m\mu_{g_j}^2-\lambda^2\left\langle\nabla_{y_j}"
+              r"\mathcal{L},\hat{y}_j\right\rangle^2\right)",
+    reading=__doc__, variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
+    residual=_printed,
+)
+AS_DERIVED = Claim(
+    id="santurkar2018/theorem-4.4/as-derived", aliases=("theorem-4.4/as-derived",),
+    title="Theorem 4.4 as its proof derives it, equation (17)", source=SOURCE + ", equation (17)",
+    statement=r"\hat{g}_j\leq\frac{\lambda^2\gamma^2}{\sigma^2}\left(\left\|\frac{\partial\mathcal{L}}"
+              r"{\partial y_j}\right\|^2-\frac{1}{m}\left\langle 1,\frac{\partial\mathcal{L}}{\partial"
+              r" y_j}\right\rangle^2-\frac{1}{\sqrt{m}}\left\langle\frac{\partial\mathcal{L}}{\partial"
+              r" y_j},\hat{y}_j\right\rangle^2\right)",
+    reading=__doc__, variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
+    residual=_equation_17,
+)

@@ -1,0 +1,147 @@
+"""Claims as code: exact decisions, fuzzing from the command line, soundness."""
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from bnproof.claims.api import all_claims, load_file, resolve
+from bnproof.claims.decide import HOLDS, REFUTED, decide, exact_instance
+from bnproof.errors import BadInput, ExitCode
+from bnproof.search.fuzz import SURVIVED, fuzz
+
+HERE = Path(__file__).parent
+CONTROLS = load_file(HERE / "claims" / "controls.py")
+
+
+def run(*args, cwd):
+    env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd) / ".cache"))
+    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env)
+
+
+def one(name):
+    (claim,) = resolve(name)
+    return claim
+
+
+def test_theorem_4_1_as_printed_fails_where_the_proof_says_1_over_m():
+    # by hand: y = (0, 1) gives μ = 1/2, σ = 1/2, ŷ = (−1, 1); with g = (0, 1) Fact C.1 gives
+    # ∇ = (2g − 1 − ŷ)·1 = 0, while the printed bound is 4(1 − 1/2 − 1/√2) = 2 − 2√2 < 0.
+    inst = exact_instance({"y": [0, 1], "g": [0, 1], "gamma": 1})
+    printed = decide(one("theorem-4.1"), inst)
+    assert printed.verdict == REFUTED
+    value = printed.residual.value
+    assert abs(float(value.lo) - (2 - 2 * 2 ** 0.5)) < 1e-12 and value.hi < 0
+    assert decide(one("theorem-4.1/as-derived"), inst).verdict == HOLDS
+
+
+def test_remark_2_7_printed_fails_and_corrected_holds():
+    inst = exact_instance({"z": [1, 3]})  # μ = 2, σ = 1: the printed β = μ/σ = μ happens to work
+    assert decide(one("remark-2.7"), inst).verdict == HOLDS
+    inst = exact_instance({"z": [1, 5]})  # μ = 3, σ = 2: ẑ = z − 3 + 3/2 ≠ z
+    assert decide(one("remark-2.7"), inst).verdict == REFUTED
+    assert decide(one("remark-2.7/corrected"), inst).verdict == HOLDS
+
+
+def test_example_3_2_refutes_minima_preserved():
+    inst = exact_instance({"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "gamma": 1, "beta": 0})
+    assert decide(one("observation-4.3/minima-preserved"), inst).verdict == REFUTED
+
+
+def test_lemma_claim_agrees_with_verify_on_example_3_2():
+    inst = exact_instance({"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "W0": [1, 3], "gamma": 1})
+    decision = decide(one("lemma-4.5"), inst)
+    assert decision.verdict == REFUTED and decision.residual.value.lo == Fraction(-72, 17)
+
+
+def test_every_paper_claim_is_listed_with_source_and_statement():
+    claims = all_claims()
+    ids = {c.id for c in claims}
+    for expected in ["santurkar2018/theorem-4.1", "santurkar2018/theorem-4.2",
+                     "santurkar2018/theorem-4.2/part-2", "santurkar2018/observation-4.3",
+                     "santurkar2018/theorem-4.4", "santurkar2018/lemma-4.5",
+                     "santurkar2018/theorem-c.1", "santurkar2018/fact-c.1", "santurkar2018/fact-c.2",
+                     "dannemann2025/example-3.2/gradient", "dannemann2025/remark-2.7"]:
+        assert expected in ids
+    for c in claims:
+        assert c.source and c.statement and c.path
+    aliases = [a for c in claims for a in c.aliases]
+    assert len(aliases) == len(set(aliases))
+
+
+@pytest.mark.parametrize("claim", CONTROLS, ids=[c.id for c in CONTROLS])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_negative_controls_are_never_refuted(claim, seed):
+    outcome = fuzz(claim, seed=seed, max_examples=60, batch=512, time_budget=30, use_jax=seed == 0)
+    assert outcome.verdict == SURVIVED
+
+
+def test_true_identities_survive():
+    for name in ["fact-c.1", "fact-c.2", "theorem-4.1/as-derived", "remark-2.7/corrected"]:
+        assert fuzz(one(name), seed=3, max_examples=40, use_jax=False).verdict == SURVIVED
+
+
+def test_false_toy_claim_is_refuted_from_the_command_line_with_a_checked_certificate(tmp_path):
+    target = tmp_path / "toy.py"
+    target.write_text((HERE / "claims" / "false_toy.py").read_text())
+    proc = run("fuzz", str(target), "--seed", "1", "--json", cwd=tmp_path)
+    assert proc.returncode == ExitCode.REFUTED, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["verdict"] == "refuted" and out["residual_float"] < 0
+    cert = tmp_path / out["certificate"]
+    check = run("check", str(cert), cwd=tmp_path)
+    assert check.returncode == 0 and check.stdout.startswith("ACCEPTED")
+    # shrunk to the smallest batch where it can fail: with m = 2, ŷ = ±1 and the bound holds
+    assert len(out["counterexample"]["y"]) == 3
+
+
+def test_same_seed_same_bytes(tmp_path):
+    args = ("fuzz", "theorem-4.1", "--seed", "7", "--no-timings", "--no-jax")
+    first, second = run(*args, cwd=tmp_path), run(*args, cwd=tmp_path)
+    assert first.returncode == second.returncode == ExitCode.REFUTED
+    assert first.stdout == second.stdout
+
+
+def test_survivor_reports_instances_and_seed_never_proved(tmp_path):
+    proc = run("fuzz", "remark-2.7/corrected", "--seed", "5", "--max-examples", "30", "--no-jax",
+               cwd=tmp_path)
+    assert proc.returncode == 0
+    assert "no counterexample in 30 instances (seed 5," in proc.stdout
+    assert "proved" not in proc.stdout.lower()
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (("fuzz", "theorem-9.9"), "unknown claim"),
+    (("fuzz", "broken.py"), "broken.py"),
+    (("fuzz", "theorem-4.1", "--size", "m=0"), "impossible size"),
+    (("fuzz", "theorem-4.1", "--size", "k=3"), "has no size 'k'"),
+    (("fuzz", "theorem-4.1", "--size", "m=999"), "entries per instance"),
+])
+def test_bad_fuzz_input_gives_one_line_error(tmp_path, args, fragment):
+    (tmp_path / "broken.py").write_text("from bnproof.claims import Claim\nCLAIM = Claim(id=1)\n")
+    proc = run(*args, cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_list_shows_every_claim_with_a_verdict(tmp_path):
+    proc = run("list", "--json", cwd=tmp_path)
+    rows = json.loads(proc.stdout)
+    assert {r["id"] for r in rows} == {c.id for c in all_claims()}
+    for r in rows:
+        assert r["source"] and r["verdict"] in {"refuted", "survived", "verified-exactly"}, r
+        if r["verdict"] == "refuted":
+            assert r["certificate"]
+
+
+def test_malformed_claim_file_is_bad_input(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_text("x = 1\n")
+    with pytest.raises(BadInput, match="defines no Claim"):
+        load_file(path)
