@@ -27,14 +27,15 @@ def build(claim: Claim, instance: dict, traced: Traced) -> dict:
     program = {"steps": traced.steps, "residual": traced.residual,
                "hypotheses": list(traced.hypotheses)}
     obligations = [{"fact": "hypothesis", "value": h, "sign": "positive"} for h in traced.hypotheses]
-    obligations.append({"fact": "residual", "value": traced.residual,
-                        "sign": "negative" if claim.kind == "inequality" else "nonzero"})
+    kind = "strict-inequality" if claim.kind == "inequality" and claim.strict else claim.kind
+    sign = {"inequality": "negative", "strict-inequality": "nonpositive", "identity": "nonzero"}[kind]
+    obligations.append({"fact": "residual", "value": traced.residual, "sign": sign})
     return seal({
         "format": FORMAT,
         "version": VERSION,
         "bnproof_version": __version__,
         "claim": {"id": claim.id, "source": claim.source, "statement": claim.statement,
-                  "kind": claim.kind},
+                  "kind": kind},
         "instance": {k: _exact(v) for k, v in instance.items()},
         "program": json.loads(json.dumps(program)),
         "obligations": obligations,

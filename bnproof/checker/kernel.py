@@ -4,19 +4,20 @@ It recomputes every witness of a Lemma 4.5 certificate from the exact
 instance with its own formulas (docs/certificates.md) and compares; it never
 searches.  Standard library only, Fraction arithmetic only, no text is ever
 evaluated as code.  The claim's statement and source are constants here, so a
-certificate cannot change what is being claimed."""
+certificate cannot change what is being claimed.  Program certificates, the
+refutation of any claim by a straight-line program, are checked in program.py."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from fractions import Fraction
-from math import isqrt
 
-from .parse import (MAX_D, MAX_N, Rejected, array, check_digest, check_structure, instance, optional,
-                    rational, read, vector)
+from .parse import (MAX_D, MAX_N, Rejected, array, check_envelope, check_structure, instance,
+                    optional, rational, read, vector)
+from .program import check_program, program_digest, rational_sqrt
 
-__all__ = ["Rejected", "check_document", "check_file", "main"]
+__all__ = ["Rejected", "check_document", "check_file", "main", "program_digest"]
 
 CLAIM_ID = "lemma-4.5"
 SOURCE = (
@@ -87,13 +88,6 @@ def solve(A, rhs) -> list:
                 f = rows[i][k]
                 rows[i] = [a - f * b for a, b in zip(rows[i], rows[k])]
     return [row[-1] for row in rows]
-
-
-def rational_sqrt(q: Fraction) -> Fraction | None:
-    """sqrt(q) if q >= 0 is the square of a rational, else None (q is in lowest
-    terms, so it is a square exactly when numerator and denominator are)."""
-    a, b = isqrt(q.numerator), isqrt(q.denominator)
-    return Fraction(a, b) if a * a == q.numerator and b * b == q.denominator else None
 
 
 def sign(q) -> int:
@@ -232,18 +226,15 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
     return verdict
 
 
-def check_document(doc) -> None:
-    """Raise Rejected with the first failing step unless doc is a valid certificate."""
+def check_document(doc) -> str:
+    """Raise Rejected with the first failing step unless doc is a valid certificate;
+    return what was established ("<claim id> <verdict>", and for a program what it trusts)."""
     if type(doc) is not dict:
         raise Rejected("the document is not a JSON object")
+    if "program" in doc and "witnesses" not in doc:
+        return check_program(doc, {CLAIM_ID: (STATEMENT, SOURCE)})
     check_structure(doc)
-    if doc["format"] != "bnproof-certificate":
-        raise Rejected("format is not \"bnproof-certificate\"")
-    if type(doc["version"]) is not int or doc["version"] != 1:
-        raise Rejected("unsupported version (this checker knows version 1)")
-    if type(doc["bnproof_version"]) is not str:
-        raise Rejected("bnproof_version is not a string")
-    check_digest(doc)
+    check_envelope(doc)
     claim = doc["claim"]
     if claim["id"] != CLAIM_ID:
         raise Rejected("unknown claim " + (ascii(claim["id"][:60]) if type(claim["id"]) is str
@@ -269,14 +260,14 @@ def check_document(doc) -> None:
     want = REFUTED if REFUTED in verdicts else NOT_MET if NOT_MET in verdicts else HOLDS
     if doc["verdict"] != want:
         raise Rejected(f"document verdict should be {want}")
+    return f"{CLAIM_ID} {want}"
 
 
 def check_file(path) -> tuple[bool, str]:
     """(accepted, the one output line) for a certificate file."""
     name = str(path) if str(path).isprintable() else ascii(str(path))  # one line, always
     try:
-        doc = read(path)
-        check_document(doc)
+        result = check_document(read(path))
     except Rejected as exc:
         return False, f"REJECTED {name}: {exc}"
     except RecursionError:
@@ -285,7 +276,7 @@ def check_file(path) -> tuple[bool, str]:
         return False, f"REJECTED {name}: out of memory"
     except Exception as exc:  # a last resort: a checker bug must still reject
         return False, f"REJECTED {name}: internal checker error: {type(exc).__name__}"
-    return True, f"ACCEPTED {name}: {CLAIM_ID} {doc['verdict']}"
+    return True, f"ACCEPTED {name}: {result}"
 
 
 def main(argv=None) -> int:

@@ -122,13 +122,24 @@ def check_structure(doc) -> None:
         keys(item, f"obligations[{i}]", OBLIGATION)
 
 
-def check_digest(doc: dict) -> None:
+def sha256_of(value) -> str:
+    """"sha256:<hex>" of the canonical JSON: sorted keys, no whitespace, ASCII only."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def check_envelope(doc: dict) -> None:
+    """format, version, bnproof_version and the digest, shared by every kind."""
+    if doc["format"] != "bnproof-certificate":
+        raise Rejected("format is not \"bnproof-certificate\"")
+    if type(doc["version"]) is not int or doc["version"] != 1:
+        raise Rejected("unsupported version (this checker knows version 1)")
+    if type(doc["bnproof_version"]) is not str:
+        raise Rejected("bnproof_version is not a string")
     stated = doc["digest"]
     if type(stated) is not str or not _DIGEST.fullmatch(stated):
         raise Rejected("digest is not \"sha256:\" followed by 64 lowercase hex digits")
-    body = {k: v for k, v in doc.items() if k != "digest"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    if "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest() != stated:
+    if sha256_of({k: v for k, v in doc.items() if k != "digest"}) != stated:
         raise Rejected("digest mismatch: the document differs from the one that was sealed")
 
 

@@ -47,6 +47,7 @@ class Claim:
     variables: tuple[Var, ...]
     sizes: dict = field(default_factory=dict)  # size name -> (smallest, largest) searched
     kind: str = "inequality"  # or "identity"
+    strict: bool = False  # an inequality printed with <: the residual must be > 0
     hypotheses: tuple[Callable, ...] = ()
     aliases: tuple[str, ...] = ()
     title: str = ""
@@ -69,7 +70,9 @@ class Claim:
         return tuple(s if isinstance(s, int) else sizes[s] for s in var.shape)
 
     def holds(self, sign: int) -> bool:
-        return sign == 0 if self.kind == "identity" else sign >= 0
+        if self.kind == "identity":
+            return sign == 0
+        return sign > 0 if self.strict else sign >= 0
 
 
 def proofs_root() -> Path:

@@ -105,14 +105,14 @@ def trace(program):
     )
 
 
-def symbolic():
+def symbolic(sqrt=None):
     import sympy
 
     def number(x):
         x = Fraction(x)
         return sympy.Rational(x.numerator, x.denominator)
 
-    return _object_namespace("symbolic", sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number)
+    return _object_namespace("symbolic", sqrt or sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number)
 
 
 def numeric():

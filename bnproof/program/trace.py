@@ -93,8 +93,8 @@ class Node:
         return self
 
     def __pow__(self, k):
-        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
-            raise TypeError("only non-negative integer powers are traced; use xp.sqrt for roots")
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= 64:
+            raise TypeError("only integer powers 0..64 are traced; use xp.sqrt for roots")
         return self.program.emit(["pow", self.index, k])
 
     def __abs__(self):
