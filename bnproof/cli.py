@@ -134,6 +134,8 @@ def fuzz(
     timings: bool = typer.Option(True, "--timings/--no-timings",
                                  help="Report wall time (--no-timings makes output byte-identical per seed)."),
     record: bool = typer.Option(False, "--record", help="Store the verdict in proofs/verdicts.json."),
+    prove: bool = typer.Option(True, "--prove/--no-prove",
+                               help="For identities that survive, prove them with symbols at the claim's fixed sizes."),
 ) -> None:
     """Search a claim's instance space for a counterexample, confirmed exactly.
 
@@ -151,7 +153,8 @@ def fuzz(
         for c in claims:
             outcome = search.fuzz(c, seed=seed, max_examples=max_examples, batch=batch,
                                   time_budget=time_budget, sizes=sizes, use_jax=not no_jax,
-                                  database=Path(".bnproof") / "examples", progress=tick)
+                                  database=Path(".bnproof") / "examples", prove=prove,
+                                  progress=tick)
             cert_line = None
             path = None
             if outcome.verdict == search.REFUTED:

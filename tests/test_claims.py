@@ -109,7 +109,7 @@ def test_same_seed_same_bytes(tmp_path):
 
 def test_survivor_reports_instances_and_seed_never_proved(tmp_path):
     proc = run("fuzz", "remark-2.7/corrected", "--seed", "5", "--max-examples", "30", "--no-jax",
-               cwd=tmp_path)
+               "--no-prove", cwd=tmp_path)
     assert proc.returncode == 0
     assert "no counterexample in 30 instances (seed 5," in proc.stdout
     assert "proved" not in proc.stdout.lower()
@@ -138,6 +138,22 @@ def test_list_shows_every_claim_with_a_verdict(tmp_path):
         assert r["source"] and r["verdict"] in {"refuted", "survived", "verified-exactly"}, r
         if r["verdict"] == "refuted":
             assert r["certificate"]
+
+
+def test_identities_are_proved_exactly_at_small_sizes():
+    from bnproof.claims.prove import identity_holds
+
+    for name in ["fact-c.1", "fact-c.2", "theorem-4.1/as-derived", "remark-2.7/corrected"]:
+        assert all(identity_holds(one(name), {"m": m}) for m in (2, 3))
+    # a false identity is not "proved"
+    assert not identity_holds(one("remark-2.7"), {"m": 3})
+
+
+def test_exact_note_appears_for_proved_identities(tmp_path):
+    proc = run("fuzz", "remark-2.7/corrected", "--max-examples", "10", "--no-jax", "--json",
+               cwd=tmp_path)
+    out = json.loads(proc.stdout)
+    assert out["verdict"] == "verified-exactly" and out["exact"] == "verified exactly for m ≤ 6"
 
 
 def test_malformed_claim_file_is_bad_input(tmp_path):

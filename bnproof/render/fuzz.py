@@ -9,8 +9,8 @@ from pathlib import Path
 from ..program.evaluate import to_sympy
 from ..search import fuzz as search
 
-# Programs longer than this are not simplified for display (SymPy can be slow).
-MAX_SIMPLIFY_STEPS = 400
+# Programs longer than this are shown unsimplified (expanding surds grows with the program).
+MAX_SIMPLIFY_STEPS = 5000
 
 
 @contextlib.contextmanager
@@ -43,7 +43,8 @@ def residual_text(outcome) -> tuple[str, float | None]:
 
     expr = to_sympy(traced.steps, lookup(outcome.counterexample), traced.residual)
     if len(traced.steps) <= MAX_SIMPLIFY_STEPS:
-        expr = sympy.radsimp(sympy.nsimplify(expr) if expr.is_Rational else sympy.simplify(expr))
+        # sums of surds: expand, rationalize denominators, collect
+        expr = sympy.expand(sympy.radsimp(sympy.expand(expr)))
     return sympy.sstr(expr), float(expr.evalf(30))
 
 
@@ -72,6 +73,7 @@ def to_json(outcome, path, cert_line, timings: bool) -> dict:
         "seed": outcome.seed,
         "seconds": round(outcome.seconds, 3) if timings else None,
         "phases": outcome.phases,
+        "exact": outcome.exact_note,
     }
     if outcome.verdict == search.REFUTED:
         text, value = residual_text(outcome)
@@ -103,19 +105,23 @@ def to_text(outcome, result: dict, timings: bool) -> list[str]:
         lines.append(f"REFUTED{where}; exact counterexample:")
         for name, value in result["counterexample"].items():
             lines.append(f"  {name} = {_show(value)}")
-        relation = "< 0" if claim.kind == "inequality" else "≠ 0"
+        relation = ("≤ 0" if claim.strict else "< 0") if claim.kind == "inequality" else "≠ 0"
         lines.append(f"  residual = {result['residual']} ≈ {result['residual_float']:.6g} {relation}"
                      f" (decided by {result['decided_by']})")
         lines.append(f"Certificate: {result['certificate']} — checked: {result['certificate_check'].split()[0]}")
-    elif outcome.verdict == search.VERIFIED:
+    elif outcome.verdict == search.VERIFIED and not claim.variables:
         lines.append("verified exactly: the claim has no free variables and holds on its instance")
     else:
         lines.append(f"no counterexample in {outcome.instances} instances (seed {outcome.seed}{when})")
+        if outcome.exact_note:
+            lines.append(f"{outcome.exact_note} (a symbolic proof at those sizes, separate from the search)")
     return lines
 
 
 def record_entry(outcome) -> dict:
     entry = {"verdict": outcome.verdict, "instances": outcome.instances, "seed": outcome.seed}
+    if outcome.exact_note:
+        entry["exact"] = outcome.exact_note
     if outcome.verdict == search.REFUTED:
         entry["certificate"] = str(search.certificate_path(outcome.claim))
     return entry
@@ -137,8 +143,10 @@ def listing(claims) -> list[dict]:
             text = f"refuted (certificate {search.certificate_path(claim)})"
         elif verdict == search.SURVIVED:
             text = f"survived {entry['instances']} instances (seed {entry['seed']})"
+        elif verdict == search.VERIFIED and not entry.get("exact"):
+            text = "verified exactly (no free variables)"
         elif verdict == search.VERIFIED:
-            text = "verified exactly"
+            text = f"survived {entry['instances']} instances (seed {entry['seed']})"
         else:
             text = verdict
         if entry.get("exact"):

@@ -34,11 +34,20 @@ class Outcome:
     counterexample: dict | None = None
     decision: Decision | None = None
     phases: dict = field(default_factory=dict)
+    proved_sizes: list = field(default_factory=list)  # identities proved with symbols
+
+    @property
+    def exact_note(self) -> str | None:
+        if not self.proved_sizes:
+            return None
+        bounds = ", ".join(f"{k} ≤ {max(s[k] for s in self.proved_sizes)}"
+                           for k in sorted(self.proved_sizes[0]))
+        return f"verified exactly for {bounds}" if bounds else "verified exactly"
 
 
 def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048,
          time_budget: float = 20.0, sizes: dict | None = None, database: Path | None = None,
-         use_jax: bool = True, progress=None) -> Outcome:
+         use_jax: bool = True, prove: bool = False, progress=None) -> Outcome:
     start = time.monotonic()
     deadline = start + time_budget
     if not claim.variables:
@@ -57,7 +66,14 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
         phases["jax"] = n
         total += n
     if found is None:
-        return Outcome(claim, SURVIVED, total, seed, time.monotonic() - start, phases=phases)
+        proved = []
+        if prove and claim.kind == "identity" and claim.exact_sizes:
+            from ..claims.prove import verified_sizes
+
+            proved = verified_sizes(claim)
+        complete = bool(proved) and len(proved) == _count(claim.exact_sizes)
+        return Outcome(claim, VERIFIED if complete else SURVIVED, total, seed,
+                       time.monotonic() - start, phases=phases, proved_sizes=proved)
     instance, decision = shrink(claim, *found)
     return Outcome(claim, REFUTED, total, seed, time.monotonic() - start, instance, decision,
                    phases)
@@ -92,6 +108,13 @@ def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline:
         if best:
             break
     return best, count
+
+
+def _count(ranges: dict) -> int:
+    total = 1
+    for lo, hi in ranges.values():
+        total *= hi - lo + 1
+    return total
 
 
 def certificate_path(claim: Claim) -> Path:
