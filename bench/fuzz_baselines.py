@@ -1,0 +1,169 @@
+"""Time to refutation for every refuted claim of the papers, side by side:
+bnproof fuzz, a plain Hypothesis test with numpy float residuals (no exact
+confirmation), and z3 on the same traced residual at the smallest sizes.
+Then the batched JAX throughput against a numpy loop.
+
+Run: python bench/fuzz_baselines.py [--timeout 30]"""
+
+import argparse
+import json
+import time
+from fractions import Fraction
+
+import numpy as np
+
+
+def bnproof_run(claim):
+    from bnproof.search.fuzz import fuzz
+
+    start = time.perf_counter()
+    outcome = fuzz(claim, seed=0, max_examples=500, time_budget=60)
+    return time.perf_counter() - start, outcome
+
+
+def plain_hypothesis(claim, grid, timeout):
+    """The first float 'failure' a plain Hypothesis test reports, and whether it is real."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from bnproof.claims.decide import REFUTED, decide
+    from bnproof.claims.xp import floating
+
+    xp = floating()
+    sizes = grid[0]
+    floats = st.floats(-4, 4, allow_nan=False, width=64)
+    strategy = st.fixed_dictionaries({
+        v.name: (st.lists(floats, min_size=int(np.prod(claim.shape_of(v, sizes))),
+                          max_size=int(np.prod(claim.shape_of(v, sizes))))
+                 .map(lambda xs, s=claim.shape_of(v, sizes): np.reshape(xs, s)))
+        for v in claim.variables})
+    found = {}
+
+    @settings(max_examples=5000, deadline=None, database=None, derandomize=True,
+              report_multiple_bugs=False, suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def test(values):
+        with np.errstate(all="ignore"):
+            try:  # a careful plain test skips what numpy cannot evaluate
+                ok = all(np.min(h(xp, **values)) > 0 for h in claim.hypotheses)
+                r = float(np.reshape(claim.residual(xp, **values), ()))
+            except (np.linalg.LinAlgError, ZeroDivisionError, FloatingPointError):
+                return
+        if ok and np.isfinite(r):
+            bad = (r <= 0 if claim.strict else r < 0) if claim.kind == "inequality" else r != 0
+            if bad:
+                found["values"] = values
+                raise AssertionError
+
+    start = time.perf_counter()
+    try:
+        test()
+    except AssertionError:
+        pass
+    seconds = time.perf_counter() - start
+    if "values" not in found:
+        return seconds, "none found"
+    exact = {k: (np.vectorize(Fraction, otypes=[object])(v).tolist() if np.ndim(v) else Fraction(float(v)))
+             for k, v in found["values"].items()}
+    return seconds, "genuine" if decide(claim, exact).verdict == REFUTED else "false alarm"
+
+
+def z3_run(claim, sizes, timeout):
+    import z3
+
+    from bnproof.claims.decide import trace
+
+    traced = trace(claim, sizes)
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout * 1000))
+    values, inputs = [], {}
+    for k, step in enumerate(traced.steps):
+        op = step[0]
+        if op == "input":
+            key = tuple(step[1:])
+            if key not in inputs:
+                inputs[key] = z3.Real("_".join(map(str, key)))
+            values.append(inputs[key])
+        elif op == "const":
+            values.append(z3.RealVal(step[1]))
+        else:
+            a = values[step[1]]
+            b = values[step[2]] if op in ("add", "sub", "mul", "div", "max", "min") else None
+            if op == "sqrt":
+                s = z3.Real(f"sqrt_{k}")
+                solver.add(s >= 0, s * s == a)
+                values.append(s)
+            elif op == "pow":
+                out = z3.RealVal(1)
+                for _ in range(step[2]):
+                    out = out * a
+                values.append(out)
+            else:
+                values.append({"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
+                               "div": lambda: a / b, "neg": lambda: -a,
+                               "abs": lambda: z3.If(a >= 0, a, -a),
+                               "max": lambda: z3.If(a >= b, a, b),
+                               "min": lambda: z3.If(a <= b, a, b)}[op]())
+    for h in traced.hypotheses:
+        solver.add(values[h] > 0)
+    r = values[traced.residual]
+    if claim.kind == "identity":
+        solver.add(r != 0)
+    else:
+        solver.add(r <= 0 if claim.strict else r < 0)
+    start = time.perf_counter()
+    result = solver.check()
+    return time.perf_counter() - start, str(result)
+
+
+def throughput(claim, sizes, n=20000):
+    from bnproof.claims.xp import floating
+    from bnproof.search.batched import BatchedResidual, draw
+
+    rng = np.random.default_rng(0)
+    batch = draw(claim, sizes, n, rng)
+    kernel = BatchedResidual(claim, sizes)
+    kernel.scores(batch)  # compile
+    start = time.perf_counter()
+    kernel.scores(batch)
+    jax_rate = n / (time.perf_counter() - start)
+    xp = floating()
+    k = 2000
+    start = time.perf_counter()
+    with np.errstate(all="ignore"):
+        for i in range(k):
+            values = {name: np.asarray(v[i]) for name, v in batch.items()}
+            claim.residual(xp, **values)
+    numpy_rate = k / (time.perf_counter() - start)
+    return jax_rate, numpy_rate
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--timeout", type=float, default=30.0)
+    args = parser.parse_args()
+    from bnproof.claims.api import all_claims
+    from bnproof.search import record
+    from bnproof.search.space import size_grid
+
+    verdicts = record.load()
+    refuted = [c for c in all_claims() if verdicts.get(c.id, {}).get("verdict") == "refuted"]
+    print("time to refutation (s), side by side; z3 and plain Hypothesis at the smallest sizes")
+    print(f"  {'claim':<48} {'bnproof':>8} {'inst/s':>8} {'plain Hyp.':>11} {'(its hit)':>12} {'z3':>8} {'z3 says':>8}")
+    for claim in refuted:
+        grid = size_grid(claim) if claim.variables else [{}]
+        ours, outcome = bnproof_run(claim)
+        rate = outcome.instances / max(ours, 1e-9)
+        hyp, hit = plain_hypothesis(claim, grid, args.timeout) if claim.variables else (0.0, "-")
+        z3_time, z3_says = z3_run(claim, grid[0], args.timeout)
+        print(f"  {claim.id:<48} {ours:8.2f} {rate:8.0f} {hyp:11.2f} {hit:>12} {z3_time:8.2f} {z3_says:>8}")
+    from bnproof.claims.api import resolve
+
+    (claim,) = resolve("theorem-4.1")
+    jax_rate, numpy_rate = throughput(claim, {"m": 4})
+    print(f"batched residual throughput, Theorem 4.1 at m = 4: JAX vmap+jit {jax_rate:,.0f}/s, "
+          f"numpy loop {numpy_rate:,.0f}/s, ratio {jax_rate / numpy_rate:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
