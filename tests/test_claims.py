@@ -161,3 +161,33 @@ def test_malformed_claim_file_is_bad_input(tmp_path):
     path.write_text("x = 1\n")
     with pytest.raises(BadInput, match="defines no Claim"):
         load_file(path)
+
+
+@pytest.mark.parametrize("activation", ["identity", "relu", "leaky_relu", "abs"])
+def test_mlp_block_agrees_exactly_and_in_jax(activation):
+    """A 2-hidden-layer BN network, traced exactly and run in JAX, on the same rationals."""
+    import numpy as np
+
+    from bnproof.claims import xp as namespaces
+    from bnproof.claims.blocks import mlp
+    from bnproof.program.evaluate import run
+    from bnproof.program.trace import Program
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(-3, 4, size=(5, 3))
+    W1, W2, W3 = (rng.integers(-2, 3, size=s) for s in [(4, 3), (2, 4), (1, 2)])
+    g1, b1, g2, b2 = [1, 2, 1, 1], [0, 1, 0, -1], [2, 1], [1, 0]
+
+    def layers(xp, f):
+        return [(f(W1), f(g1), f(b1)), (f(W2), f(g2), f(b2)), f(W3)]
+
+    program = Program()
+    tx = namespaces.trace(program)
+    lift = lambda a: np.vectorize(program.const, otypes=[object])(np.asarray(a))  # noqa: E731
+    out = mlp(tx, lift(X), layers(tx, lift), activation)
+    exact = [run(program.steps, None, 80)[node.index] for node in out.ravel()]
+    jx = namespaces.numeric()
+    num = np.asarray(mlp(jx, jx.asarray(X, dtype=float), layers(jx, lambda a: jx.asarray(a, dtype=float)),
+                         activation)).ravel()
+    for interval, value in zip(exact, num):
+        assert float(interval.lo) - 1e-9 <= value <= float(interval.hi) + 1e-9

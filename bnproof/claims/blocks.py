@@ -53,3 +53,33 @@ def hessian_y(xp, g, H, yhat, sigma, gamma):
 
 def norm2(xp, v):
     return xp.sum(v * v)
+
+
+ACTIVATIONS = ("identity", "relu", "leaky_relu", "abs", "tanh")
+
+
+def activate(xp, x, activation: str):
+    if activation == "identity":
+        return x
+    if activation == "abs":
+        return xp.abs(x)
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {ACTIVATIONS}")
+    return getattr(xp, activation)(x)
+
+
+def bn_columns(xp, Z, gamma, beta):
+    """BN of every unit (column) of a batch Z (m × n), biased σ, no ε."""
+    mu = xp.mean(Z, axis=0)
+    sigma = xp.sqrt(xp.mean((Z - mu) ** 2, axis=0))
+    return (Z - mu) / sigma * gamma + beta
+
+
+def mlp(xp, X, layers, activation: str = "relu"):
+    """A multi-layer network with BN after every hidden linear layer:
+    layers = [(W, γ, β), ..., W_last]; zero biases, as in the papers' setting.
+    Piecewise-linear activations stay exact (max/abs); tanh is numeric only."""
+    H = X
+    for W, gamma, beta in layers[:-1]:
+        H = activate(xp, bn_columns(xp, H @ W.T, gamma, beta), activation)
+    return H @ layers[-1].T
