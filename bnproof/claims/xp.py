@@ -19,9 +19,6 @@ from types import SimpleNamespace
 
 import numpy as np
 
-COMMON = ("sum", "mean", "sqrt", "abs", "maximum", "minimum", "dot", "outer", "ones", "zeros",
-          "eye", "asarray", "q", "relu", "leaky_relu", "tanh", "solve", "grad", "kind")
-
 
 def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> SimpleNamespace:
     from .dual import Dual, gradient
