@@ -118,10 +118,11 @@ def z3_run(claim, sizes, timeout):
 
 def throughput(claim, sizes, n=20000):
     from bnproof.claims.xp import floating
-    from bnproof.search.batched import BatchedResidual, draw
+    from bnproof.search.batched import BatchedResidual
+    from bnproof.search.space import random_batch
 
     rng = np.random.default_rng(0)
-    batch = draw(claim, sizes, n, rng)
+    batch = random_batch(claim, sizes, n, rng)
     kernel = BatchedResidual(claim, sizes)
     kernel.scores(batch)  # compile
     start = time.perf_counter()

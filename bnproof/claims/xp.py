@@ -112,25 +112,32 @@ def symbolic(sqrt=None):
     return _object_namespace("symbolic", sqrt or sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number)
 
 
+def _float_namespace(kind: str, xnp, asarray, grad) -> SimpleNamespace:
+    """numpy and jax.numpy share the array API; only these three differ."""
+
+    def q(p, r=1):
+        return xnp.float64(p) / r
+
+    return SimpleNamespace(
+        kind=kind,
+        sum=xnp.sum, mean=xnp.mean, sqrt=xnp.sqrt, abs=xnp.abs, maximum=xnp.maximum,
+        minimum=xnp.minimum, dot=xnp.dot, outer=xnp.outer,
+        ones=lambda n: xnp.ones(n), zeros=lambda n: xnp.zeros(n), eye=lambda n: xnp.eye(n),
+        asarray=asarray, q=q,
+        relu=lambda x: xnp.maximum(x, 0.0),
+        leaky_relu=lambda x, slope=Fraction(1, 100): xnp.maximum(x, x * float(slope)),
+        tanh=xnp.tanh, solve=xnp.linalg.solve, grad=grad,
+    )
+
+
 def numeric():
+    """jax.numpy, float64: vmapped batched search and gradient-based search."""
     import jax
 
     jax.config.update("jax_enable_x64", True)
     import jax.numpy as jnp
 
-    def q(p, r=1):
-        return jnp.float64(p) / r
-
-    return SimpleNamespace(
-        kind="numeric",
-        sum=jnp.sum, mean=jnp.mean, sqrt=jnp.sqrt, abs=jnp.abs, maximum=jnp.maximum,
-        minimum=jnp.minimum, dot=jnp.dot, outer=jnp.outer,
-        ones=lambda n: jnp.ones(n), zeros=lambda n: jnp.zeros(n), eye=lambda n: jnp.eye(n),
-        asarray=jnp.asarray, q=q,
-        relu=lambda x: jnp.maximum(x, 0.0),
-        leaky_relu=lambda x, slope=Fraction(1, 100): jnp.maximum(x, x * float(slope)),
-        tanh=jnp.tanh, solve=jnp.linalg.solve, grad=lambda fn, x: jax.grad(fn)(x),
-    )
+    return _float_namespace("numeric", jnp, jnp.asarray, lambda fn, x: jax.grad(fn)(x))
 
 
 def _numeric_gradient(fn, x):
@@ -141,17 +148,5 @@ def _numeric_gradient(fn, x):
 
 def floating():
     """numpy float64, for screening single instances cheaply (e.g. in Hypothesis)."""
-
-    def q(p, r=1):
-        return np.float64(p) / r
-
-    return SimpleNamespace(
-        kind="floating",
-        sum=np.sum, mean=np.mean, sqrt=np.sqrt, abs=np.abs, maximum=np.maximum,
-        minimum=np.minimum, dot=np.dot, outer=np.outer,
-        ones=lambda n: np.ones(n), zeros=lambda n: np.zeros(n), eye=lambda n: np.eye(n),
-        asarray=lambda x: np.asarray(x, dtype=np.float64), q=q,
-        relu=lambda x: np.maximum(x, 0.0),
-        leaky_relu=lambda x, slope=Fraction(1, 100): np.maximum(x, x * float(slope)),
-        tanh=np.tanh, solve=np.linalg.solve, grad=_numeric_gradient,
-    )
+    return _float_namespace("floating", np, lambda x: np.asarray(x, dtype=np.float64),
+                            _numeric_gradient)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..claims.api import Claim
-from .space import enforce, random_batch
+from .space import enforce
 
 
 class BatchedResidual:
@@ -58,7 +58,3 @@ def candidates(scores: np.ndarray, batch: dict, k: int, threshold: float) -> lis
     order = np.argsort(scores, kind="stable")
     picked = [i for i in order[:k] if scores[i] < threshold]
     return [{name: np.asarray(arr)[i] for name, arr in batch.items()} for i in picked]
-
-
-def draw(claim: Claim, sizes: dict, n: int, rng) -> dict:
-    return random_batch(claim, sizes, n, rng)

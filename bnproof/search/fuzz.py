@@ -80,7 +80,8 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
 
 
 def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline: float, progress):
-    from .batched import BatchedResidual, candidates, draw
+    from .batched import BatchedResidual, candidates
+    from .space import random_batch
 
     rng = np.random.default_rng(seed)
     count, best = 0, None
@@ -88,7 +89,7 @@ def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline:
         if time.monotonic() > deadline:
             break
         kernel = BatchedResidual(claim, sizes)
-        values = draw(claim, sizes, batch, rng)
+        values = random_batch(claim, sizes, batch, rng)
         scores = kernel.scores(values)
         count += batch
         threshold = 1e-9 if claim.strict else -1e-9
