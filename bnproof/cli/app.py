@@ -1,0 +1,55 @@
+"""The typer application and the entry point; each command lives in its own module."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional
+
+import typer
+
+from ..errors import EXIT_CODE_HELP, BnproofError, ExitCode
+
+EPILOG = "Exit codes:\n\n" + "\n\n".join(EXIT_CODE_HELP.splitlines())
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Check mathematical claims about batch normalization exactly, independently and at scale.",
+    epilog=EPILOG,
+)
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"bnproof {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Check mathematical claims about batch normalization exactly, independently and at scale."""
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Entry point: one-line errors with their exit codes, never a traceback.
+    Usage errors and exits are typer's own (code 2 for a bad command line)."""
+    try:
+        app(args=argv, prog_name="bnproof")
+    except BnproofError as err:
+        typer.echo(f"error: {err}", err=True)
+        sys.exit(err.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as err:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("BNPROOF_DEBUG"):
+            raise
+        typer.echo(f"internal error: {type(err).__name__}: {err} (set BNPROOF_DEBUG=1 for a traceback)",
+                   err=True)
+        sys.exit(ExitCode.INTERNAL)
