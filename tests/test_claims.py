@@ -18,8 +18,8 @@ HERE = Path(__file__).parent
 CONTROLS = load_file(HERE / "claims" / "controls.py")
 
 
-def run(*args, cwd):
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd) / ".cache"))
+def run(*args, cwd, **extra_env):
+    env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd) / ".cache"), **extra_env)
     return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
                           cwd=cwd, env=env)
 
@@ -191,3 +191,73 @@ def test_mlp_block_agrees_exactly_and_in_jax(activation):
                          activation)).ravel()
     for interval, value in zip(exact, num):
         assert float(interval.lo) - 1e-9 <= value <= float(interval.hi) + 1e-9
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+
+
+def _dead_units(instance):
+    """Layer 2's BN outputs per unit, by hand with SymPy, independent of the claim's code."""
+    import sympy
+
+    def q(x):
+        return sympy.Rational(Fraction(x).numerator, Fraction(x).denominator)
+
+    def bn(column, gamma, beta):
+        m = len(column)
+        mu = sum(column) / m
+        sigma = sympy.sqrt(sum((c - mu) ** 2 for c in column) / m)
+        return [q(gamma) * (c - mu) / sigma + q(beta) for c in column]
+
+    X = [[q(x) for x in row] for row in instance["X"]]
+    W1, W2 = instance["W1"], instance["W2"]
+    H = list(zip(*[[sympy.Max(0, z) for z in bn([sum(q(w) * x for w, x in zip(W1[j], row)) for row in X],
+                                                instance["gamma1"][j], instance["beta1"][j])]
+                   for j in range(len(W1))]))
+    return [bn([sum(q(w) * h for w, h in zip(W2[k], row)) for row in H],
+               instance["gamma2"][k], instance["beta2"][k]) for k in range(len(W2))]
+
+
+def test_decision_boundary_example_finds_a_dead_unit_and_the_cut_claim_survives():
+    cuts, never_dead = load_file(EXAMPLES / "decision_boundaries.py")
+    outcome = fuzz(never_dead, seed=3, max_examples=150, use_jax=False)
+    assert outcome.verdict == REFUTED
+    units = _dead_units(outcome.counterexample)
+    assert any(all(z <= 0 for z in unit) for unit in units)  # a unit silent on the whole batch
+    survived = fuzz(cuts, seed=3, max_examples=150, use_jax=False)
+    assert survived.verdict == SURVIVED and survived.instances >= 150
+
+
+INTERRUPTING = """
+from bnproof.claims import Claim, Var
+
+def _interrupt(xp, y):
+    raise KeyboardInterrupt
+
+STOP = Claim(id="toy/zz-interrupted", source="a test", statement="y = y",
+             variables=(Var("y", ("m",)),), sizes={"m": (2, 2)}, kind="identity",
+             residual=_interrupt)
+"""
+
+
+def test_record_saves_each_verdict_at_once_and_resume_skips_them(tmp_path):
+    proofs = tmp_path / "proofs"
+    (proofs / "mine").mkdir(parents=True)
+    (proofs / "mine" / "a_toy.py").write_text((HERE / "claims" / "false_toy.py").read_text())
+    (proofs / "mine" / "b_stop.py").write_text(INTERRUPTING)
+    env = {"BNPROOF_PROOFS": str(proofs)}
+    common = ("--seed", "4", "--max-examples", "40", "--no-jax", "--no-timings", "--record")
+    interrupted = run("fuzz", "toy", *common, cwd=tmp_path, **env)
+    assert interrupted.returncode == 130 and "Traceback" not in interrupted.stderr
+    assert "REFUTED" in interrupted.stdout  # the first claim's report was not held back
+    recorded = json.loads((proofs / "verdicts.json").read_text())
+    assert list(recorded) == ["toy/bounded-bn-output"] and recorded["toy/bounded-bn-output"]["seed"] == 4
+    toy = "toy/bounded-bn-output"
+    resumed = run("fuzz", toy, *common, "--resume", cwd=tmp_path, **env)
+    assert resumed.returncode == ExitCode.REFUTED
+    assert "already recorded with seed 4 (refuted); skipped" in resumed.stdout
+    other_seed = run("fuzz", toy, "--seed", "5", "--max-examples", "40", "--no-jax", "--record",
+                     "--resume", cwd=tmp_path, **env)
+    assert "skipped" not in other_seed.stdout and "REFUTED" in other_seed.stdout
+    alone = run("fuzz", toy, "--resume", cwd=tmp_path, **env)
+    assert alone.returncode == ExitCode.BAD_INPUT and alone.stderr.startswith("error: --resume")

@@ -8,12 +8,14 @@ One definition, three backends:
   * ``numeric()``: ``jax.numpy``, float64, for vmapped batched search and
     gradient-based search.
 A residual uses only: + − × ÷ by arrays or integers, ``**`` with an integer,
-``@``, and the functions below.  Divide arrays by integers, never an integer
+``@``, and the functions below (``max``/``min`` reduce over an axis or all
+entries; ``maximum``/``minimum`` are elementwise).  Divide arrays by integers, never an integer
 by an integer (that would be a float): write ``xp.q(1, m)``.
 """
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -48,6 +50,13 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> Si
     def q(p, r=1):
         return number(Fraction(p, r))
 
+    def reduce(pairwise):
+        def over(x, axis=None):
+            x = asarray(x)
+            slices = list(x.reshape(-1) if axis is None else np.moveaxis(x, axis, 0))
+            return functools.reduce(pairwise, slices)
+        return over
+
     def tanh(x):
         raise TypeError("tanh is not algebraic: claims using it are searched numerically only")
 
@@ -71,6 +80,7 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> Si
     return SimpleNamespace(
         kind=kind,
         sum=total, mean=mean, sqrt=vsqrt, abs=vabs, maximum=vmax, minimum=vmin,
+        max=reduce(vmax), min=reduce(vmin),
         dot=lambda a, b: np.dot(asarray(a), asarray(b)),
         outer=lambda a, b: np.outer(asarray(a), asarray(b)),
         ones=lambda n: np.array([number(1)] * n, dtype=object),
@@ -121,7 +131,7 @@ def _float_namespace(kind: str, xnp, asarray, grad) -> SimpleNamespace:
     return SimpleNamespace(
         kind=kind,
         sum=xnp.sum, mean=xnp.mean, sqrt=xnp.sqrt, abs=xnp.abs, maximum=xnp.maximum,
-        minimum=xnp.minimum, dot=xnp.dot, outer=xnp.outer,
+        minimum=xnp.minimum, max=xnp.max, min=xnp.min, dot=xnp.dot, outer=xnp.outer,
         ones=lambda n: xnp.ones(n), zeros=lambda n: xnp.zeros(n), eye=lambda n: xnp.eye(n),
         asarray=asarray, q=q,
         relu=lambda x: xnp.maximum(x, 0.0),

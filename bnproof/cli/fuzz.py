@@ -24,7 +24,11 @@ def fuzz(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per claim (a list if several)."),
     timings: bool = typer.Option(True, "--timings/--no-timings",
                                  help="Report wall time (--no-timings makes output byte-identical per seed)."),
-    record: bool = typer.Option(False, "--record", help="Store the verdict in proofs/verdicts.json."),
+    record: bool = typer.Option(False, "--record",
+                                help="Store each verdict in proofs/verdicts.json as soon as it is reached."),
+    resume: bool = typer.Option(False, "--resume",
+                                help="With --record: skip claims already recorded with this seed "
+                                     "(continue an interrupted run)."),
     prove: bool = typer.Option(True, "--prove/--no-prove",
                                help="For identities that survive, prove them with symbols at the claim's fixed sizes."),
 ) -> None:
@@ -39,9 +43,21 @@ def fuzz(
 
     claims = resolve(claim)
     sizes = _parse_sizes(size)
-    outcomes, results = [], []
+    if resume and not record:
+        raise BadInput("--resume continues a --record run: give both")
+    from ..search import record as store
+
+    entries = store.load() if record else {}
+    verdicts, results = [], []
     with render_fuzz.progress(enabled=not as_json) as tick:
         for c in claims:
+            done = entries.get(c.id)
+            if resume and done and done.get("seed") == seed:
+                verdicts.append(done["verdict"])
+                results.append({"claim": c.id, "resumed": True, **done})
+                if not as_json:
+                    typer.echo(f"{c.id}: already recorded with seed {seed} ({done['verdict']}); skipped")
+                continue
             outcome = search.fuzz(c, seed=seed, max_examples=max_examples, batch=batch,
                                   time_budget=time_budget, sizes=sizes, use_jax=not no_jax,
                                   database=Path(".bnproof") / "examples", prove=prove,
@@ -50,22 +66,18 @@ def fuzz(
             path = None
             if outcome.verdict == search.REFUTED:
                 path, cert_line = render_fuzz.write_certificate(outcome)
-            outcomes.append(outcome)
-            results.append(render_fuzz.to_json(outcome, path, cert_line, timings))
-    if record:
-        from ..search import record as store
-
-        entries = store.load()
-        for outcome in outcomes:
-            entries[outcome.claim.id] = render_fuzz.record_entry(outcome)
-        store.save(entries)
+            result = render_fuzz.to_json(outcome, path, cert_line, timings)
+            if record:  # at once, so an interrupted run loses nothing it finished
+                entries[c.id] = render_fuzz.record_entry(outcome)
+                store.save(entries)
+            if not as_json:
+                for line in render_fuzz.to_text(outcome, result, timings):
+                    typer.echo(line)
+            verdicts.append(outcome.verdict)
+            results.append(result)
     if as_json:
         typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2, ensure_ascii=False))
-    else:
-        for outcome, result in zip(outcomes, results):
-            for line in render_fuzz.to_text(outcome, result, timings):
-                typer.echo(line)
-    refuted = any(o.verdict == search.REFUTED for o in outcomes)
+    refuted = search.REFUTED in verdicts
     raise typer.Exit(ExitCode.REFUTED if refuted else ExitCode.OK)
 
 

@@ -72,6 +72,8 @@ def to_json(outcome, path, cert_line, timings: bool) -> dict:
         "instances": outcome.instances,
         "seed": outcome.seed,
         "seconds": round(outcome.seconds, 3) if timings else None,
+        "seconds_to_first": (round(outcome.first_seconds, 3)
+                             if timings and outcome.first_seconds is not None else None),
         "phases": outcome.phases,
         "exact": outcome.exact_note,
     }
@@ -101,6 +103,8 @@ def to_text(outcome, result: dict, timings: bool) -> list[str]:
     lines = [f"{claim.id} — {claim.source}"]
     when = f", {outcome.seconds:.1f} s" if timings else ""
     if outcome.verdict == search.REFUTED:
+        if timings and outcome.first_seconds is not None:
+            when = f", found in {outcome.first_seconds:.2f} s, shrunk by {outcome.seconds:.1f} s"
         where = "" if not claim.variables else f" after {outcome.instances} instances (seed {outcome.seed}{when})"
         lines.append(f"REFUTED{where}; exact counterexample:")
         for name, value in result["counterexample"].items():

@@ -35,6 +35,7 @@ class Outcome:
     decision: Decision | None = None
     phases: dict = field(default_factory=dict)
     proved_sizes: list = field(default_factory=list)  # identities proved with symbols
+    first_seconds: float | None = None  # to the first exactly confirmed violation, before shrinking
 
     @property
     def exact_note(self) -> str | None:
@@ -57,12 +58,13 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
         return Outcome(claim, verdict, 1, seed, time.monotonic() - start, {} if verdict == REFUTED
                        else None, decision)
     grid = size_grid(claim, sizes)
-    found, count = hypothesis_search.search(claim, grid, seed, max_examples, database, deadline,
-                                            progress)
+    found, count, first = hypothesis_search.search(claim, grid, seed, max_examples, database,
+                                                   deadline, progress)
     phases = {"hypothesis": count}
     total = count
     if found is None and use_jax:
         found, n = _jax_search(claim, grid, seed, batch, deadline, progress)
+        first = time.monotonic() if found else None
         phases["jax"] = n
         total += n
     if found is None:
@@ -76,7 +78,7 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
                        time.monotonic() - start, phases=phases, proved_sizes=proved)
     instance, decision = shrink(claim, *found)
     return Outcome(claim, REFUTED, total, seed, time.monotonic() - start, instance, decision,
-                   phases)
+                   phases, first_seconds=first - start)
 
 
 def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline: float, progress):
