@@ -1,0 +1,63 @@
+"""docs/cli.md, generated from the command line itself so that it cannot drift.
+
+`python -m bnproof.render.cli_reference > docs/cli.md` regenerates it; a test
+fails when the committed file differs from what this prints."""
+
+from __future__ import annotations
+
+import inspect
+
+HEADER = """# Command-line reference
+
+Generated from `bnproof --help` by `python -m bnproof.render.cli_reference > docs/cli.md`;
+a test fails when this file and the command line disagree.
+"""
+
+
+def _cell(text: str) -> str:
+    text = " ".join((text or "").split()).replace("|", "\\|")
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _default(param) -> str:
+    if param.required:
+        return "required"
+    value = param.default
+    if value is None or value == [] or value == ():
+        return ""
+    if isinstance(value, bool):
+        names = param.opts if value else (param.secondary_opts or [])
+        return f"`{names[0]}`" if names else ("on" if value else "off")
+    return f"`{value}`"
+
+
+def _names(param) -> str:
+    if param.param_type_name == "argument":
+        return f"`{param.name.upper()}`" + ("…" if param.nargs == -1 else "")
+    return ", ".join(f"`{n}`" for n in [*param.opts, *param.secondary_opts])
+
+
+def render() -> str:
+    import typer
+
+    from ..cli import app
+    from ..errors import EXIT_CODE_HELP
+
+    root = typer.main.get_command(app)
+    parts = [HEADER, "```", "bnproof [--version] COMMAND [OPTIONS] [ARGS]", "```", ""]
+    parts.append(_cell(root.help))
+    for name, command in root.commands.items():
+        parts += ["", f"## `bnproof {name}`", "", inspect.cleandoc(command.help or ""), "", "| argument or option | meaning | default |", "|---|---|---|"]
+        for param in command.params:
+            if param.name == "help":
+                continue
+            parts.append(f"| {_names(param)} | {_cell(param.help)} | {_default(param)} |")
+    parts += ["", "## Exit codes", "", "| code | meaning |", "|---|---|"]
+    for line in EXIT_CODE_HELP.splitlines():
+        code, _, meaning = line.strip().partition(" ")
+        parts.append(f"| {code} | {_cell(meaning)} |")
+    return "\n".join(parts) + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")
