@@ -47,10 +47,21 @@ def _drop(value, axes: list[int], index: int, depth: int = 0):
 
 
 def _simpler(x: Fraction) -> list[Fraction]:
-    options = [Fraction(0), Fraction(round(x)), Fraction(int(x)), x.limit_denominator(max(1, x.denominator // 2))]
+    """Candidates in order of preference: 0, ±1, then halfway to 0, one step
+    towards 0, the positive twin, and coarser denominators."""
+    sign = (x > 0) - (x < 0)
+    options = [Fraction(0), Fraction(sign), Fraction(int(x / 2)), Fraction(round(x)), Fraction(int(x)),
+               x - sign, -x, x.limit_denominator(max(1, x.denominator // 2))]
     if x.denominator > 1:
         options.append(Fraction(round(x * 2), 2))
-    return [o for o in dict.fromkeys(options) if o != x and abs(o) <= abs(x) + 1]
+    return [o for o in dict.fromkeys(options) if _smaller(o, x)]
+
+
+def _smaller(new: Fraction, old: Fraction) -> bool:
+    """A strict order, so that greedy shrinking terminates."""
+    def key(v):
+        return (v.denominator, abs(v.numerator), v < 0)
+    return key(new) < key(old)
 
 
 def _paths(value, prefix=()):
