@@ -1,0 +1,304 @@
+"""LaTeX output: a small document builder and a printer for exact values.
+
+Every formula in a bnproof document is printed here from engine objects
+(SymPy expressions, Q(√r) numbers, rationals), never typed by hand.  Long
+formulas are broken into multline lines (latex_break); long exact numbers
+are shown rounded in equations and written out in full, with break points,
+in a closing section.  Decimals are computed from the exact value with
+SymPy's arbitrary-precision evaluation and always carry ≈.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import unicodedata
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import sympy
+
+from .. import __version__
+from ..exact.linalg import to_fraction
+from ..exact.surd import Surd
+from .latex_break import break_lines, width, parse
+
+# A4 with 2.5 cm margins leaves 455 pt; the width estimate is rough, so aim lower.
+LINE_BUDGET = 330.0
+# An exact value whose LaTeX is longer than this is rounded in formulas.
+MAX_EXACT_CHARS = 60
+DIGITS = 6
+
+PREAMBLE = r"""\documentclass[10pt]{article}
+\usepackage[a4paper,margin=2.5cm]{geometry}
+\usepackage{amsmath,amssymb}
+\allowdisplaybreaks
+\setlength{\multlinegap}{0pt}
+"""
+
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+    "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}", "<": r"$<$",
+    ">": r"$>$", "|": r"$|$",
+}
+_UNICODE_TEXT = {"–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "…": r"\ldots{}",
+                 "×": r"$\times$", "−": "-", "≤": r"$\leq$", "≥": r"$\geq$", "≠": r"$\neq$"}
+
+
+def escape(text: str) -> str:
+    """Plain (possibly untrusted) text as LaTeX text: specials escaped, accents
+    kept where pdflatex knows them, anything else replaced by '?'."""
+    out = []
+    for ch in str(text):
+        if ch in _TEXT_ESCAPES:
+            out.append(_TEXT_ESCAPES[ch])
+        elif ch in _UNICODE_TEXT:
+            out.append(_UNICODE_TEXT[ch])
+        elif " " <= ch <= "~":
+            out.append(ch)
+        elif ch in "\t\n\r":
+            out.append(" ")
+        else:
+            base = unicodedata.normalize("NFD", ch)
+            if len(base) == 2 and " " <= base[0] <= "~" and base[0].isalpha() and base[1] in _ACCENTS:
+                out.append("\\" + _ACCENTS[base[1]] + "{" + base[0] + "}")
+            else:
+                out.append("?")
+    return "".join(out)
+
+
+def tt(text: str) -> str:
+    """Typewriter text that may break after / - . : _ (file names, digests)."""
+    out = escape(text)
+    for ch in ("/", "-", ".", ":"):
+        out = out.replace(ch, ch + r"\allowbreak{}")
+    return r"\texttt{" + out.replace(r"\_", r"\_\allowbreak{}") + "}"
+
+
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0327": "c"}
+
+
+# -- exact values --------------------------------------------------------------
+
+def to_expr(value) -> sympy.Expr:
+    """An engine value (Surd, fmpq, Fraction, int, SymPy) as an exact SymPy number."""
+    if isinstance(value, sympy.Basic):
+        return value
+    if isinstance(value, Surd):
+        return value.to_sympy()
+    f = to_fraction(value) if not isinstance(value, (int, Fraction)) else Fraction(value)
+    return sympy.Rational(f.numerator, f.denominator)
+
+
+class Raw(sympy.Symbol):
+    """A SymPy symbol printed verbatim: notation such as \\varphi_w(x), which
+    SymPy's own name parsing would turn into \\varphi_{w(x)}."""
+
+    def _latex(self, printer) -> str:
+        return self.name
+
+
+def tex(expr, inline: bool = False) -> str:
+    """SymPy's printer; inline fractions as a/b."""
+    return sympy.latex(expr, fold_short_frac=inline)
+
+
+def decimal(value, digits: int = DIGITS) -> str:
+    """A rounded decimal of an exact value, as LaTeX (no ≈), from exact evaluation."""
+    expr = to_expr(value)
+    if expr == 0:
+        return "0"
+    x = mpmath.mpf(str(sympy.N(expr, digits + 15)))
+    text = mpmath.nstr(x, digits, min_fixed=-4, max_fixed=8)
+    if "e" in text:
+        mant, exp = text.split("e")
+        return rf"{mant} \cdot 10^{{{int(exp)}}}"
+    return text
+
+
+@dataclass
+class LongValues:
+    """Exact values too long for a formula, written out at the end of the document."""
+
+    entries: list = field(default_factory=list)
+
+    def add(self, name: str, value) -> str:
+        """value: one number, or a list of numbers (a vector)."""
+        if isinstance(value, list):
+            self.entries.append((name, [to_expr(v) for v in value], True))
+        else:
+            self.entries.append((name, [to_expr(value)], False))
+        return f"({len(self.entries)})"
+
+    def latex(self) -> list[str]:
+        out = [r"\section*{Long exact values}",
+               "Values shown rounded above, in full; lines break between groups of ten digits."]
+        for k, (name, exprs, is_vector) in enumerate(self.entries, 1):
+            body = ",\\allowbreak\\ ".join(chunked_digits(tex(e, inline=True)) for e in exprs)
+            if is_vector:
+                body = r"\bigl(" + body + r"\bigr)"
+            out.append(rf"({k}) {escape(name)}: $" + body + "$\n")
+        # ragged right: a justified line of digits has no glue to stretch
+        return [out[0], "\\begin{flushleft}\n" + out[1] + "\n\n" + "\n\n".join(out[2:])
+                + "\\end{flushleft}"]
+
+
+def number(value, longs: LongValues, name: str, approx: bool = False) -> str:
+    """An exact value for a formula: exact when short (with ≈ decimal if asked and
+    not already an integer), else its decimal and a pointer to the long values."""
+    expr = to_expr(value)
+    text = tex(expr)
+    if len(text) <= MAX_EXACT_CHARS:
+        if approx and not expr.is_Integer:
+            return rf"{text} \approx {decimal(expr)}"
+        return text
+    ref = longs.add(name, expr)
+    return rf"\approx {decimal(expr)}\ \text{{[exact: {ref}]}}"
+
+
+def vector(values, longs: LongValues, name: str, approx: bool = False) -> str:
+    """A tuple of exact values: exact entries when all are short."""
+    exprs = [to_expr(v) for v in values]
+    texts = [tex(e) for e in exprs]
+    if max(len(t) for t in texts) <= MAX_EXACT_CHARS // 2 or len(exprs) == 1:
+        if max(len(t) for t in texts) <= MAX_EXACT_CHARS:
+            body = r"\left(" + ", ".join(texts) + r"\right)"
+            if approx and not all(e.is_Rational for e in exprs):
+                body += r" \approx \left(" + ", ".join(decimal(e, 4) for e in exprs) + r"\right)"
+            return body
+    ref = longs.add(name, exprs)
+    return (r"\approx \left(" + ", ".join(decimal(e, 4) for e in exprs) + r"\right)"
+            + rf"\ \text{{[exact: {ref}]}}")
+
+
+def matrix(rows) -> str:
+    return (r"\begin{pmatrix}" + r" \\ ".join(" & ".join(tex(to_expr(x)) for x in row)
+                                                for row in rows) + r"\end{pmatrix}")
+
+
+def inline_number(value) -> str:
+    """a/b in running text (copyable, searchable in the PDF)."""
+    return tex(to_expr(value), inline=True)
+
+
+def chunked_digits(text: str, group: int = 10) -> str:
+    r"""A long LaTeX number with \allowbreak between digit groups, for running text."""
+    out, run = [], 0
+    for ch in text:
+        out.append(ch)
+        run = run + 1 if ch.isdigit() else 0
+        if run and run % group == 0:
+            out.append(r"\allowbreak ")
+    return "".join(out)
+
+
+# -- the document ---------------------------------------------------------------
+
+class Document:
+    """Sections, paragraphs and displays, assembled into a document or a fragment."""
+
+    def __init__(self, title: str):
+        self.title = title
+        self.parts: list[str] = []
+        self.longs = LongValues()
+
+    def section(self, title: str) -> None:
+        self.parts.append(rf"\section{{{title}}}")
+
+    def subsection(self, title: str) -> None:
+        self.parts.append(rf"\subsection{{{title}}}")
+
+    def para(self, text: str) -> None:
+        self.parts.append(text)
+
+    def display(self, formula: str) -> None:
+        """One formula, broken into multline lines when it would not fit."""
+        lines = break_lines(formula, LINE_BUDGET)
+        if len(lines) == 1:
+            self.parts.append(r"\[" + "\n" + lines[0] + "\n" + r"\]")
+            return
+        body = " \\\\\n".join(_continued(line) if k else line for k, line in enumerate(lines))
+        self.parts.append("\\begin{multline*}\n" + body + "\n\\end{multline*}")
+
+    def equation(self, lhs: str, rhs: str, rel: str = "=") -> None:
+        """lhs rel rhs; when too long, the right side goes on aligned lines below."""
+        self.steps(lhs, [(rel, rhs)])
+
+    def steps(self, lhs: str, rights: list[tuple[str, str]]) -> None:
+        """lhs rel₁ r₁ rel₂ r₂ …, one step per line, aligned at the relations;
+        a step too long for its line is broken and continued below."""
+        rights = [_relation(rel, right) for rel, right in rights]
+        if len(rights) == 1:
+            one = f"{lhs} {rights[0][0]} {rights[0][1]}"
+            if width(parse(one)) <= LINE_BUDGET:
+                self.parts.append(r"\[" + "\n" + one + "\n" + r"\]")
+                return
+        rows = []
+        for k, (rel, right) in enumerate(rights):
+            first = lhs if k == 0 else ""
+            pieces = break_lines(right, LINE_BUDGET - width(parse(lhs)) - 20)
+            rows.append(f"{first} &{rel} {pieces[0]}")
+            rows.extend(rf"&\qquad {_continued(p)}" for p in pieces[1:])
+        self.parts.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
+
+    def aligned(self, rows: list[tuple[str, str]]) -> None:
+        """lhs = rhs rows aligned at =; a row too long for its line is continued below."""
+        lines = []
+        for lhs, rhs in rows:
+            rel, rhs = _relation("=", rhs)
+            pieces = break_lines(rhs, LINE_BUDGET - width(parse(lhs)) - 20)
+            lines.append(f"{lhs} &{rel} {pieces[0]}")
+            lines.extend(rf"&\qquad {_continued(p)}" for p in pieces[1:])
+        self.parts.append("\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}")
+
+    def items(self, entries: list[str]) -> None:
+        # enumerate, not itemize: the bullet would pull in a bitmap TS1 font
+        self.parts.append("\\begin{enumerate}\n" + "\n".join(rf"\item {e}" for e in entries)
+                          + "\n\\end{enumerate}")
+
+    def render(self, fragment: bool) -> str:
+        body = list(self.parts)
+        if self.longs.entries:
+            body.extend(self.longs.latex())
+        text = "\n\n".join(body) + "\n"
+        header = (f"% Generated by bnproof {__version__}; every formula and number comes from "
+                  "the exact engine.\n")
+        if fragment:
+            return header + rf"\subsection*{{{self.title}}}" + "\n\n" + text
+        return (header + PREAMBLE + rf"\title{{{self.title}}}" + "\n"
+                + rf"\author{{bnproof {escape(__version__)}}}" + "\n" + r"\date{}" + "\n"
+                + "\\begin{document}\n\\maketitle\n\n" + text + "\\end{document}\n")
+
+
+def _relation(rel: str, right: str) -> tuple[str, str]:
+    """'= \\approx x' reads as '\\approx x': a rounded value takes ≈ as its relation."""
+    if rel == "=" and right.startswith(r"\approx"):
+        return r"\approx", right[len(r"\approx"):].strip()
+    return rel, right
+
+
+def _continued(line: str) -> str:
+    """A continuation line that starts with + or − keeps binary spacing."""
+    return "{} " + line if line[:1] in "+-" or line.startswith((r"\pm", r"\mp")) else line
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    return write_bytes_atomic(path, text.encode("ascii"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Write via a temporary file and a rename: never half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path

@@ -1,0 +1,158 @@
+"""A refutation certificate of the program kind as a LaTeX document: the claim as
+printed, the counterexample, and the violated residual, exactly.
+
+The certificate has already been accepted by the independent checker; the
+values here are recomputed from its instance and straight-line program by
+the exact evaluator (bnproof.program.evaluate), never read from text as code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+
+from ..program.evaluate import run, to_sympy
+from .latex import Document, decimal, escape, number, tex, to_expr, tt
+from .latex_statement import safe_statement
+
+# A residual whose expression tree (shared subexpressions counted each time)
+# is larger than this is shown only as a rounded decimal from a rigorous
+# enclosure; expanding it exactly could take very long.
+MAX_TREE = 10_000_000
+ENCLOSURE_BITS = 256
+
+_GREEK_NAMES = {"gamma", "beta", "sigma", "mu", "lambda", "kappa", "alpha", "delta", "epsilon",
+                "theta", "rho", "tau", "phi", "psi", "omega", "eta", "xi", "nu", "zeta", "chi"}
+_ALIASES = {"lam": "lambda"}
+
+SIGN_WORDS = {
+    "inequality": ("residual", "< 0", r"the inequality fails (its residual must be $\ge 0$)"),
+    "strict-inequality": ("residual", r"\le 0",
+                          r"the strict inequality fails (its residual must be $> 0$)"),
+    "identity": ("residual", r"\neq 0", r"the identity fails (its residual must be $0$)"),
+}
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    hypotheses: list  # exact SymPy values, or None where too large to show
+    residual: sympy.Expr | None
+    residual_decimal: str
+
+
+def variable(name: str) -> str:
+    """A certificate variable name (checked: [A-Za-z_][A-Za-z0-9_]*) as math."""
+    base = _ALIASES.get(name, name)
+    if base in _GREEK_NAMES:
+        return "\\" + base
+    if re.fullmatch(r"[A-Za-z]", base):
+        return base
+    return r"\mathit{" + base.replace("_", r"\_") + "}"
+
+
+def _inputs(instance: dict):
+    def lookup(name, index):
+        value = instance[name]
+        for i in index:
+            value = value[i]
+        return Fraction(value)  # canonical "p/q", already checked; Fraction parses, never evaluates
+    return lookup
+
+
+def _tree_sizes(steps: list) -> list[int]:
+    sizes = []
+    for step in steps:
+        if step[0] in ("input", "const"):
+            sizes.append(1)
+        elif step[0] == "pow":
+            sizes.append(sizes[step[1]] + 1)
+        else:
+            sizes.append(1 + sum(sizes[i] for i in step[1:3] if isinstance(i, int)))
+    return sizes
+
+
+def evaluate(doc: dict) -> Evaluated:
+    program, inputs = doc["program"], _inputs(doc["instance"])
+    steps, sizes = program["steps"], _tree_sizes(program["steps"])
+
+    def exact(index):
+        if sizes[index] > MAX_TREE:
+            return None
+        return sympy.radsimp(sympy.expand(to_sympy(steps[: index + 1], inputs, index)))
+
+    residual = exact(program["residual"])
+    if residual is not None:
+        shown = decimal(residual, 10)
+    else:
+        value = run(steps, inputs, ENCLOSURE_BITS)[program["residual"]]
+        shown = decimal(sympy.Rational(value.lo + value.hi) / 2, 10)
+    return Evaluated([exact(h) for h in program["hypotheses"]], residual, shown)
+
+
+def document(doc: dict, checker_line: str, name: str) -> Document:
+    claim = doc["claim"]
+    statement = safe_statement(claim["statement"])
+    out = Document(rf"Refutation of {tt(claim['id'])}")
+    out.section("The claim as printed")
+    out.para(escape(claim["source"]) + ":")
+    out.display(statement)
+    kind = claim["kind"]
+    out.para("Its residual is a quantity that is "
+             + {"inequality": r"$\ge 0$", "strict-inequality": r"$> 0$",
+                "identity": r"$= 0$"}[kind]
+             + " exactly when the claim holds on an instance (for an inequality, the right side "
+             "minus the left side).")
+    _counterexample(out, doc["instance"])
+    _residual(out, doc, evaluate(doc))
+    out.section("Independent check")
+    out.para(r"The certificate " + tt(name) + r" carries the instance and the residual "
+             r"as a straight-line program of " + str(len(doc["program"]["steps"])) + " steps. The "
+             r"checker, which uses only the Python standard library, replays it with exact "
+             r"rationals and rigorous intervals:")
+    out.para(r"\begin{flushleft}" + tt(checker_line) + r"\end{flushleft}")
+    return out
+
+
+def _counterexample(out: Document, instance: dict) -> None:
+    out.section("The counterexample")
+    rows = []
+    for key in sorted(instance):
+        rows.append((variable(key), _value(instance[key], out)))
+    out.aligned(rows)
+
+
+def _value(value, out: Document) -> str:
+    if isinstance(value, str):
+        return number(Fraction(value), out.longs, "instance value")
+    if value and all(isinstance(v, list) for v in value):
+        rows = [[tex(to_expr(Fraction(x))) for x in row] for row in value]
+        return r"\begin{pmatrix}" + r" \\ ".join(" & ".join(r) for r in rows) + r"\end{pmatrix}"
+    return r"\left(" + ", ".join(_value(v, out) for v in value) + r"\right)"
+
+
+def _residual(out: Document, doc: dict, ev: Evaluated) -> None:
+    kind = doc["claim"]["kind"]
+    _, violated, meaning = SIGN_WORDS[kind]
+    out.section("The violated residual")
+    if ev.hypotheses:
+        out.para("The hypotheses of the claim hold on this instance; each must be positive:")
+        out.aligned([(rf"h_{{{k}}}", number(h, out.longs, f"hypothesis {k}") + " > 0"
+                      if h is not None else r"\text{positive (decided by intervals)}")
+                     for k, h in enumerate(ev.hypotheses, 1)])
+    out.para("Evaluated exactly on the counterexample, the residual is")
+    if ev.residual is not None:
+        exact = number(ev.residual, out.longs, "residual")
+        if ev.residual.is_Rational:
+            out.equation(r"\text{residual}", f"{exact} {violated}")
+        else:
+            out.steps(r"\text{residual}", [("=", exact),
+                                           (r"\approx", f"{ev.residual_decimal} {violated}")])
+    else:
+        out.equation(r"\text{residual}", rf"{ev.residual_decimal} {violated}", rel=r"\approx")
+    rounded = ev.residual is None or not ev.residual.is_Rational
+    out.para(rf"so {meaning}: \textbf{{the claim is refuted}} on this instance."
+             + (" The decimal is rounded from the exact value; the sign is decided exactly."
+                if rounded else ""))
