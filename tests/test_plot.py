@@ -1,0 +1,95 @@
+"""`bnproof plot lemma-4.5`: the figure is written, is a valid PNG or PDF, says what it
+shows, and bad options are one-line errors that write nothing."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bnproof.errors import ExitCode
+
+ROOT = Path(__file__).resolve().parents[1]
+FIVE_INPUTS = {"X": [[1, 2, 0, 1, 3], [2, 1, 1, 0, 1], [0, 1, 3, 1, 2], [1, 1, 1, 2, 0],
+                     [3, 0, 1, 1, 1], [1, 2, 2, 1, 1], [2, 2, 1, 3, 1]],
+               "y": ["1/3", "2/7", 3, 4, 5, 6, 8], "W0": [1, "1/2", 1, 1, "22/7"]}
+
+
+def bnproof(*args):
+    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+def pdf_text(path: Path) -> str:
+    tool = shutil.which("pdftotext")
+    assert tool, "pdftotext is not installed: .ci/run installs poppler-utils"
+    return subprocess.run([tool, str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_png_of_example_3_2(tmp_path):
+    import matplotlib.image
+
+    out = tmp_path / "fig.png"
+    proc = bnproof("plot", "lemma-4.5", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    pixels = matplotlib.image.imread(str(out))
+    height, width = pixels.shape[:2]
+    assert width > 1000 and 500 < height < width  # two panels side by side
+    assert len({tuple(p) for p in pixels[::7, ::7].reshape(-1, pixels.shape[2])}) > 200
+    assert [p.name for p in tmp_path.iterdir()] == ["fig.png"]  # no temporary file left
+
+
+def test_pdf_names_the_points_and_the_verdict(tmp_path):
+    out = tmp_path / "fig.pdf"
+    proc = bnproof("plot", "lemma-4.5", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    text = pdf_text(out)
+    assert "REFUTED" in text and "standard network" in text and "BN network" in text
+
+
+def test_more_than_two_inputs_is_a_slice_and_says_so(tmp_path):
+    data = tmp_path / "five.json"
+    data.write_text(json.dumps(FIVE_INPUTS))
+    out = tmp_path / "fig.pdf"
+    proc = bnproof("plot", "lemma-4.5", "--data", str(data), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "2-D slice" in pdf_text(out)
+
+
+def one_line_error(proc, code, fragment):
+    assert proc.returncode == code, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], proc.stderr
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["plot", "lemma-4.5", "-o", "OUT.jpg"], "FILE.png or FILE.pdf"),
+    (["plot", "theorem-4.1", "-o", "OUT.png"], "unknown claim"),
+    (["plot", "lemma-4.5", "--neuron", "2", "-o", "OUT.png"], "1 neuron"),
+    (["plot", "lemma-4.5", "--data", "MISSING.json", "-o", "OUT.png"], "cannot read"),
+])
+def test_bad_options_are_one_line_errors(tmp_path, args, fragment):
+    args = [a.replace("OUT", str(tmp_path / "fig")).replace("MISSING", str(tmp_path / "none"))
+            for a in args]
+    one_line_error(bnproof(*args), ExitCode.BAD_INPUT, fragment)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_degenerate_instance_writes_nothing(tmp_path):
+    data = tmp_path / "flat.json"
+    data.write_text(json.dumps({"X": [[1, 1], [1, 1]], "y": [1, 2], "W0": [1, 1]}))
+    proc = bnproof("plot", "lemma-4.5", "--data", str(data), "-o", str(tmp_path / "fig.png"))
+    one_line_error(proc, ExitCode.DEGENERATE, "σ = 0")
+    assert not (tmp_path / "fig.png").exists()
+
+
+def test_the_output_option_is_required():
+    proc = bnproof("plot", "lemma-4.5")
+    assert proc.returncode == ExitCode.USAGE and "Traceback" not in proc.stderr
