@@ -14,7 +14,7 @@ import sympy
 
 from ..claims import lemma45
 from ..exact import bn as exact_bn
-from ..exact.linalg import dot, rows_of
+from ..exact.linalg import rows_of
 from ..exact.surd import Surd
 from ..exact.symbolic import ClosedForms, closed_forms
 from .latex import Document, Raw, escape, inline_number, matrix, number, tex, to_expr, vector
