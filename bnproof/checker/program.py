@@ -1,29 +1,33 @@
-"""Program certificates: the refutation of any claim as a straight-line program
-over the instance (docs/certificates.md, "Program certificates").
+"""Program certificates: the refutation of a claim as a straight-line program over
+the instance (docs/certificates.md, "Program certificates").
 
-The checker cannot know that the program computes the claim's residual, so the
-accepted line names the program's digest: that is the trust assumption.  Values
-stay exact Fractions while rational; from the first irrational square root on
-they are intervals [lo, hi]/2^b with integers lo, hi rounded outward, and b
-grows until every obligation is decided."""
+Values stay exact Fractions while rational; from the first irrational square
+root on they are intervals [lo, hi]/2^b with integers lo, hi rounded outward,
+and b grows until every obligation is decided.  For a claim of the papers the
+residual is also computed by the checker's own formula (formulas.py), which
+decides the sign; the program's value must agree with it.  For any other claim
+the program is trusted, and the accepted line names its digest."""
 
 from __future__ import annotations
 
 import operator
 import re
+from collections import Counter
 from fractions import Fraction
 from math import isqrt
 
-from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show
+from . import formulas
+from .algebra import rational_sqrt, sign
+from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show, tensor
 
-MAX_STEPS, MAX_DEPTH, MAX_POW = 200_000, 16, 64
+MAX_STEPS, MAX_POW = 200_000, 64
 MAX_BITS, MAX_WORK = 100_000, 10**13  # see Meter
 PRECISIONS = (64, 256, 1024, 4096)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 _ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
 TOP = {"format", "version", "bnproof_version", "claim", "instance", "program", "obligations",
        "verdict", "digest"}
-# a strict inequality (printed "<") is refuted by a residual ≤ 0, equality included
+# a strict inequality (printed "<") is refuted by a residual <= 0, equality included
 SIGN = {"inequality": "negative", "strict-inequality": "nonpositive", "identity": "nonzero"}
 ARITY = {"add": 2, "sub": 2, "mul": 2, "div": 2, "max": 2, "min": 2, "pow": 2,
          "neg": 1, "sqrt": 1, "abs": 1}
@@ -42,22 +46,6 @@ DECIDE = {"positive": lambda lo, hi: True if lo > 0 else False if hi <= 0 else N
 def program_digest(program) -> str:
     """"sha256:<hex>" of the canonical JSON of the "program" value."""
     return sha256_of(program)
-
-
-def rational_sqrt(q: Fraction) -> Fraction | None:
-    """sqrt(q) if q >= 0 is the square of a rational, else None (q is in lowest
-    terms, so it is a square exactly when numerator and denominator are)."""
-    a, b = isqrt(q.numerator), isqrt(q.denominator)
-    return Fraction(a, b) if a * a == q.numerator and b * b == q.denominator else None
-
-
-def tensor(value, path: str, depth: int = 0):
-    """A rational, or nested lists of them, as Fractions."""
-    if type(value) is not list:
-        return rational(value, path)
-    if depth == MAX_DEPTH:
-        raise Rejected(f"{path}: lists nested deeper than {MAX_DEPTH} levels")
-    return [tensor(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(value)]
 
 
 def named(value) -> str:
@@ -80,7 +68,7 @@ def lookup(args: list, variables: dict, where: str) -> Fraction:
 
 
 def parse_steps(steps, variables: dict) -> list:
-    """Each step as (op, operand indices, constant or exponent)."""
+    """Each step as (op, operand indices, constant or exponent); inputs become constants."""
     ops = []
     for k, step in enumerate(array(steps, "program.steps", MAX_STEPS)):
         where = f"program.steps[{k}]"
@@ -140,35 +128,19 @@ class Undecided(Exception):
     """An interval too wide at this precision: refine."""
 
 
-def exact_pass(ops: list, meter: Meter) -> list:
-    """Every step's exact value, or None once it depends on an irrational root."""
-    vals = []
-    for k, (op, ix, n) in enumerate(ops):
-        xs = [vals[j] for j in ix]
-        if op == "div" and xs[1] == 0:
-            raise Rejected(f"division by zero at step {k}")
-        if op == "sqrt" and xs[0] is not None and xs[0] < 0:
+def exact(op: str, xs: list, n, k: int) -> Fraction | None:
+    """A step on exact operands: its exact value, or None for an irrational root."""
+    if op == "sqrt":
+        if xs[0] < 0:
             raise Rejected(f"square root of a negative number at step {k}")
-        if op == "const":
-            v = n
-        elif None in xs:
-            v = None
-        elif op == "sqrt":
-            v = rational_sqrt(xs[0])
-        elif op == "pow":
-            if (size(xs[0]) - 1) * n >= MAX_BITS:  # refused before it is computed
-                raise too_large(k)
-            v = xs[0] ** n
-        else:
-            v = EXACT[op](*xs)
-        if None not in xs:  # an irrational root costs its isqrt too
-            meter.charge(k, xs + ([] if v is None else [v]))
-        vals.append(v)
-    return vals
+        return rational_sqrt(xs[0])
+    if op == "pow" and (size(xs[0]) - 1) * n >= MAX_BITS:  # refused before it is computed
+        raise too_large(k)
+    return xs[0] ** n if op == "pow" else EXACT[op](*xs)
 
 
 def interval(op: str, xs: list, n, b: int, k: int) -> tuple:
-    """The step's value enclosed in [lo, hi]/2^b, rounded outward."""
+    """A step on intervals: its value enclosed in [lo, hi]/2^b, rounded outward."""
     a, c = xs[0]
     if op in INTERVAL:
         return INTERVAL[op](a, c, *xs[1])
@@ -198,47 +170,66 @@ def interval(op: str, xs: list, n, b: int, k: int) -> tuple:
     return min(q for q, r in qs), max(q + (r != 0) for q, r in qs)
 
 
-def interval_pass(ops: list, vals: list, b: int, meter: Meter) -> dict:
-    """[lo, hi]/2^b for every step without an exact value (and the exact ones it reads)."""
-    iv = {}
+def run(ops: list, b: int, meter: Meter) -> list:
+    """Every step's value: a Fraction while exact, else an interval (lo, hi) with the
+    value in [lo, hi]/2^b.  Exact operands of an interval step are enclosed first."""
+    vals = []
     for k, (op, ix, n) in enumerate(ops):
-        if vals[k] is None:
-            for j in ix:
-                if j not in iv:
-                    x, q = vals[j].numerator << b, vals[j].denominator
-                    iv[j] = x // q, -(-x // q)
-            xs = [iv[j] for j in ix]
-            iv[k] = interval(op, xs, n, b, k)
-            meter.charge(k, xs + [iv[k]], MAX_BITS + b)
-    return iv
+        xs = [vals[j] for j in ix]
+        if op == "div" and xs[1] == 0:  # an exact 0: an interval never equals 0
+            raise Rejected(f"division by zero at step {k}")
+        v = n if op == "const" else None
+        if v is None and all(type(x) is Fraction for x in xs):
+            v = exact(op, xs, n, k)
+        if v is None:
+            xs = [x if type(x) is tuple else ((x.numerator << b) // x.denominator,
+                                              -((-x.numerator << b) // x.denominator)) for x in xs]
+            v = interval(op, xs, n, b, k)
+        meter.charge(k, xs + [v], MAX_BITS + (b if type(v) is tuple else 0))
+        vals.append(v)
+    return vals
 
 
-def evaluate(ops: list, obligations: list) -> None:
-    """Decide every (name, step, sign) obligation, refining the precision as needed."""
+def evaluate(ops: list, facts: list, match: tuple | None = None) -> None:
+    """Decide every (name, step, sign) fact, refining the precision as needed.  With
+    match = (step, value, claim id), the step's value must equal the checker's own
+    exact value: an exact step compares exactly; an interval step must contain it,
+    at every precision up to the last (intervals cannot prove equality; the sign
+    rests on the checker's value, so this agreement is a binding, not a premise)."""
     meter = Meter()
-    vals = exact_pass(ops, meter)
     for b in PRECISIONS:
-        pending = None
         try:
-            iv = interval_pass(ops, vals, b, meter)
+            vals = run(ops, b, meter)
         except Undecided as exc:
             pending = str(exc)
-        else:
-            for name, i, sign in obligations:
-                decided = DECIDE[sign](*((vals[i], vals[i]) if vals[i] is not None else iv[i]))
-                if decided is False:
-                    raise Rejected(f"{name}: the value of step {i} " +
-                                   ("is zero" if sign == "nonzero" else f"is not {sign}"))
-                if decided is None and pending is None:
-                    pending = f"{name} (step {i}) {sign}"
+            continue
+
+        def bounds(i):
+            v = vals[i]
+            return (v, v) if type(v) is Fraction else (Fraction(v[0], 1 << b), Fraction(v[1], 1 << b))
+        pending = None
+        for name, i, want in facts:
+            decided = DECIDE[want](*bounds(i))
+            if decided is False:
+                raise Rejected(f"{name}: the value of step {i} " +
+                               ("is zero" if want == "nonzero" else f"is not {want}"))
+            if decided is None and pending is None:
+                pending = f"{name} (step {i}) {want}"
+        if match is not None:
+            i, ours, claim_id = match
+            lo, hi = bounds(i)
+            if sign(ours - lo) < 0 or sign(hi - ours) < 0:
+                raise Rejected(f"residual: the program's value (step {i}) differs from the "
+                               f"checker's own formula for {claim_id}: not the claim's program")
+            if type(vals[i]) is tuple and b < PRECISIONS[-1]:
+                pending = pending or "match"
         if pending is None:
             return
     raise Rejected(f"undecided at {PRECISIONS[-1]} bits: {pending}")
 
 
-def check_program(doc: dict, known: dict) -> str:
-    """A program certificate; known maps the claim ids this checker knows to
-    their (statement, source), which a program certificate may not change."""
+def check_program(doc: dict) -> str:
+    """A program certificate; returns what was established, and what is trusted."""
     keys(doc, "document", TOP)
     claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind"})
     program = keys(doc["program"], "program", {"steps", "residual", "hypotheses"})
@@ -251,8 +242,7 @@ def check_program(doc: dict, known: dict) -> str:
         raise Rejected("claim: source and statement must be strings")
     if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
         raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
-    if claim["id"] in known and known[claim["id"]] != (claim["statement"], claim["source"]):
-        raise Rejected(f"claim {claim['id']}: statement or source differs from the known claim")
+    formula = formulas.bound(claim)  # None for a user's claim
     if doc["verdict"] != "refuted":
         raise Rejected("document verdict: a program certificate can only say \"refuted\"")
 
@@ -262,17 +252,51 @@ def check_program(doc: dict, known: dict) -> str:
     for name in inst:
         if not _NAME.fullmatch(name):
             raise Rejected(f"instance: {show(name)} is not a variable name")
-    ops = parse_steps(program["steps"], {name: tensor(v, "instance." + name) for name, v in inst.items()})
+    variables = {name: tensor(v, "instance." + name) for name, v in inst.items()}
+    ops = parse_steps(program["steps"], variables)
 
     hyps = array(program["hypotheses"], "program.hypotheses", MAX_STEPS)
     facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hyps)]
     facts.append(("residual", program["residual"], SIGN[claim["kind"]]))
     items = array(doc["obligations"], "obligations", len(facts), len(facts))
-    for i, (item, (name, step, sign)) in enumerate(zip(items, facts)):
+    for i, (item, (name, step, want)) in enumerate(zip(items, facts)):
         if type(step) is not int or not 0 <= step < len(ops):
             raise Rejected(f"program: {name} is not the index of one of the {len(ops)} steps")
-        want = {"fact": name.split()[0], "value": step, "sign": sign}
-        if type(item["value"]) is not int or item != want:
-            raise Rejected(f"obligations[{i}]: expected fact {want['fact']}, value {step}, sign {sign}")
-    evaluate(ops, facts)
-    return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]})"
+        expected = {"fact": name.split()[0], "value": step, "sign": want}
+        if type(item["value"]) is not int or item != expected:
+            raise Rejected(f"obligations[{i}]: expected fact {expected['fact']}, value {step}, sign {want}")
+    if formula is None:
+        evaluate(ops, facts)
+        return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]})"
+    ours = formula(variables)  # the claim's own hypotheses and domains, checked here
+    s = sign(ours)
+    if not DECIDE[SIGN[claim["kind"]]](s, s):
+        raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
+                       f"{('negative', 'zero', 'positive')[s + 1]}, so the claim holds here")
+    evaluate(ops, facts, (program["residual"], ours, claim["id"]))
+    return f"{claim['id']} refuted (residual by the checker's own formula, matching the program)"
+
+
+def render(program: dict) -> list[str]:
+    """A checked program as infix lines for a reader: a value used once is written
+    where it is used, so the lines are the shared values and the obligations."""
+    steps, out, lines = program["steps"], [], []
+    uses = Counter(j for op, *args in steps if op not in ("input", "const")
+                   for j in (args[:1] if op == "pow" else args))
+    keep = {program["residual"], *program["hypotheses"]}
+    for k, (op, *args) in enumerate(steps):
+        a = [] if op in ("input", "const") else [out[j] for j in (args[:1] if op == "pow" else args)]
+        if op == "input":
+            text = args[0] + "".join(f"[{i}]" for i in args[1:])
+        elif op == "const":
+            text = args[0]
+        elif op in ("add", "sub", "mul", "div"):
+            text = f"({a[0]} {'+-*/'['add sub mul div'.split().index(op)]} {a[1]})"
+        else:
+            text = f"({a[0]})^{args[1]}" if op == "pow" else f"{op}({', '.join(a)})"
+        if a and (uses[k] > 1 or k in keep):
+            lines.append(f"v{k} = {text}")
+            text = f"v{k}"
+        out.append(text)
+    lines += [f"hypothesis: {out[h]} > 0" for h in program["hypotheses"]]
+    return lines + [f"residual: {out[program['residual']]}"]
