@@ -1,0 +1,79 @@
+"""Lemma 4.5's residual in closed form for a batch of one-neuron instances.
+
+Per instance (X m×d, y, W0, γ): W* = (XᵀX)⁻¹Xᵀy; the BN optima are the set
+{t·sign(γ)·b + v : t > 0, v ∈ ker Xc}, b = Xc⁺yc the centred least-squares
+direction (bnproof/exact/optima.py derives this); so, with P the projector
+onto the row space of Xc,
+
+    LHS = ‖P W0‖² − max(⟨P W0, sign(γ) b⟩, 0)²/‖b‖²,
+    RHS = ‖W0 − W*‖² − (‖W*‖² − ⟨W*, W0⟩)²/‖W*‖²,   residual = RHS − LHS.
+
+The lemma fails where ⟨W0, W*⟩ > 0 and residual < 0.  Written once against
+an array namespace (numpy or jax.numpy), batched on the leading axis.  Both
+linear algebra problems go into ONE batched eigh call: two LAPACK calls in
+one jitted function deadlocked JAX's CPU thread pool (STYLE.md).  Ranks are
+structural, not thresholds: rank X = d (needs m ≥ d) and rank Xc = min(m−1, d)
+for data in general position, e.g. Gaussian.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def degenerate_reason(m: int, d: int) -> str | None:
+    if m < 2:
+        return "m < 2: σ = 0, BN is undefined"
+    if m < d:
+        return f"m < d: XᵀX is singular (rank {m} < {d}), so W* is not a point"
+    return None
+
+
+def residuals(xp, X, y, W0, gamma):
+    """Per instance: residual, lhs, rhs, inner = ⟨W0, W*⟩ and scale = ‖W0‖² + ‖W*‖²."""
+    n, m, d = X.shape
+    rank_c = min(m - 1, d)
+    Xc = X - xp.mean(X, axis=1, keepdims=True)
+    yc = y - xp.mean(y, axis=1, keepdims=True)
+    G = xp.einsum("nmd,nme->nde", X, X)
+    Gc = xp.einsum("nmd,nme->nde", Xc, Xc)
+    lam, U = xp.linalg.eigh(xp.concatenate([G, Gc]))  # ascending eigenvalues
+    lam_g, U_g, lam_c, U_c = lam[:n], U[:n], lam[n:], U[n:]
+    r = xp.einsum("nmd,nm->nd", X, y)
+    c = xp.einsum("nmd,nm->nd", Xc, yc)
+
+    def apply(Um, coef):  # Σ_i coef_i u_i
+        return xp.einsum("nde,ne->nd", Um, coef)
+
+    def along(Um, v):  # (u_iᵀ v)_i
+        return xp.einsum("nde,nd->ne", Um, v)
+
+    w_star = apply(U_g, along(U_g, r) / lam_g)
+    top = xp.arange(d) >= d - rank_c  # the rank_c largest eigenvalues span the row space
+    safe = xp.where(top, lam_c, 1.0)
+    b = apply(U_c, xp.where(top, along(U_c, c) / safe, 0.0)) * xp.sign(gamma)[:, None]
+    pw0 = apply(U_c, xp.where(top, along(U_c, W0), 0.0))
+
+    n2 = xp.sum(w_star**2, axis=1)
+    inner = xp.sum(W0 * w_star, axis=1)
+    rhs = xp.sum((W0 - w_star) ** 2, axis=1) - (n2 - inner) ** 2 / n2
+    t = xp.maximum(xp.sum(pw0 * b, axis=1), 0.0)
+    lhs = xp.sum(pw0**2, axis=1) - t**2 / xp.sum(b**2, axis=1)
+    return {"residual": rhs - lhs, "lhs": lhs, "rhs": rhs, "inner": inner,
+            "scale": xp.sum(W0**2, axis=1) + n2}
+
+
+def numpy_residuals(X, y, W0, gamma):
+    return residuals(np, np.asarray(X), np.asarray(y), np.asarray(W0), np.asarray(gamma))
+
+
+def jax_kernel(devices=None):
+    """The residuals as one jitted call with the batch sharded over all devices."""
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+
+    from .sharding import sharded
+
+    return sharded(lambda X, y, W0, gamma: residuals(jnp, X, y, W0, gamma), devices)

@@ -1,0 +1,154 @@
+"""How often does Lemma 4.5 fail on random one-neuron instances?
+
+For each (m, d): `trials` instances with X, y and W0 i.i.d. standard
+Gaussian, γ = 1, β = 0, through the batched closed form
+(lemma45_batch.residuals, sharded over all devices).  Among the instances
+that meet the hypothesis ⟨W0, W*⟩ > 0, each is counted as failing
+(residual < −margin), holding (> margin) or undecided in floating point
+(|residual| ≤ margin, margin = √eps·(‖W0‖² + ‖W*‖²)); for d = 1 the residual
+is exactly 0 whenever W0 lies on the BN ray's side, so ties are real there.
+The failure rate comes with a 95% Wilson interval.  These rates are sampled
+evidence.  A sample of the failures (the first K drawn) is rationalized
+(bounded denominators) and decided by the exact engine
+(bnproof.claims.lemma45); only those it refutes count as confirmed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .lemma45_batch import degenerate_reason, jax_kernel
+
+CHUNK = 8192  # fixed, so the instances drawn do not depend on the number of devices
+Z95 = 1.959963984540054
+DENOMINATORS = (10**3, 10**6)
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval for k successes in n trials (None when n = 0)."""
+    if n == 0:
+        return None
+    p = k / n
+    centre = p + z * z / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
+
+
+@dataclass
+class Cell:
+    m: int
+    d: int
+    trials: int
+    degenerate: str | None = None
+    hypothesis_met: int = 0
+    fails: int = 0
+    holds: int = 0
+    undecided: int = 0
+    invalid: int = 0  # non-finite residual (e.g. c = 0): outside the closed form
+    min_residual: float | None = None
+    sampled: list = field(default_factory=list)  # (X, y, W0) float instances that fail
+    exact: dict = field(default_factory=dict)  # outcome → count over the sample
+
+    @property
+    def rate(self) -> float | None:
+        return self.fails / self.hypothesis_met if self.hypothesis_met else None
+
+    @property
+    def interval(self):
+        return wilson(self.fails, self.hypothesis_met)
+
+    def to_json(self) -> dict:
+        ci = self.interval
+        return {
+            "m": self.m, "d": self.d, "trials": self.trials, "degenerate": self.degenerate,
+            "hypothesis_met": self.hypothesis_met, "fails": self.fails, "holds": self.holds,
+            "undecided": self.undecided, "invalid": self.invalid, "rate": self.rate,
+            "ci95": None if ci is None else list(ci), "min_residual": self.min_residual,
+            "exact_sample": len(self.sampled),
+            "exact_confirmed": self.exact.get("confirmed", 0),
+            "exact_outcomes": dict(sorted(self.exact.items())),
+        }
+
+
+def draw(seed: int, m: int, d: int, chunk: int, size: int, dtype):
+    """One chunk of instances, from a key that depends only on (seed, m, d, chunk)."""
+    import jax
+
+    key = jax.random.fold_in(jax.random.fold_in(jax.random.fold_in(
+        jax.random.key(seed), m), d), chunk)
+    kx, ky, kw = jax.random.split(key, 3)
+    return (jax.random.normal(kx, (size, m, d), dtype), jax.random.normal(ky, (size, m), dtype),
+            jax.random.normal(kw, (size, d), dtype))
+
+
+def run_cell(m: int, d: int, trials: int, seed: int, confirm: int, dtype="float64",
+             kernel=None, tick=None) -> Cell:
+    cell = Cell(m, d, trials, degenerate_reason(m, d))
+    if cell.degenerate:
+        return cell
+    import jax.numpy as jnp
+
+    kernel = kernel or jax_kernel()
+    eps = float(jnp.finfo(dtype).eps)
+    for chunk, start in enumerate(range(0, trials, CHUNK)):
+        size = min(CHUNK, trials - start)
+        X, y, W0 = draw(seed, m, d, chunk, size, dtype)
+        out = {k: np.asarray(v) for k, v in kernel(X, y, W0, jnp.ones(size, dtype)).items()}
+        finite = np.isfinite(out["residual"]) & np.isfinite(out["inner"])
+        met = finite & (out["inner"] > 0)
+        margin = np.sqrt(eps) * out["scale"]
+        r = out["residual"]
+        fail = met & (r < -margin)
+        cell.invalid += int((~finite).sum())
+        cell.hypothesis_met += int(met.sum())
+        cell.fails += int(fail.sum())
+        cell.holds += int((met & (r > margin)).sum())
+        cell.undecided += int((met & (np.abs(r) <= margin)).sum())
+        if met.any():
+            low = float(r[met].min())
+            cell.min_residual = low if cell.min_residual is None else min(cell.min_residual, low)
+        for i in np.flatnonzero(fail)[: confirm - len(cell.sampled)]:
+            cell.sampled.append(tuple(np.asarray(a[i], np.float64) for a in (X, y, W0)))
+        if tick:
+            tick(size)
+    for X, y, W0 in cell.sampled:
+        outcome = confirm_exactly(X, y, W0)
+        cell.exact[outcome] = cell.exact.get(outcome, 0) + 1
+    return cell
+
+
+def rationalize(values, bound: int):
+    return tuple(Fraction(float(v)).limit_denominator(bound) for v in values)
+
+
+def confirm_exactly(X, y, W0) -> str:
+    """'confirmed' if the exact engine refutes the Lemma on a rationalization of the
+    instance; otherwise its last verdict ('holds', 'hypothesis-not-met', 'degenerate')."""
+    from ..claims import lemma45
+    from ..errors import DegenerateInstance
+    from ..instance import Instance
+
+    outcome = "holds"
+    for bound in DENOMINATORS:
+        instance = Instance(
+            X=tuple(rationalize(row, bound) for row in X),
+            Y=tuple((v,) for v in rationalize(y, bound)),
+            W0=(rationalize(W0, bound),),
+            gamma=(Fraction(1),), beta=(Fraction(0),), loss="sum", name="study instance")
+        try:
+            outcome = lemma45.analyse(instance).verdict
+        except DegenerateInstance:
+            outcome = "degenerate"
+        if outcome == lemma45.REFUTED:
+            return "confirmed"
+    return outcome
+
+
+def run_study(ms, ds, trials: int, seed: int, confirm: int, dtype="float64", tick=None):
+    kernel = jax_kernel()
+    return [run_cell(m, d, trials, seed, confirm, dtype, kernel, tick) for m in ms for d in ds]
