@@ -159,6 +159,10 @@ def _residual_holds(doc):
     doc["verdict"] = "holds"
 
 
+def _m_is_1(doc):
+    doc["instance"]["X"], doc["instance"]["Y"] = [["1", "1"]], [["2"]]
+
+
 NEURON0 = ("witnesses", "neurons", 0)
 TAMPERED = {
     # (mutation, reseal, expected reason)
@@ -194,10 +198,11 @@ TAMPERED = {
     "5000-digits": (_set(("instance", "X", 0, 0), "7" * 5000), True, "longer than 2000 characters"),
     "number-not-string": (_set(("instance", "X", 0, 0), 1), True, "expected a rational string, got a number"),
     "list-not-number": (_set(NEURON0 + ("lhs",), ["72/17"]), True, "expected a rational string, got a list"),
-    "number-not-list": (_set(("instance", "X"), 5), True, "instance.X: expected a list, got a number"),
-    "ragged-X": (_set(("instance", "X", 1), ["1"]), True, "instance.X[1]: expected 2 entries"),
-    "W0-shape": (_set(("instance", "W0"), [["1", "3", "0"]]), True, "instance.W0[0]: expected 2 entries"),
-    "m-is-1": (_set(("instance", "X"), [["1", "1"]]), True, "m >= 2"),
+    "number-not-list": (_set(("instance", "X"), 5), True, "instance.X: expected a rational string, got a number"),
+    "ragged-X": (_set(("instance", "X", 1), ["1"]), True, "instance.X[1]: 1 entries, but d = 2"),
+    "W0-shape": (_set(("instance", "W0"), [["1", "3", "0"]]), True, "instance.W0[0]: 3 entries, but d = 2"),
+    "m-is-1": (_m_is_1, True, "m >= 2"),
+    "m-differs": (_set(("instance", "X"), [["1", "1"]]), True, "instance.Y: 3 entries, but m = 1"),
     "loss": (_set(("instance", "loss"), "max"), True, "instance.loss"),
     "extra-key": (_set(NEURON0 + ("note",), "trust me"), True,
                   "witnesses.neurons[0]: unexpected key 'note'"),
@@ -265,9 +270,9 @@ def test_huge_file_is_refused_unread(tmp_path):
 
 
 @pytest.mark.parametrize("where, value, reason", [
-    (("instance", "X"), [["0"]] * 100_001, "instance.X: 100001 entries, more than the limit 100000"),
-    (("instance", "X", 0), ["0"] * 1001, "instance.X[0]: 1001 entries, more than the limit 1000"),
-    (("instance", "Y", 0), ["0"] * 1001, "instance.Y[0]: 1001 entries, more than the limit 1000"),
+    (("instance", "X"), [["0"]] * 100_001, "instance.X: expected a list of 1 to 100000 entries (m)"),
+    (("instance", "X", 0), ["0"] * 1001, "instance.X[0]: expected a list of 1 to 1000 entries (d)"),
+    (("instance", "Y", 0), ["0"] * 1001, "instance.Y[0]: expected a list of 1 to 1000 entries (n)"),
     (("witnesses", "neurons"), [5] * 1001, "witnesses.neurons: expected 1 entries, got 1001"),
 ])
 def test_absurd_sizes_are_refused(tmp_path, where, value, reason):

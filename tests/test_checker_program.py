@@ -132,9 +132,13 @@ def test_identity_refutations(tmp_path):
              "residual: the value of step 0 is zero")
 
 
-def test_lemma_45_as_a_program_must_keep_its_statement(tmp_path):
-    rejected(tmp_path, certificate(TOY, 2, claim_id="lemma-4.5"),
-             "claim lemma-4.5: statement or source differs")
+def test_claims_of_the_papers_are_not_taken_on_a_program_s_word(tmp_path):
+    # lemma-4.5 is the id of the certificate with witnesses, the rest are paper ids
+    # with no formula in the checker: a program alone cannot refute them
+    for cid in ("lemma-4.5", "santurkar2018/fact-c.1", "dannemann2025/example-3.2/ray",
+                "santurkar2018/no-such-claim"):
+        rejected(tmp_path, certificate(TOY, 2, claim_id=cid), f"claim {cid}: a claim of the papers "
+                 "with no formula in this checker")
 
 
 # --- rejected -----------------------------------------------------------------

@@ -1,7 +1,5 @@
-"""Exact arithmetic: linear algebra over Fractions, and Q(sqrt r), where equality
-and sign are decidable by algebra alone (no interval, no rounding)."""
-
-from __future__ import annotations
+"""Exact arithmetic: linear algebra over Fractions, and the field Q(sqrt r), where
+equality and sign are decided by algebra alone (no interval, no rounding)."""
 
 from fractions import Fraction
 from math import isqrt
@@ -20,7 +18,7 @@ def transpose(A) -> list:
 
 
 def gram(A) -> list:
-    """A^T A, for A given by rows."""
+    """A^T A, for A given by its rows."""
     cols = transpose(A)
     return [[dot(u, v) for v in cols] for u in cols]
 
@@ -31,15 +29,12 @@ def rref(rows) -> tuple[list, list]:
     for col in range(len(rows[0]) if rows else 0):
         k = len(pivots)
         p = next((i for i in range(k, len(rows)) if rows[i][col] != 0), None)
-        if p is None:
-            continue
-        rows[k], rows[p] = rows[p], rows[k]
-        rows[k] = [x / rows[k][col] for x in rows[k]]
-        for i in range(len(rows)):
-            if i != k and rows[i][col] != 0:
-                f = rows[i][col]
-                rows[i] = [a - f * b for a, b in zip(rows[i], rows[k])]
-        pivots.append(col)
+        if p is not None:
+            rows[p], rows[k] = rows[k], [x / rows[p][col] for x in rows[p]]
+            for i in range(len(rows)):
+                if i != k and rows[i][col] != 0:
+                    rows[i] = [a - rows[i][col] * b for a, b in zip(rows[i], rows[k])]
+            pivots.append(col)
     return rows, pivots
 
 
@@ -60,16 +55,16 @@ def rational_sqrt(q: Fraction) -> Fraction | None:
 
 
 class Surd:
-    """a + b*sqrt(r) with rationals a, b and a fixed r > 0 that is not a rational
-    square, so a + b*sqrt(r) = 0 only if a = b = 0: every nonzero value has an
-    inverse, (a - b sqrt r)/(a^2 - b^2 r), and sign() below is exact."""
+    """a + b sqrt(r), rationals a, b, and r > 0 not a rational square, so that the
+    value is 0 only if a = b = 0: every nonzero value has the inverse
+    (a - b sqrt r)/(a^2 - b^2 r), and sign() below is exact."""
 
     __slots__ = ("a", "b", "r")
 
     def __init__(self, a, b, r):
         self.a, self.b, self.r = Fraction(a), Fraction(b), r
 
-    def _lift(self, x) -> Surd:
+    def _lift(self, x):
         if type(x) is Surd and x.r != self.r:  # one radicand per computation, by design
             raise ValueError("two different radicands")
         return x if type(x) is Surd else Surd(x, 0, self.r)
@@ -77,6 +72,15 @@ class Surd:
     def __add__(self, o):
         o = self._lift(o)
         return Surd(self.a + o.a, self.b + o.b, self.r)
+
+    def __mul__(self, o):
+        o = self._lift(o)
+        return Surd(self.a * o.a + self.b * o.b * self.r, self.a * o.b + self.b * o.a, self.r)
+
+    def __truediv__(self, o):
+        o = self._lift(o)
+        n = o.a * o.a - o.b * o.b * self.r  # 0 only for o = 0: ZeroDivisionError
+        return self * Surd(o.a / n, -o.b / n, self.r)
 
     def __neg__(self):
         return Surd(-self.a, -self.b, self.r)
@@ -86,15 +90,6 @@ class Surd:
 
     def __rsub__(self, o):
         return self._lift(o) - self
-
-    def __mul__(self, o):
-        o = self._lift(o)
-        return Surd(self.a * o.a + self.b * o.b * self.r, self.a * o.b + self.b * o.a, self.r)
-
-    def __truediv__(self, o):
-        o = self._lift(o)
-        n = o.a * o.a - o.b * o.b * self.r  # zero only for o = 0: ZeroDivisionError
-        return self * Surd(o.a / n, -o.b / n, self.r)
 
     def __rtruediv__(self, o):
         return self._lift(o) / self
@@ -109,23 +104,20 @@ def root(r: Fraction):
 
 
 def sign(x) -> int:
-    """The exact sign of a Fraction or a Surd.  For a + b sqrt r with a, b of
-    opposite signs, the larger of a^2 and b^2 r wins (they differ: r is no square)."""
+    """The exact sign of a Fraction or a Surd: when a and b sqrt r have opposite
+    signs, the larger of a^2 and b^2 r wins (they differ, r being no square)."""
     if type(x) is not Surd:
         return (x > 0) - (x < 0)
     sa, sb = sign(x.a), sign(x.b)
-    if sa * sb >= 0:
-        return sa or sb
-    return sa if x.a * x.a > x.b * x.b * x.r else sb
+    return (sa or sb) if sa * sb >= 0 else sa if x.a * x.a > x.b * x.b * x.r else sb
 
 
 def surd_equal(a, b, r, c, e, s) -> bool:
-    """a + b*sqrt(r) == c + e*sqrt(s) exactly, for rationals and r, s >= 0 (two
-    radicands, so not a Surd comparison).  Once rational roots are folded into
-    the rational parts, x = b*sqrt(r) and z = e*sqrt(s) are each 0 or irrational.
-    If a - c = z - x = q with x, z both nonzero, then 2qx = z^2 - x^2 - q^2 is
-    rational, so q = 0.  Hence equality holds iff a == c and x == z, i.e. the
-    same sign and b^2 r == e^2 s."""
+    """a + b sqrt(r) == c + e sqrt(s) exactly, for rationals and r, s >= 0 (two
+    radicands, so not a Surd comparison).  With rational roots folded into the
+    rational parts, x = b sqrt(r) and z = e sqrt(s) are each 0 or irrational; if
+    a - c = z - x = q with x, z nonzero, then 2qx = z^2 - x^2 - q^2 is rational,
+    so q = 0.  Hence equality iff a == c, the same sign and b^2 r == e^2 s."""
     if (q := rational_sqrt(r)) is not None:
         a, b = a + b * q, 0
     if (q := rational_sqrt(s)) is not None:

@@ -1,34 +1,24 @@
-"""Certificates of Lemma 4.5 (Santurkar et al. 2018) with witnesses: every
-witness is recomputed from the exact instance with the formulas of
-docs/certificates.md and compared; nothing is searched.  The claim's statement
-and source are constants here, so a certificate cannot change what is claimed."""
-
-from __future__ import annotations
+"""Certificates of Lemma 4.5 with witnesses: each witness is recomputed from the
+exact instance by the formulas of docs/certificates.md and compared, nothing is
+searched.  The claim's text is a constant here, so it cannot be changed."""
 
 from fractions import Fraction
 
 from .algebra import dot, gram, matvec, rank, sign, solve, surd_equal, transpose
-from .parse import Rejected, array, check_envelope, keys, matrix, rational, vector
+from .parse import MAX_D, Rejected, array, check_envelope, keys, rational, take, tensor, vector
 
 CLAIM_ID = "lemma-4.5"
-SOURCE = (
-    "S. Santurkar, D. Tsipras, A. Ilyas, A. Madry, How does batch normalization help "
-    "optimization?, NeurIPS 2018 (arXiv:1805.11604), Lemma 4.5, p. 8"
-)
-STATEMENT = (
-    r"\left\|W_0-\widehat{W}^*\right\|^2 \leq \left\|W_0-W^*\right\|^2"
-    r"-\frac{1}{\left\|W^*\right\|^2}\left(\left\|W^*\right\|^2-\left\langle W^*,W_0"
-    r"\right\rangle\right)^2, \quad \text{if } \left\langle W_0,W^*\right\rangle>0"
-)
+SOURCE = ("S. Santurkar, D. Tsipras, A. Ilyas, A. Madry, How does batch normalization help "
+          "optimization?, NeurIPS 2018 (arXiv:1805.11604), Lemma 4.5, p. 8")
+STATEMENT = (r"\left\|W_0-\widehat{W}^*\right\|^2 \leq \left\|W_0-W^*\right\|^2"
+             r"-\frac{1}{\left\|W^*\right\|^2}\left(\left\|W^*\right\|^2-\left\langle W^*,W_0"
+             r"\right\rangle\right)^2, \quad \text{if } \left\langle W_0,W^*\right\rangle>0")
 FACTS = ("normal-equations", "unique-minimum", "bn-optimum-set", "closest-bn-optimum",
          "grad-bn-at-W-star", "hypothesis", "residual")
 REFUTED, HOLDS, NOT_MET = "refuted", "holds", "hypothesis-not-met"
-MAX_M, MAX_D, MAX_N = 100_000, 1000, 1000
-TOP = {"format", "version", "bnproof_version", "claim", "instance", "witnesses",
-       "obligations", "verdict", "digest"}
+INSTANCE = ("X", "Y", "W0", "gamma", "beta")
 NEURON = {"W_star", "bn_optimum", "closest_bn_optimum", "grad_bn_at_W_star",
           "inner_W0_W_star", "lhs", "rhs", "residual", "verdict"}
-BN = {"ray": {"kind", "direction", "kernel"}, "constant": {"kind"}}
 
 
 class Batch:
@@ -40,36 +30,34 @@ class Batch:
         self.X, self.Xt, self.G = X, transpose(X), gram(X)
         self.Xc = [[x - mu for x, mu in zip(row, mean)] for row in X]
         self.Xct, self.Gc = transpose(self.Xc), gram(self.Xc)
-        # X^T X is positive definite exactly when it is nonsingular (a Gram matrix)
+        # a Gram matrix is positive definite exactly when it is nonsingular
         self.pd, self.rank_c = rank(self.G) == self.d, rank(self.Gc)
 
     def c(self, y) -> list:
-        """c = Xc^T (y - mean(y)) = Xc^T y, as Xc has zero column sums."""
+        """Xc^T (y - mean(y)) = Xc^T y, since the columns of Xc sum to 0."""
         return matvec(self.Xct, y)
 
     def least_squares(self, y) -> list:
         return solve(self.G, matvec(self.Xt, y))
 
     def bn_gradient(self, y, w, gamma, s) -> tuple[list, Fraction]:
-        """(u, rho) with grad C^(w) = u sqrt(rho), rho = sigma(w)^2 != 0 (Fact 2 of
-        docs/certificates.md; 1/sigma = sqrt(rho)/rho keeps u rational)."""
+        """(u, rho) with grad C^(w) = u sqrt(rho), rho = sigma(w)^2 != 0 (Fact 2;
+        1/sigma = sqrt(rho)/rho keeps u rational)."""
         c, xw = self.c(y), matvec(self.Xc, w)
         rho = dot(xw, xw) / self.m
         if rho == 0:
             raise Rejected("sigma(W*) = 0: the BN network is undefined at W*")
         k = dot(c, w) / (self.m * rho)
-        return [-(2 * s * gamma / rho) * (ci - k * gi)
-                for ci, gi in zip(c, matvec(self.Xct, xw))], rho
+        return [-(2 * s * gamma / rho) * (ci - k * gi) for ci, gi in zip(c, matvec(self.Xct, xw))], rho
 
 
 def closest(w0, b, kernel) -> tuple[list | None, Fraction]:
-    """The point of {t b + v : t > 0, v in span(kernel)} nearest to w0 (None when the
-    open ray does not attain it) and the squared distance: b is orthogonal to the
-    kernel, so the ray and the subspace split (Fact 4)."""
+    """The point of {t b + v : t > 0, v in span(kernel)} nearest to w0 (None if the open
+    ray does not attain it) and the squared distance; b is orthogonal to the kernel,
+    so the ray and the subspace split (Fact 4)."""
     p = [Fraction(0)] * len(w0)
     if kernel:
-        coef = solve(gram(transpose(kernel)), matvec(kernel, w0))
-        p = [dot(coef, col) for col in zip(*kernel)]
+        p = matvec(transpose(kernel), solve(gram(transpose(kernel)), matvec(kernel, w0)))
     t = dot(w0, b) / dot(b, b)
     point = [t * x + q for x, q in zip(b, p)] if t > 0 else None
     gap = [x - q for x, q in zip(w0, point or p)]
@@ -77,7 +65,7 @@ def closest(w0, b, kernel) -> tuple[list | None, Fraction]:
 
 
 def rhs_of(w0, w_star) -> Fraction | None:
-    """The printed right-hand side; None when W* = 0 (it divides by ||W*||^2)."""
+    """The printed right-hand side; None when W* = 0 (it divides by |W*|^2)."""
     norm2, diff = dot(w_star, w_star), [x - z for x, z in zip(w0, w_star)]
     return None if norm2 == 0 else dot(diff, diff) - (norm2 - dot(w0, w_star)) ** 2 / norm2
 
@@ -86,13 +74,12 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
     """Check the seven facts of neuron j in order; return its verdict."""
     d, path = batch.d, f"witnesses.neurons[{j}]"
     keys(w, path, NEURON)
-    keys(w["grad_bn_at_W_star"], path + ".grad_bn_at_W_star", {"rational", "coefficients", "radicand"})
+    grad = keys(w["grad_bn_at_W_star"], path + ".grad_bn_at_W_star", {"rational", "coefficients", "radicand"})
     bn = w["bn_optimum"]
     kind = bn.get("kind") if type(bn) is dict else None
     if kind not in ("ray", "constant"):
         raise Rejected(f"{path}.bn_optimum: kind must be \"ray\" or \"constant\"")
-    keys(bn, path + ".bn_optimum", BN[kind])
-    ray = kind == "ray"
+    keys(bn, path + ".bn_optimum", {"kind", "direction", "kernel"} if kind == "ray" else {"kind"})
 
     def fail(fact, why):
         raise Rejected(f"neuron {j}: {fact}: {why}")
@@ -106,7 +93,7 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
     if batch.rank_c == 0:
         fail("bn-optimum-set", "Xc = 0: all samples are equal, sigma is identically 0")
     c = batch.c(y)
-    if ray:
+    if kind == "ray":
         if gamma == 0 or not any(c):
             fail("bn-optimum-set", "stated a ray, but gamma = 0 or c = 0 makes the BN loss constant")
         b = vector(bn["direction"], path + ".bn_optimum.direction", d)
@@ -134,12 +121,11 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
         fail("closest-bn-optimum", "lhs is not the squared distance to the BN optimum set")
 
     try:
-        u, rho = batch.bn_gradient(y, w_star, gamma, Fraction(1) if loss == "sum" else Fraction(1, batch.m))
+        u, rho = batch.bn_gradient(y, w_star, gamma, Fraction(1 if loss == "sum" else batch.m) ** -1)
     except Rejected as exc:
         fail("grad-bn-at-W-star", str(exc))
-    grad, gpath = w["grad_bn_at_W_star"], path + ".grad_bn_at_W_star"
-    ra = vector(grad["rational"], gpath + ".rational", d)
-    co = vector(grad["coefficients"], gpath + ".coefficients", d)
+    gpath = path + ".grad_bn_at_W_star"
+    ra, co = (vector(grad[k], f"{gpath}.{k}", d) for k in ("rational", "coefficients"))
     r = rational(grad["radicand"], gpath + ".radicand")
     if r < 0:
         fail("grad-bn-at-W-star", "negative radicand")
@@ -154,13 +140,13 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
     if verdict not in (REFUTED, HOLDS, NOT_MET) or (inner <= 0) != (verdict == NOT_MET):
         fail("hypothesis", "the verdict does not match the sign of <W0, W*>")
 
-    want_rhs = rhs_of(w0, w_star)
-    want_res = None if want_rhs is None else want_rhs - lhs
-    for key, want in (("rhs", want_rhs), ("residual", want_res)):
-        if (None if w[key] is None else rational(w[key], f"{path}.{key}")) != want:
-            fail("residual", "rhs differs from the right-hand side of the inequality"
-                 if key == "rhs" else "residual != rhs - lhs")
-    want_verdict = NOT_MET if inner <= 0 else REFUTED if want_res < 0 else HOLDS
+    rhs = rhs_of(w0, w_star)
+    if (None if w["rhs"] is None else rational(w["rhs"], path + ".rhs")) != rhs:
+        fail("residual", "rhs differs from the right-hand side of the inequality")
+    res = None if rhs is None else rhs - lhs
+    if (None if w["residual"] is None else rational(w["residual"], path + ".residual")) != res:
+        fail("residual", "residual != rhs - lhs")
+    want_verdict = NOT_MET if inner <= 0 else REFUTED if res < 0 else HOLDS
     if verdict != want_verdict:
         fail("residual", f"verdict should be {want_verdict}")
     return verdict
@@ -168,9 +154,10 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
 
 def check_lemma(doc: dict) -> str:
     """A Lemma 4.5 certificate with witnesses; returns "<claim id> <verdict>"."""
-    keys(doc, "document", TOP)
-    claim, inst = keys(doc["claim"], "claim", {"id", "source", "statement"}), doc["instance"]
-    keys(inst, "instance", {"X", "Y", "W0", "gamma", "beta", "loss"})
+    keys(doc, "document", {"format", "version", "bnproof_version", "claim", "instance",
+                           "witnesses", "obligations", "verdict", "digest"})
+    claim = keys(doc["claim"], "claim", {"id", "source", "statement"})
+    inst = keys(doc["instance"], "instance", {*INSTANCE, "loss"})
     keys(doc["witnesses"], "witnesses", {"neurons"})
     check_envelope(doc)
     if claim["id"] != CLAIM_ID:
@@ -181,26 +168,20 @@ def check_lemma(doc: dict) -> str:
     if claim["source"] != SOURCE:
         raise Rejected("claim source differs from the source of lemma-4.5")
 
-    X = array(inst["X"], "instance.X", MAX_M)
-    if len(X) < 2:
-        raise Rejected("instance.X: at least 2 samples are needed (m >= 2)")
-    m, d = len(X), len(array(X[0], "instance.X[0]", MAX_D))
-    n = len(array(array(inst["Y"], "instance.Y", MAX_M, m)[0], "instance.Y[0]", MAX_N))
-    if d < 1 or n < 1:
-        raise Rejected("instance: X and Y need at least one column (d >= 1, n >= 1)")
     if inst["loss"] not in ("sum", "mean"):
         raise Rejected("instance.loss: must be \"sum\" or \"mean\"")
-    # beta moves no optimum and enters no witness: only its format is checked
-    X, Y = matrix(X, "instance.X", m, d), matrix(inst["Y"], "instance.Y", m, n)
-    W0, gamma = matrix(inst["W0"], "instance.W0", n, d), vector(inst["gamma"], "instance.gamma", n)
-    vector(inst["beta"], "instance.beta", n)
+    X, Y, W0, gamma, _beta = take({k: tensor(inst[k], "instance." + k) for k in INSTANCE},
+                                  X="md", Y="mn", W0="nd", gamma="n", beta="n")
+    if len(X) < 2:  # beta moves no optimum: only its format matters
+        raise Rejected("instance.X: at least 2 samples are needed (m >= 2)")
+    n = len(gamma)
 
-    neurons = array(doc["witnesses"]["neurons"], "witnesses.neurons", MAX_N, n)
+    neurons = array(doc["witnesses"]["neurons"], "witnesses.neurons", MAX_D, n)
     batch = Batch(X)
     verdicts = [check_neuron(j, batch, [row[j] for row in Y], W0[j], gamma[j], inst["loss"], w)
                 for j, w in enumerate(neurons)]
     expected = [{"neuron": j, "fact": fact} for j in range(n) for fact in FACTS]
-    for i, item in enumerate(array(doc["obligations"], "obligations", 7 * MAX_N, 7 * n)):
+    for i, item in enumerate(array(doc["obligations"], "obligations", 7 * MAX_D, 7 * n)):
         if type(item) is not dict or type(item.get("neuron")) is not int or item != expected[i]:
             raise Rejected(f"obligations[{i}]: expected neuron {expected[i]['neuron']}, "
                            f"fact {expected[i]['fact']}")

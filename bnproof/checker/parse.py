@@ -4,8 +4,6 @@ Nothing here trusts the document.  Every value is type-checked before it is
 used, every size is capped before any work depends on it, and every failure
 is a Rejected whose message names the offending value."""
 
-from __future__ import annotations
-
 import hashlib
 import json
 import os
@@ -13,7 +11,7 @@ import re
 from fractions import Fraction
 
 MAX_BYTES = 50 * 1024 * 1024
-MAX_DIGITS, MAX_DEPTH = 2000, 16
+MAX_DIGITS, MAX_DEPTH, MAX_M, MAX_D = 2000, 16, 100_000, 1000
 # [0-9], not \d: \d also matches non-ASCII digits such as "٣".
 _RATIONAL = re.compile(r"0|-?[1-9][0-9]*(?:/[1-9][0-9]*)?")
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
@@ -111,10 +109,6 @@ def vector(value, path: str, length: int) -> list[Fraction]:
     return [rational(x, f"{path}[{i}]") for i, x in enumerate(array(value, path, length, length))]
 
 
-def matrix(value, path: str, rows: int, cols: int) -> list[list[Fraction]]:
-    return [vector(r, f"{path}[{i}]", cols) for i, r in enumerate(array(value, path, rows, rows))]
-
-
 def tensor(value, path: str, depth: int = 0):
     """A rational, or nested lists of them (at most MAX_DEPTH deep), as Fractions."""
     if type(value) is not list:
@@ -143,3 +137,27 @@ def check_envelope(doc: dict) -> None:
         raise Rejected("digest is not \"sha256:\" followed by 64 lowercase hex digits")
     if sha256_of({k: v for k, v in doc.items() if k != "digest"}) != stated:
         raise Rejected("digest mismatch: the document differs from the one that was sealed")
+
+
+def take(variables: dict, **shapes) -> list:
+    """The values of exactly these variables (parsed by tensor), with these shapes:
+    "" a number, "m" a vector of size m, "md" an m x d matrix; a letter is one size
+    throughout, at most MAX_M for m and MAX_D for any other."""
+    if set(variables) != set(shapes):
+        raise Rejected(f"instance: the variables must be {', '.join(sorted(shapes))}")
+    sizes = {}
+
+    def fit(value, shape, path):
+        if not shape and type(value) is list:
+            raise Rejected(f"{path}: expected a number, got a list")
+        if shape:
+            most = MAX_M if shape[0] == "m" else MAX_D
+            if type(value) is not list or not 0 < len(value) <= most:
+                raise Rejected(f"{path}: expected a list of 1 to {most} entries ({shape[0]})")
+            if sizes.setdefault(shape[0], len(value)) != len(value):
+                raise Rejected(f"{path}: {len(value)} entries, but {shape[0]} = {sizes[shape[0]]}")
+            for i, x in enumerate(value):
+                fit(x, shape[1:], f"{path}[{i}]")
+    for name, shape in shapes.items():
+        fit(variables[name], shape, "instance." + name)
+    return [variables[name] for name in shapes]

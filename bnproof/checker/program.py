@@ -1,14 +1,10 @@
-"""Program certificates: the refutation of a claim as a straight-line program over
-the instance (docs/certificates.md, "Program certificates").
+"""Program certificates: a claim refuted by a straight-line program over the instance.
 
-Values stay exact Fractions while rational; from the first irrational square
-root on they are intervals [lo, hi]/2^b with integers lo, hi rounded outward,
-and b grows until every obligation is decided.  For a claim of the papers the
-residual is also computed by the checker's own formula (formulas.py), which
-decides the sign; the program's value must agree with it.  For any other claim
-the program is trusted, and the accepted line names its digest."""
-
-from __future__ import annotations
+Values stay exact Fractions while rational; from the first irrational square root
+on they are intervals [lo, hi]/2^b of integers rounded outward, b growing until
+every obligation is decided.  For a claim of the papers, formulas.py computes the
+residual independently: its exact sign decides, and the program must agree with it.
+Any other claim's program is trusted, and the accepted line names its digest."""
 
 import operator
 import re
@@ -20,8 +16,7 @@ from . import formulas
 from .algebra import rational_sqrt, sign
 from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show, tensor
 
-MAX_STEPS, MAX_POW = 200_000, 64
-MAX_BITS, MAX_WORK = 100_000, 10**13  # see Meter
+MAX_STEPS, MAX_POW, MAX_BITS, MAX_WORK = 200_000, 64, 100_000, 10**13  # see charge()
 PRECISIONS = (64, 256, 1024, 4096)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 _ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
@@ -75,9 +70,9 @@ def parse_steps(steps, variables: dict) -> list:
         if type(step) is not list or not step or type(step[0]) is not str:
             raise Rejected(f"{where}: expected a list that starts with an operation name")
         op, args = step[0], step[1:]
+        if op == "const" and len(args) != 1:
+            raise Rejected(f"{where}: const takes 1 argument, got {len(args)}")
         if op in ("input", "const"):
-            if op == "const" and len(args) != 1:
-                raise Rejected(f"{where}: const takes 1 argument, got {len(args)}")
             value = lookup(args, variables, where) if op == "input" else rational(args[0], where + "[1]")
             ops.append(("const", (), value))
             continue
@@ -97,31 +92,23 @@ def parse_steps(steps, variables: dict) -> list:
 
 def size(v) -> int:
     """The bit length of the largest integer in an exact value or an interval."""
-    if type(v) is Fraction:
-        return max(abs(v.numerator), v.denominator).bit_length()
-    return max(-v[0], v[1]).bit_length()
+    return (max(abs(v.numerator), v.denominator) if type(v) is Fraction else max(-v[0], v[1])).bit_length()
 
 
 def too_large(k: int) -> Rejected:
     return Rejected(f"a number beyond {MAX_BITS} bits at step {k} (the checker's size limit)")
 
 
-class Meter:
-    """The work limits.  Each number has at most MAX_BITS bits (beyond the precision,
-    for an interval).  A step costs the square of the largest bit length among its
-    operands and result, a bound on its gcds, divisions and products; the costs sum to
-    at most MAX_WORK, some ten seconds of CPython however hostile the program."""
-
-    def __init__(self):
-        self.work = 0
-
-    def charge(self, k: int, values: list, limit: int = MAX_BITS) -> None:
-        bits = max(map(size, values))
-        if bits > limit:
-            raise too_large(k)
-        self.work += bits * bits
-        if self.work > MAX_WORK:
-            raise Rejected(f"too much arithmetic by step {k} (the checker's work limit)")
+def charge(work: list, k: int, values: list, limit: int) -> None:
+    """The limits against hostile programs: no number beyond `limit` bits, and each
+    step costs the square of its largest bit length (a bound on its gcds, products
+    and divisions), all steps at all precisions together at most MAX_WORK."""
+    bits = max(map(size, values))
+    if bits > limit:
+        raise too_large(k)
+    work[0] += bits * bits
+    if work[0] > MAX_WORK:
+        raise Rejected(f"too much arithmetic by step {k} (the checker's work limit)")
 
 
 class Undecided(Exception):
@@ -129,7 +116,7 @@ class Undecided(Exception):
 
 
 def exact(op: str, xs: list, n, k: int) -> Fraction | None:
-    """A step on exact operands: its exact value, or None for an irrational root."""
+    """A step on exact operands: its value, or None for an irrational square root."""
     if op == "sqrt":
         if xs[0] < 0:
             raise Rejected(f"square root of a negative number at step {k}")
@@ -170,59 +157,52 @@ def interval(op: str, xs: list, n, b: int, k: int) -> tuple:
     return min(q for q, r in qs), max(q + (r != 0) for q, r in qs)
 
 
-def run(ops: list, b: int, meter: Meter) -> list:
+def run(ops: list, b: int, work: list) -> list:
     """Every step's value: a Fraction while exact, else an interval (lo, hi) with the
     value in [lo, hi]/2^b.  Exact operands of an interval step are enclosed first."""
     vals = []
     for k, (op, ix, n) in enumerate(ops):
         xs = [vals[j] for j in ix]
-        if op == "div" and xs[1] == 0:  # an exact 0: an interval never equals 0
+        if op == "div" and xs[1] == 0:  # an exact 0 (an interval is a tuple, never 0)
             raise Rejected(f"division by zero at step {k}")
-        v = n if op == "const" else None
-        if v is None and all(type(x) is Fraction for x in xs):
-            v = exact(op, xs, n, k)
+        v = n if op == "const" else exact(op, xs, n, k) if all(type(x) is Fraction for x in xs) else None
         if v is None:
             xs = [x if type(x) is tuple else ((x.numerator << b) // x.denominator,
                                               -((-x.numerator << b) // x.denominator)) for x in xs]
             v = interval(op, xs, n, b, k)
-        meter.charge(k, xs + [v], MAX_BITS + (b if type(v) is tuple else 0))
+        charge(work, k, xs + [v], MAX_BITS + (b if type(v) is tuple else 0))
         vals.append(v)
     return vals
 
 
 def evaluate(ops: list, facts: list, match: tuple | None = None) -> None:
     """Decide every (name, step, sign) fact, refining the precision as needed.  With
-    match = (step, value, claim id), the step's value must equal the checker's own
-    exact value: an exact step compares exactly; an interval step must contain it,
-    at every precision up to the last (intervals cannot prove equality; the sign
-    rests on the checker's value, so this agreement is a binding, not a premise)."""
-    meter = Meter()
+    match = (step, value, claim id), the step must equal the checker's exact value:
+    exactly if the step is exact, else its interval must contain the value at every
+    precision up to the last.  Intervals cannot prove equality; the sign rests on the
+    checker's value, so the agreement binds the program, it is not a premise."""
+    work = [0]
     for b in PRECISIONS:
         try:
-            vals = run(ops, b, meter)
+            vals = run(ops, b, work)
         except Undecided as exc:
             pending = str(exc)
             continue
-
-        def bounds(i):
-            v = vals[i]
-            return (v, v) if type(v) is Fraction else (Fraction(v[0], 1 << b), Fraction(v[1], 1 << b))
+        bounds = {i: (vals[i],) * 2 if type(vals[i]) is Fraction else
+                  (Fraction(vals[i][0], 1 << b), Fraction(vals[i][1], 1 << b)) for _, i, _ in facts}
         pending = None
         for name, i, want in facts:
-            decided = DECIDE[want](*bounds(i))
+            decided = DECIDE[want](*bounds[i])
             if decided is False:
                 raise Rejected(f"{name}: the value of step {i} " +
                                ("is zero" if want == "nonzero" else f"is not {want}"))
-            if decided is None and pending is None:
-                pending = f"{name} (step {i}) {want}"
+            pending = pending or (None if decided else f"{name} (step {i}) {want}")
         if match is not None:
             i, ours, claim_id = match
-            lo, hi = bounds(i)
-            if sign(ours - lo) < 0 or sign(hi - ours) < 0:
-                raise Rejected(f"residual: the program's value (step {i}) differs from the "
-                               f"checker's own formula for {claim_id}: not the claim's program")
-            if type(vals[i]) is tuple and b < PRECISIONS[-1]:
-                pending = pending or "match"
+            if sign(ours - bounds[i][0]) < 0 or sign(bounds[i][1] - ours) < 0:
+                raise Rejected(f"residual: the program's value (step {i}) differs from the checker's "
+                               f"own formula for {claim_id}: not the claim's program")
+            pending = pending or ("match" if type(vals[i]) is tuple and b < PRECISIONS[-1] else None)
         if pending is None:
             return
     raise Rejected(f"undecided at {PRECISIONS[-1]} bits: {pending}")
@@ -254,12 +234,11 @@ def check_program(doc: dict) -> str:
             raise Rejected(f"instance: {show(name)} is not a variable name")
     variables = {name: tensor(v, "instance." + name) for name, v in inst.items()}
     ops = parse_steps(program["steps"], variables)
-
     hyps = array(program["hypotheses"], "program.hypotheses", MAX_STEPS)
     facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hyps)]
     facts.append(("residual", program["residual"], SIGN[claim["kind"]]))
-    items = array(doc["obligations"], "obligations", len(facts), len(facts))
-    for i, (item, (name, step, want)) in enumerate(zip(items, facts)):
+    for i, (item, (name, step, want)) in enumerate(zip(array(doc["obligations"], "obligations",
+                                                             len(facts), len(facts)), facts)):
         if type(step) is not int or not 0 <= step < len(ops):
             raise Rejected(f"program: {name} is not the index of one of the {len(ops)} steps")
         expected = {"fact": name.split()[0], "value": step, "sign": want}
@@ -268,35 +247,31 @@ def check_program(doc: dict) -> str:
     if formula is None:
         evaluate(ops, facts)
         return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]})"
-    ours = formula(variables)  # the claim's own hypotheses and domains, checked here
-    s = sign(ours)
-    if not DECIDE[SIGN[claim["kind"]]](s, s):
+    ours = formula(variables)  # checks the claim's hypotheses and domains too
+    if not DECIDE[SIGN[claim["kind"]]](sign(ours), sign(ours)):
         raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
-                       f"{('negative', 'zero', 'positive')[s + 1]}, so the claim holds here")
+                       f"{('negative', 'zero', 'positive')[sign(ours) + 1]}, so the claim holds here")
     evaluate(ops, facts, (program["residual"], ours, claim["id"]))
-    return f"{claim['id']} refuted (residual by the checker's own formula, matching the program)"
+    return f"{claim['id']} refuted (its residual by the checker's own formula, matching the program)"
 
 
 def render(program: dict) -> list[str]:
-    """A checked program as infix lines for a reader: a value used once is written
-    where it is used, so the lines are the shared values and the obligations."""
+    """A checked program as infix lines for a reader: a value used once is written where
+    it is used, so the lines are the shared values, the hypotheses and the residual."""
     steps, out, lines = program["steps"], [], []
-    uses = Counter(j for op, *args in steps if op not in ("input", "const")
-                   for j in (args[:1] if op == "pow" else args))
-    keep = {program["residual"], *program["hypotheses"]}
+    args_of = [() if s[0] in ("input", "const") else s[1:2] if s[0] == "pow" else s[1:] for s in steps]
+    uses = Counter(j for a in args_of for j in a)
     for k, (op, *args) in enumerate(steps):
-        a = [] if op in ("input", "const") else [out[j] for j in (args[:1] if op == "pow" else args)]
-        if op == "input":
+        a = [out[j] for j in args_of[k]]
+        if op in ("input", "const"):
             text = args[0] + "".join(f"[{i}]" for i in args[1:])
-        elif op == "const":
-            text = args[0]
         elif op in ("add", "sub", "mul", "div"):
-            text = f"({a[0]} {'+-*/'['add sub mul div'.split().index(op)]} {a[1]})"
+            text = f"({a[0]} {'+-*/'[('add', 'sub', 'mul', 'div').index(op)]} {a[1]})"
         else:
-            text = f"({a[0]})^{args[1]}" if op == "pow" else f"{op}({', '.join(a)})"
-        if a and (uses[k] > 1 or k in keep):
+            text = f"{a[0]}^{args[1]}" if op == "pow" else f"{op}({', '.join(a)})"
+        if op not in ("input", "const") and (uses[k] > 1 or k in (program["residual"], *program["hypotheses"])):
             lines.append(f"v{k} = {text}")
             text = f"v{k}"
         out.append(text)
-    lines += [f"hypothesis: {out[h]} > 0" for h in program["hypotheses"]]
-    return lines + [f"residual: {out[program['residual']]}"]
+    return lines + [f"hypothesis: {out[h]} > 0" for h in program["hypotheses"]] + \
+        [f"residual: {out[program['residual']]}"]
