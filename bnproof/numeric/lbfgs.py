@@ -76,22 +76,33 @@ def _direction(state: _State):
 def _step(fun, value_and_grad, state: _State) -> _State:
     d = _direction(state)
     slope = jnp.dot(state.g, d)
+    eps = jnp.finfo(state.x.dtype).eps
+    f1, g1 = value_and_grad(state.x + d)
+    # The unit step is taken on Armijo's condition, or, once f is flat to
+    # round-off, when it lowers ‖∇f‖ (Hager & Zhang's approximate Wolfe idea):
+    # near an optimum, f can no longer tell a better point from a worse one.
+    flat = (f1 <= state.f + 4 * eps * jnp.abs(state.f)) & (
+        jnp.linalg.norm(g1) < jnp.linalg.norm(state.g))
+    unit = jnp.isfinite(f1) & ((f1 <= state.f + ARMIJO * slope) | flat)
 
-    def shorter(carry):
-        t, _, k = carry
-        t = t * 0.5
-        return t, fun(state.x + t * d), k + 1
+    def backtrack(_):
+        def shorter(carry):
+            t, _, k = carry
+            t = t * 0.5
+            return t, fun(state.x + t * d), k + 1
 
-    def too_long(carry):
-        t, f_new, k = carry
-        ok = f_new <= state.f + ARMIJO * t * slope
-        return (~ok | ~jnp.isfinite(f_new)) & (k < MAX_HALVINGS)
+        def too_long(carry):
+            t, f_new, k = carry
+            ok = f_new <= state.f + ARMIJO * t * slope
+            return (~ok | ~jnp.isfinite(f_new)) & (k < MAX_HALVINGS)
 
-    one = jnp.ones((), state.x.dtype)
-    t, f_new, k = jax.lax.while_loop(too_long, shorter, (one, fun(state.x + d), 0))
-    found = (f_new <= state.f + ARMIJO * t * slope) & jnp.isfinite(f_new) & (f_new < state.f)
-    x = jnp.where(found, state.x + t * d, state.x)
-    f, g = value_and_grad(x)
+        t, f_new, _ = jax.lax.while_loop(too_long, shorter, (jnp.ones((), state.x.dtype), f1, 0))
+        ok = (f_new <= state.f + ARMIJO * t * slope) & jnp.isfinite(f_new) & (f_new < state.f)
+        x = jnp.where(ok, state.x + t * d, state.x)
+        f, g = value_and_grad(x)
+        return x, f, g, ok
+
+    x, f, g, found = jax.lax.cond(unit, lambda _: (state.x + d, f1, g1, True), backtrack, None)
     s, y = x - state.x, g - state.g
     keep = found & (jnp.dot(s, y) > 1e-10 * jnp.linalg.norm(s) * jnp.linalg.norm(y))
     S = jnp.where(keep, state.S.at[state.head].set(s), state.S)

@@ -59,6 +59,8 @@ class LayerReport:
     rhs: np.ndarray
     margin: np.ndarray  # |residual| below this is within floating-point error
     tol: float
+    w_star: np.ndarray = field(repr=False, default=None)  # W* and Ŵ as found (not in JSON)
+    w_hat: np.ndarray = field(repr=False, default=None)
     verdict: str = field(init=False)
 
     def __post_init__(self):
@@ -182,7 +184,7 @@ def scan_layer(params, spec: net.Spec, layer: int, X, Y, tol: float, max_steps: 
     grad_kw = float(np.linalg.norm(g[met])) if met.any() else float("nan")
     fit = lambda r: Fit(r.value, r.grad_norm, r.steps, r.converged, r.reason)  # noqa: E731
     return LayerReport(layer + 1, tuple(W0.shape), fit(std), fit(bn), grad_kw, kernel_dim,
-                       residual, lhs, rhs, margin, tol)
+                       residual, lhs, rhs, margin, tol, np.asarray(W_star), np.asarray(W_hat))
 
 
 def scan(params, spec: net.Spec, X, Y, tol: float, max_steps: int, tick=None) -> list[LayerReport]:
