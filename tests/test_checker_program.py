@@ -330,3 +330,17 @@ def test_wrong_types_never_crash():
                 check_document(seal(doc))
             except Rejected as exc:
                 assert "internal" not in str(exc)
+
+
+def test_show_program_renders_the_trusted_program(tmp_path):
+    # x used once is written in place; v2 = x*2 is used twice, so it gets a name
+    doc = certificate([["input", "x"], ["const", "2"], ["mul", 0, 1], ["mul", 2, 2], ["neg", 3],
+                       ["const", "1"], ["sub", 4, 5], ["input", "x"], ["pow", 7, 2], ["add", 8, 5]],
+                      6, hypotheses=[9])
+    path = tmp_path / "cert.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    ok, text = check_file(path, show_program=True)
+    assert ok and text.splitlines()[1:] == ["  v2 = (x * 2)", "  hypothesis: (x^2 + 1) > 0",
+                                             "  residual: (neg((v2 * v2)) - 1)"]
+    assert check_file(path) == (True, text.splitlines()[0])  # one line unless asked
+    assert main([str(path), "--show-program"]) == 0

@@ -269,7 +269,7 @@ def render(program: dict) -> list[str]:
             text = f"({a[0]} {'+-*/'[('add', 'sub', 'mul', 'div').index(op)]} {a[1]})"
         else:
             text = f"{a[0]}^{args[1]}" if op == "pow" else f"{op}({', '.join(a)})"
-        if op not in ("input", "const") and (uses[k] > 1 or k in (program["residual"], *program["hypotheses"])):
+        if op not in ("input", "const") and uses[k] > 1:
             lines.append(f"v{k} = {text}")
             text = f"v{k}"
         out.append(text)
