@@ -64,7 +64,8 @@ def residuals(xp, X, y, W0, gamma):
 
 
 def numpy_residuals(X, y, W0, gamma):
-    return residuals(np, np.asarray(X), np.asarray(y), np.asarray(W0), np.asarray(gamma))
+    with np.errstate(divide="ignore", invalid="ignore"):  # W* = 0 or c = 0: NaN, as in JAX
+        return residuals(np, np.asarray(X), np.asarray(y), np.asarray(W0), np.asarray(gamma))
 
 
 def jax_kernel(devices=None):

@@ -38,7 +38,7 @@ def sharded(fn: Callable, devices=None) -> Callable:
 
     def call(*args):
         leaves = jax.tree_util.tree_leaves(args)
-        n = leaves[0].shape[0]
+        n = np.shape(leaves[0])[0]
         extra = -n % count
         args = jax.tree_util.tree_map(lambda x: jax.device_put(_pad(x, extra), sharding), args)
         out = jitted(*args)

@@ -17,6 +17,7 @@ class BatchedResidual:
         import jax.numpy as jnp
 
         from ..claims.xp import numeric
+        from ..numeric.sharding import sharded
 
         xp = numeric()
         self.claim, self.sizes = claim, sizes
@@ -30,8 +31,10 @@ class BatchedResidual:
             r, _ = one(values)
             return r if claim.kind == "inequality" else -jnp.abs(r)
 
-        self.evaluate = jax.jit(jax.vmap(one))
-        self.gradient = jax.jit(jax.vmap(jax.grad(objective)))
+        # One jitted call per batch, the batch split over every JAX device
+        # (plain jax.jit when there is one device).
+        self.evaluate = sharded(jax.vmap(one))
+        self.gradient = sharded(jax.vmap(jax.grad(objective)))
 
     def scores(self, batch: dict) -> np.ndarray:
         """Lower is more violating; +inf where a hypothesis fails or nothing is finite."""
