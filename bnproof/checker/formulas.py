@@ -41,12 +41,10 @@ class Unit:
         mean, k = sum(u, Fraction(0)) / self.m, dot(self.yc, u) / (self.m * self.r)
         return [x - mean - c * k for x, c in zip(u, self.yc)]
 
-    def grad2(self, g) -> Fraction:
-        """|grad_y L^|^2 = |gamma J g|^2, rational (sigma enters squared)."""
+    def grad2(self, g) -> Fraction:  # |grad_y L^|^2 = |gamma J g|^2: sigma enters squared
         return self.gamma ** 2 * dot(self.w(g), self.w(g)) / self.r
 
-    def gy2(self, g) -> Fraction:
-        """<g, yhat>^2, rational."""
+    def gy2(self, g) -> Fraction:  # <g, yhat>^2, rational likewise
         return dot(g, self.yc) ** 2 / self.r
 
     def quad(self, u, g, H):
@@ -78,7 +76,8 @@ def theorem_4_4(v, printed):
     need(lam > 0, "lambda <= 0")
     u, L, m = Unit(y, gamma), lam * lam, len(y)
     if printed:
-        return gamma ** 2 / u.r * ((L * dot(g, g)) ** 2 - sum(g) ** 2 / m - L * u.gy2(g)) - L * u.grad2(g)
+        bound = gamma ** 2 / u.r * ((L * dot(g, g)) ** 2 - sum(g) ** 2 / m - L * u.gy2(g))
+        return bound - L * u.grad2(g)
     return L * (theorem_4_1({"y": y, "g": g, "gamma": gamma}, lambda m: 1 / root(Fraction(m))))
 
 
@@ -112,7 +111,7 @@ def remark_2_7(v, corrected):
     return u.m * (beta - u.mu) * (beta - u.mu)
 
 
-def least_squares(X, y):
+def least_squares(X, y):  # a hypothesis of both claims below: W* is unique
     batch = Batch(X)
     need(batch.pd, "X^T X is not positive definite")
     return batch, batch.least_squares(y)
@@ -145,18 +144,26 @@ def inverse_root(m):
 
 
 FORMULAS = {  # claim id: (the first 32 hex digits of the SHA-256 of its claim object, residual)
-    "santurkar2018/lemma-4.5": ("2fb42edb554c7c22a0ea800d4638a1ed", lemma_4_5),
-    "santurkar2018/theorem-4.1": ("092d75bfbf5d1ff26918e39af87828c1", partial(theorem_4_1, c=inverse_root)),
+    "santurkar2018/lemma-4.5":
+        ("2fb42edb554c7c22a0ea800d4638a1ed", lemma_4_5),
+    "santurkar2018/theorem-4.1":
+        ("092d75bfbf5d1ff26918e39af87828c1", partial(theorem_4_1, c=inverse_root)),
     "santurkar2018/theorem-4.1/as-derived":
         ("49a796aa6556baa49871f78905e44a47", partial(theorem_4_1, c=lambda m: Fraction(1, m))),
-    "santurkar2018/theorem-4.2": ("7631af2fc1f97dab59b6fe514fedca1a", partial(smoothness, kind="part-1")),
-    "santurkar2018/theorem-4.2/part-2": ("db22d62d635888474edc63a9b8566c92", partial(smoothness, kind="part-2")),
-    "santurkar2018/theorem-c.1": ("06d84d9344259867abd76906936e5eed", partial(smoothness, kind="c.1")),
-    "santurkar2018/theorem-4.4": ("8debcbb9549623130d7cfa9c6cab3f76", partial(theorem_4_4, printed=True)),
+    "santurkar2018/theorem-4.2":
+        ("7631af2fc1f97dab59b6fe514fedca1a", partial(smoothness, kind="part-1")),
+    "santurkar2018/theorem-4.2/part-2":
+        ("db22d62d635888474edc63a9b8566c92", partial(smoothness, kind="part-2")),
+    "santurkar2018/theorem-c.1":
+        ("06d84d9344259867abd76906936e5eed", partial(smoothness, kind="c.1")),
+    "santurkar2018/theorem-4.4":
+        ("8debcbb9549623130d7cfa9c6cab3f76", partial(theorem_4_4, printed=True)),
     "santurkar2018/theorem-4.4/as-derived":
         ("21fd8ff5d725b78b6ba533d68b5ee290", partial(theorem_4_4, printed=False)),
-    "santurkar2018/observation-4.3/minima-preserved": ("d39f81d1d47591d805c3f2eb0ca5c3ea", minima_preserved),
-    "dannemann2025/remark-2.7": ("d0e8df4200cebe5dc3d62d55a44bc7d3", partial(remark_2_7, corrected=False)),
+    "santurkar2018/observation-4.3/minima-preserved":
+        ("d39f81d1d47591d805c3f2eb0ca5c3ea", minima_preserved),
+    "dannemann2025/remark-2.7":
+        ("d0e8df4200cebe5dc3d62d55a44bc7d3", partial(remark_2_7, corrected=False)),
     "dannemann2025/remark-2.7/corrected":
         ("abf84a1681c93a976ccf1dc2358ed406", partial(remark_2_7, corrected=True)),
 }
@@ -179,5 +186,5 @@ def bound(claim: dict):
         try:
             return formula(variables)
         except ZeroDivisionError:  # e.g. c = 0 in Lemma 4.5: no ray of BN optima
-            raise Rejected(f"outside the claim's domain: division by zero in the formula for {cid}") from None
+            raise Rejected(f"outside the claim's domain: a division by zero in {cid}") from None
     return residual

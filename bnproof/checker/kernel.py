@@ -4,8 +4,6 @@ file is rejected.  Standard library only, Fraction arithmetic only, no text is
 ever evaluated as code.  Lemma 4.5 certificates with witnesses are checked in
 lemma.py, program certificates in program.py (with formulas.py)."""
 
-from __future__ import annotations
-
 import argparse
 
 from .lemma import CLAIM_ID, SOURCE, STATEMENT, check_lemma
@@ -27,9 +25,7 @@ def check_document(doc) -> str:
 
 
 def check_file(path, show_program: bool = False) -> tuple[bool, str]:
-    """(accepted, the output line) for a certificate file.  With show_program, an
-    accepted program certificate is followed by its program, one indented line
-    per shared value (render in program.py)."""
+    """(accepted, the output line); with show_program an accepted program follows it."""
     name = str(path) if str(path).isprintable() else ascii(str(path))  # one line, always
     try:
         doc = read(path)

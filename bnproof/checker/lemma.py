@@ -48,7 +48,8 @@ class Batch:
         if rho == 0:
             raise Rejected("sigma(W*) = 0: the BN network is undefined at W*")
         k = dot(c, w) / (self.m * rho)
-        return [-(2 * s * gamma / rho) * (ci - k * gi) for ci, gi in zip(c, matvec(self.Xct, xw))], rho
+        gw = matvec(self.Xct, xw)
+        return [-(2 * s * gamma / rho) * (ci - k * gi) for ci, gi in zip(c, gw)], rho
 
 
 def closest(w0, b, kernel) -> tuple[list | None, Fraction]:
@@ -74,7 +75,8 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
     """Check the seven facts of neuron j in order; return its verdict."""
     d, path = batch.d, f"witnesses.neurons[{j}]"
     keys(w, path, NEURON)
-    grad = keys(w["grad_bn_at_W_star"], path + ".grad_bn_at_W_star", {"rational", "coefficients", "radicand"})
+    gpath = path + ".grad_bn_at_W_star"
+    grad = keys(w["grad_bn_at_W_star"], gpath, {"rational", "coefficients", "radicand"})
     bn = w["bn_optimum"]
     kind = bn.get("kind") if type(bn) is dict else None
     if kind not in ("ray", "constant"):
@@ -121,10 +123,10 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
         fail("closest-bn-optimum", "lhs is not the squared distance to the BN optimum set")
 
     try:
-        u, rho = batch.bn_gradient(y, w_star, gamma, Fraction(1 if loss == "sum" else batch.m) ** -1)
+        s = Fraction(1) if loss == "sum" else Fraction(1, batch.m)
+        u, rho = batch.bn_gradient(y, w_star, gamma, s)
     except Rejected as exc:
         fail("grad-bn-at-W-star", str(exc))
-    gpath = path + ".grad_bn_at_W_star"
     ra, co = (vector(grad[k], f"{gpath}.{k}", d) for k in ("rational", "coefficients"))
     r = rational(grad["radicand"], gpath + ".radicand")
     if r < 0:

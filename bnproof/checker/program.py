@@ -92,7 +92,8 @@ def parse_steps(steps, variables: dict) -> list:
 
 def size(v) -> int:
     """The bit length of the largest integer in an exact value or an interval."""
-    return (max(abs(v.numerator), v.denominator) if type(v) is Fraction else max(-v[0], v[1])).bit_length()
+    top = max(abs(v.numerator), v.denominator) if type(v) is Fraction else max(-v[0], v[1])
+    return top.bit_length()
 
 
 def too_large(k: int) -> Rejected:
@@ -243,7 +244,8 @@ def check_program(doc: dict) -> str:
             raise Rejected(f"program: {name} is not the index of one of the {len(ops)} steps")
         expected = {"fact": name.split()[0], "value": step, "sign": want}
         if type(item["value"]) is not int or item != expected:
-            raise Rejected(f"obligations[{i}]: expected fact {expected['fact']}, value {step}, sign {want}")
+            raise Rejected(f"obligations[{i}]: expected fact {expected['fact']}, value {step}, "
+                           f"sign {want}")
     if formula is None:
         evaluate(ops, facts)
         return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]})"
