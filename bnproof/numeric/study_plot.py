@@ -25,6 +25,9 @@ def figure_bytes(cells, fmt: str = "png") -> bytes:
         hi = [c.interval[1] - c.rate for c in row]
         ax.errorbar(ms, rates, yerr=[lo, hi], marker="o", capsize=3, label=f"d = {d}")
     ax.set_xscale("log")
+    ms = sorted({c.m for c in cells})
+    ax.set_xticks(ms, [str(m) for m in ms])  # the sizes studied, not powers of ten
+    ax.minorticks_off()
     ax.set_xlabel("batch size m")
     ax.set_ylabel("fraction failing (given ⟨W0, W*⟩ > 0)")
     ax.set_ylim(-0.02, 1.02)
