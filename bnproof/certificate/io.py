@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from ..atomic import write_text_atomic
 
 FORMAT = "bnproof-certificate"
 VERSION = 1
@@ -40,17 +40,5 @@ def pretty(value, indent: str = "") -> str:
 
 
 def write_atomic(path: str | Path, document: dict) -> Path:
-    """Write pretty JSON via a temporary file and a rename: never half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = pretty(document) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    """A document as pretty JSON, atomically."""
+    return write_text_atomic(path, pretty(document) + "\n")

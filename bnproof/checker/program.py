@@ -18,8 +18,8 @@ from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha
 
 MAX_STEPS, MAX_POW, MAX_BITS, MAX_WORK = 200_000, 64, 100_000, 10**13  # see charge()
 PRECISIONS = (64, 256, 1024, 4096)
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
-_ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
+ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
 TOP = {"format", "version", "bnproof_version", "claim", "instance", "program", "obligations",
        "verdict", "digest"}
 # a strict inequality (printed "<") is refuted by a residual <= 0, equality included
@@ -217,7 +217,7 @@ def check_program(doc: dict) -> str:
     for i, item in enumerate(array(doc["obligations"], "obligations", MAX_STEPS + 1)):
         keys(item, f"obligations[{i}]", {"fact", "value", "sign"})
     check_envelope(doc)
-    if type(claim["id"]) is not str or not _ID.fullmatch(claim["id"]):
+    if type(claim["id"]) is not str or not ID.fullmatch(claim["id"]):
         raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
     if type(claim["source"]) is not str or type(claim["statement"]) is not str:
         raise Rejected("claim: source and statement must be strings")
@@ -231,7 +231,7 @@ def check_program(doc: dict) -> str:
     if type(inst) is not dict:
         raise Rejected(f"instance: expected an object, got {kind_of(inst)}")
     for name in inst:
-        if not _NAME.fullmatch(name):
+        if not NAME.fullmatch(name):
             raise Rejected(f"instance: {show(name)} is not a variable name")
     variables = {name: tensor(v, "instance." + name) for name, v in inst.items()}
     ops = parse_steps(program["steps"], variables)

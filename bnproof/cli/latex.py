@@ -40,7 +40,7 @@ def latex(
     if out is None:
         typer.echo(text, nl=False)
         return
-    from ..render.latex import write_text_atomic
+    from ..atomic import write_text_atomic
 
     write_text_atomic(out, text)
     typer.echo(f"wrote {out}", err=True)

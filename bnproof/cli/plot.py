@@ -40,7 +40,7 @@ def plot(
         raise BadInput(f"--neuron {neuron}: the instance has {instance.n} neuron"
                        f"{'s' if instance.n > 1 else ''} (1 to {instance.n})")
     report = lemma45.analyse(instance)
-    from ..render.latex import write_bytes_atomic
+    from ..atomic import write_bytes_atomic
     from ..render.plot import figure_bytes
 
     write_bytes_atomic(out, figure_bytes(report, fmt, neuron - 1))

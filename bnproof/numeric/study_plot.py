@@ -41,7 +41,7 @@ def figure_bytes(cells, fmt: str = "png") -> bytes:
 
 
 def write(path: str | Path, cells) -> Path:
-    from ..render.latex import write_bytes_atomic
+    from ..atomic import write_bytes_atomic
 
     fmt = "pdf" if str(path).lower().endswith(".pdf") else "png"
     return write_bytes_atomic(path, figure_bytes(cells, fmt))

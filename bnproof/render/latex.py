@@ -10,12 +10,9 @@ SymPy's arbitrary-precision evaluation and always carry ≈.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import sympy
@@ -283,23 +280,3 @@ def _relation(rel: str, right: str) -> tuple[str, str]:
 def _continued(line: str) -> str:
     """A continuation line that starts with + or − keeps binary spacing."""
     return "{} " + line if line[:1] in "+-" or line.startswith((r"\pm", r"\mp")) else line
-
-
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    return write_bytes_atomic(path, text.encode("ascii"))
-
-
-def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
-    """Write via a temporary file and a rename: never half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path

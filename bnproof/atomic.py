@@ -1,0 +1,28 @@
+"""Files written whole or not at all: a temporary file beside the target, then a
+rename, so an interrupted run never leaves half a certificate, document or figure."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """ASCII text (every file bnproof writes is ASCII)."""
+    return write_bytes_atomic(path, text.encode("ascii"))

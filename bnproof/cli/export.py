@@ -1,0 +1,62 @@
+"""`bnproof export --smtlib`: a certificate as SMT-LIB 2, for z3 or cvc5 to confirm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import BadInput, BnproofError, ExitCode
+from .app import EPILOG, app
+
+
+class NotConfirmed(BnproofError):
+    exit_code = ExitCode.REJECTED
+
+
+@app.command(epilog=EPILOG)
+def export(
+    certificate: Path = typer.Argument(..., help="The certificate to export."),
+    smtlib: bool = typer.Option(False, "--smtlib", help="Write SMT-LIB 2 (QF_NRA); the only format."),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help="Where to write (default: stdout)."),
+    solve: Optional[str] = typer.Option(
+        None, "--solve", metavar="z3|cvc5",
+        help="Also run this solver (its pip package) on the file; exit 6 unless it answers unsat."),
+    timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds the solver may take."),
+) -> None:
+    """Write a certificate as SMT-LIB 2 for an SMT solver to confirm.
+
+    Every value is defined by its exact term (a square root as s*s = a, s >= 0;
+    a quotient as SMT-LIB division, with its divisor's nonzero-ness a fact) and
+    the negation of the certificate's facts is asserted, so `unsat` from z3 or
+    cvc5 confirms the certificate.  The file is read strictly and never
+    evaluated; a malformed file exits with 3, a broken digest or claim binding
+    with 6."""
+    if not smtlib:
+        raise BadInput("choose a format: bnproof export --smtlib CERT.json")
+    if solve is not None and solve not in ("z3", "cvc5"):
+        raise BadInput(f"--solve: unknown solver {solve!r}; use z3 or cvc5")
+    from ..certificate.smtlib import file_smt
+
+    text = file_smt(certificate)
+    if out is not None:
+        from ..atomic import write_text_atomic
+
+        try:
+            write_text_atomic(out, text)
+        except OSError as exc:
+            raise BadInput(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
+        typer.echo(f"wrote {out}: unsat from z3 or cvc5 confirms {certificate}")
+    elif solve is None:
+        typer.echo(text, nl=False)
+    if solve is not None:
+        from ..certificate import solvers
+
+        if not solvers.available(solve):
+            raise BadInput(f"--solve {solve}: its Python package is not installed (pip install "
+                           f"{'z3-solver' if solve == 'z3' else 'cvc5'})")
+        answer = solvers.solve(text, solve, timeout)
+        if answer != "unsat":
+            raise NotConfirmed(f"{solve} answered {answer}: {certificate} is not confirmed")
+        typer.echo(f"{solve}: unsat: every fact of {certificate} is confirmed")
