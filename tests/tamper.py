@@ -1,0 +1,411 @@
+"""The tamper and hostile-input campaign against the checker (issue 4): mutants of a
+certificate, and an oracle written with SymPy alone that says what each mutant's
+verdict really is.  Used by tests/test_tamper.py and bench/tamper_campaign.py.
+
+A mutant the checker accepts must still be a correct certificate: its claim really
+has the stated verdict on its (possibly changed) instance, decided here with SymPy
+from the instance, never from the certificate's witnesses or from the checker."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sympy
+
+INJECTIONS = ("__import__('os').system('touch pwned')", "eval('1')", "${IFS}", "`touch pwned`",
+              "open('pwned','w')", "1; import os", "\u202e", "../../etc/passwd", "%s%n")
+
+
+def seal(doc: dict) -> dict:
+    """The digest rule of docs/certificates.md, written again here on purpose."""
+    body = {k: v for k, v in doc.items() if k != "digest"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return {**body, "digest": "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()}
+
+
+def dump(doc) -> bytes:
+    return json.dumps(doc, indent=1).encode("utf-8")
+
+
+def _paths(value, prefix=()):
+    """Every (path, value) in a JSON value, containers and leaves."""
+    yield prefix, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, prefix + (i,))
+
+
+def _set(doc, path, value):
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+
+
+def _pick(rng, doc, want):
+    found = [(p, v) for p, v in _paths(doc) if p and p[0] != "digest" and want(v)]
+    return rng.choice(found) if found else (None, None)
+
+
+def _digit(rng, text):
+    spots = [i for i, ch in enumerate(text) if ch.isdigit()]
+    if not spots:
+        return text + "1"
+    i = rng.choice(spots)
+    return text[:i] + rng.choice([d for d in "0123456789" if d != text[i]]) + text[i + 1:]
+
+
+# Each structural mutation changes a parsed document in place; the campaign then
+# writes it resealed (the digest recomputed over the altered content) or not.
+def m_digit(rng, doc):
+    path, value = _pick(rng, doc, lambda v: isinstance(v, str) and any(c.isdigit() for c in v))
+    _set(doc, path, _digit(rng, value))
+
+
+def m_sign(rng, doc):
+    path, value = _pick(rng, doc, lambda v: isinstance(v, str) and v[:1] in "-123456789")
+    _set(doc, path, value[1:] if value.startswith("-") else "-" + value)
+
+
+def m_swap_fields(rng, doc):
+    path, value = _pick(rng, doc, lambda v: isinstance(v, dict) and len(v) >= 2)
+    a, b = rng.sample(sorted(value), 2)
+    value[a], value[b] = value[b], value[a]
+
+
+def m_swap_items(rng, doc):
+    path, value = _pick(rng, doc, lambda v: isinstance(v, list) and len(v) >= 2)
+    i, j = rng.sample(range(len(value)), 2)
+    value[i], value[j] = value[j], value[i]
+
+
+def m_delete(rng, doc):
+    path, value = _pick(rng, doc, lambda v: isinstance(v, (dict, list)) and v)
+    if isinstance(value, dict):
+        del value[rng.choice(sorted(value))]
+    else:
+        del value[rng.randrange(len(value))]
+
+
+def m_add(rng, doc):
+    path, value = _pick(rng, doc, lambda v: isinstance(v, (dict, list)))
+    if isinstance(value, dict):
+        value[rng.choice(["extra", "note", "digest2", "witness"])] = rng.choice(["1", 1, None, []])
+    else:
+        value.insert(rng.randrange(len(value) + 1), rng.choice(["0", "1", "-1/2", 0]))
+
+
+def m_claim(rng, doc):
+    ids = ["lemma-4.5", "santurkar2018/lemma-4.5", "santurkar2018/theorem-4.1",
+           "santurkar2018/theorem-4.1/as-derived", "dannemann2025/remark-2.7/corrected",
+           "santurkar2018/theorem-9.9", "me/my-claim", doc["claim"].get("id", "") + "x", ""]
+    key = rng.choice(["id", "id", "statement", "source"])
+    old = doc["claim"].get(key, "")
+    doc["claim"][key] = rng.choice(ids) if key == "id" else rng.choice(
+        [old + " ", old[:-1], old.replace("\\leq", "\\geq"), old.upper(), ""])
+
+
+def m_verdict(rng, doc):
+    doc["verdict"] = rng.choice(["holds", "hypothesis-not-met", "survived", "proved", "REFUTED", None])
+    if "witnesses" in doc and rng.random() < 0.5:
+        for neuron in doc["witnesses"]["neurons"]:
+            neuron["verdict"] = doc["verdict"]
+
+
+def m_type(rng, doc):
+    path, _ = _pick(rng, doc, lambda v: not isinstance(v, dict))
+    _set(doc, path, rng.choice([1, 1.5, -0.0, True, None, {}, [], "1.0", "0x10", "1e3", " 1", "+1",
+                                "1/0", "2/4", "3/1", "-0", "01", "١", "NaN", "Infinity"]))
+
+
+def m_huge(rng, doc):
+    path, _ = _pick(rng, doc, lambda v: isinstance(v, str) and v[:1] in "-0123456789")
+    # at most 300 digits where the checker may accept (SymPy's square roots factor their
+    # radicands: at 2000 digits one evaluation takes minutes); beyond its 2000 refused
+    digits = rng.choice([40, 300, 2001, 10**5])
+    _set(doc, path, rng.choice(["1" + "0" * digits, "1/" + "7" * digits, "-" + "9" * digits]))
+
+
+def m_injection(rng, doc):
+    path, _ = _pick(rng, doc, lambda v: not isinstance(v, (dict, list)))
+    payload = rng.choice(INJECTIONS)
+    if rng.random() < 0.3 and isinstance(doc.get("instance"), dict):
+        doc["instance"][payload] = "1"  # as a key
+    elif rng.random() < 0.3 and isinstance(doc.get("program"), dict):
+        doc["program"]["steps"].insert(0, [payload, 0, 0])  # as an operation
+    else:
+        _set(doc, path, payload)
+
+
+def m_program(rng, doc):
+    program = doc.get("program")
+    if not isinstance(program, dict):
+        return m_digit(rng, doc)
+    steps = program["steps"]
+    k = rng.randrange(len(steps))
+    choice = rng.randrange(6)
+    if choice == 0:  # another operation
+        steps[k] = [rng.choice(["add", "sub", "mul", "div", "max", "min", "neg", "abs", "sqrt",
+                                "pow", "exp", "log", "call"])] + steps[k][1:]
+    elif choice == 1:  # an operand that is not an earlier step
+        steps[k] = steps[k][:1] + [rng.choice([k, k + 1, -1, len(steps), True, "0", 1.0])] + steps[k][2:]
+    elif choice == 2:
+        program["residual"] = rng.choice([0, len(steps) - 2, len(steps), -1, "1", None])
+    elif choice == 3:
+        program["hypotheses"] = rng.choice([[], [0], [len(steps) - 1], [len(steps)], None])
+    elif choice == 4:  # an earlier operand, well formed: another program
+        ops = [s for s in range(len(steps)) if steps[s][0] in ("add", "sub", "mul", "div", "max", "min")]
+        if ops:
+            k = rng.choice(ops)
+            steps[k][rng.choice([1, 2])] = rng.randrange(k) if k else 0
+    else:
+        doc["obligations"][-1]["sign"] = rng.choice(["positive", "negative", "nonpositive", "nonzero"])
+
+
+STRUCTURAL = {f.__name__[2:]: f for f in (m_digit, m_sign, m_swap_fields, m_swap_items, m_delete,
+                                           m_add, m_claim, m_verdict, m_type, m_huge, m_injection,
+                                           m_program)}
+
+
+# Byte-level mutations of the file as written.
+def b_truncate(rng, data, doc):
+    return data[:rng.randrange(len(data))]
+
+
+def b_digest(rng, data, doc):
+    digest = doc["digest"]
+    i = rng.randrange(7, len(digest))
+    wrong = digest[:i] + rng.choice([c for c in "0123456789abcdefA" if c != digest[i]]) + digest[i + 1:]
+    wrong = rng.choice([wrong, digest.upper(), digest[7:], "sha1:" + digest[7:47], ""])
+    return dump({**doc, "digest": wrong})
+
+
+def b_bytes(rng, data, doc):
+    i = rng.randrange(len(data))
+    return data[:i] + rng.choice([b"\xff", b"\xc3\x28", b"\x00", b"\xed\xa0\x80", b"\xef\xbb\xbf"]) + data[i:]
+
+
+def b_nested(rng, data, doc):
+    depth = rng.choice([17, 100, 5000, 200000])
+    deep = "[" * depth + '"1"' + "]" * depth
+    text = data.decode("utf-8")
+    at = text.index('"', text.index('"instance"') + 10)
+    return (text[:at] + deep + ", " + text[at:]).encode("utf-8") if rng.random() < 0.5 else \
+        ('{"a": ' + deep + "}").encode("utf-8")
+
+
+def b_json(rng, data, doc):
+    text = data.decode("utf-8")
+    return rng.choice([
+        text.replace('"version": 1', '"version": 1, "version": 1', 1),  # duplicate key
+        text.replace('"version": 1', '"version": NaN', 1),
+        text.replace('"version": 1', '"version": Infinity', 1),
+        text.replace('"version": 1', '"version": 1.0', 1),
+        "\ufeff" + text, text + "x", "[" + text + "]", "null", "", '"' + text[:50] + '"',
+    ]).encode("utf-8")
+
+
+BYTES = {f.__name__[2:]: f for f in (b_truncate, b_digest, b_bytes, b_nested, b_json)}
+
+
+def mutants(data: bytes, count: int, seed: int):
+    """`count` (kind, bytes) mutants of a certificate file, the same for the same seed."""
+    rng = random.Random(seed)
+    doc = json.loads(data)
+    kinds = [(name, True) for name in STRUCTURAL] + [(name, False) for name in STRUCTURAL] + \
+        [(name, None) for name in BYTES]
+    for n in range(count):
+        name, reseal = kinds[n % len(kinds)]
+        if reseal is None:
+            yield f"bytes:{name}", BYTES[name](rng, data, doc)
+            continue
+        for _ in range(20):  # a mutant that changes nothing is no mutant
+            mutant = copy.deepcopy(doc)
+            STRUCTURAL[name](rng, mutant)
+            if mutant != doc:
+                break
+        yield f"{name}{'+resealed' if reseal else ''}", dump(seal(mutant) if reseal else mutant)
+
+
+# --- the oracle: what is true of a document, by SymPy from its instance ---------------
+
+def Q(text) -> sympy.Rational:
+    num, _, den = text.partition("/")
+    return sympy.Rational(int(num), int(den or 1))
+
+
+def _sign(x) -> int:
+    """The exact sign of a real algebraic number given in radicals: rationalized and
+    expanded, a number of Q(sqrt r) is 0 only as the literal 0; a minimal polynomial
+    settles any other zero; a nonzero value's sign then follows from 50 significant
+    digits (evalf reaches its relative precision however small the value)."""
+    x = sympy.expand(sympy.radsimp(sympy.sympify(x)))
+    if x.is_Rational:
+        return int(sympy.sign(x))
+    if sympy.minimal_polynomial(x, sympy.Symbol("t")).as_expr() == sympy.Symbol("t"):
+        return 0
+    return 1 if x.evalf(50) > 0 else -1
+
+
+def lemma_verdict(doc) -> str:
+    inst = doc["instance"]
+    X = sympy.Matrix([[Q(v) for v in row] for row in inst["X"]])
+    m, d = X.shape
+    Xc = X - sympy.ones(m, 1) * (sympy.ones(1, m) * X) / m
+    scale = 1  # the loss (sum or mean) moves no optimum
+    verdicts = []
+    for j, w0 in enumerate(inst["W0"]):
+        y = sympy.Matrix([Q(row[j]) for row in inst["Y"]])
+        w0 = sympy.Matrix([Q(v) for v in w0])
+        gamma = Q(inst["gamma"][j])
+        w_star = (X.T * X).solve(X.T * y)
+        inner = (w0.T * w_star)[0]
+        if inner <= 0:
+            verdicts.append("hypothesis-not-met")
+            continue
+        n2 = (w_star.T * w_star)[0]
+        rhs = ((w0 - w_star).T * (w0 - w_star))[0] - (n2 - inner) ** 2 / n2
+        c = Xc.T * y
+        kernel = Xc.nullspace()
+        P = sympy.zeros(d, 1)
+        if kernel:
+            K = sympy.Matrix.hstack(*kernel)
+            P = K * (K.T * K).solve(K.T * w0)
+        if gamma == 0 or c == sympy.zeros(d, 1):
+            lhs = 0  # every w with sigma(w) != 0 is optimal: the infimum is 0
+        else:
+            b = sympy.sign(gamma) * (Xc.T * Xc).pinv() * c
+            t = (w0.T * b)[0] / (b.T * b)[0]
+            gap = w0 - P - max(t, 0) * b
+            lhs = (gap.T * gap)[0]
+        verdicts.append("refuted" if rhs - scale * lhs < 0 else "holds")
+    return "refuted" if "refuted" in verdicts else "hypothesis-not-met" \
+        if "hypothesis-not-met" in verdicts else "holds"
+
+
+def program_values(doc) -> list:
+    """Every step of a program certificate, evaluated with SymPy."""
+    inst, vals = doc["instance"], []
+
+    def tensor(v):
+        return [tensor(x) for x in v] if isinstance(v, list) else Q(v)
+
+    variables = {k: tensor(v) for k, v in inst.items()}
+    for step in doc["program"]["steps"]:
+        op, args = step[0], step[1:]
+        if op == "input":
+            value = variables[args[0]]
+            for i in args[1:]:
+                value = value[i]
+        elif op == "const":
+            value = Q(args[0])
+        elif op == "pow":
+            value = vals[args[0]] ** args[1]
+        else:
+            a = [vals[i] for i in args]
+            value = {"add": lambda: a[0] + a[1], "sub": lambda: a[0] - a[1], "mul": lambda: a[0] * a[1],
+                     "div": lambda: a[0] / a[1], "max": lambda: sympy.Max(*a), "min": lambda: sympy.Min(*a),
+                     "neg": lambda: -a[0], "abs": lambda: sympy.Abs(a[0]),
+                     "sqrt": lambda: sympy.sqrt(a[0])}[op]()
+        vals.append(sympy.radsimp(value) if value.is_Number is False else value)
+    return vals
+
+
+def _paper_claim_verdict(claim, instance: dict) -> str:
+    import numpy as np
+
+    from bnproof.claims.xp import symbolic
+
+    xp, values = symbolic(), {}
+    for var in claim.variables:
+        raw = instance[var.name]
+        arr = np.array(raw, dtype=object)
+        values[var.name] = np.vectorize(Q, otypes=[object])(arr) if arr.shape else Q(raw)
+        flat = np.asarray(values[var.name], dtype=object).reshape(-1)
+        if var.domain == "nonzero" and any(x == 0 for x in flat) or \
+                var.domain == "positive" and any(x <= 0 for x in flat) or \
+                var.domain == "symmetric" and not (values[var.name] == values[var.name].T).all():
+            return "outside the domain"
+    try:
+        with np.errstate(all="ignore"):  # SymPy's own float checks set FPU flags numpy reports
+            hyps = [x for h in claim.hypotheses for x in np.asarray(h(xp, **values), dtype=object).ravel()]
+            if any(_sign(x) <= 0 for x in hyps):  # an array hypothesis: every entry > 0
+                return "hypothesis not met"
+            s = _sign(claim.residual(xp, **values))
+    except ZeroDivisionError:
+        return "outside the domain"
+    return "holds" if claim.holds(s) else "refuted"
+
+
+def claim_verdict(doc) -> str:
+    """"refuted" if the claim named by the document is refuted at its instance: for a
+    claim of the papers by the claim file's residual evaluated with SymPy (not the
+    program); for a user's claim by the program, evaluated with SymPy."""
+    from bnproof.claims.api import all_claims
+
+    claims = {c.id: c for c in all_claims()}
+    if doc["claim"]["id"] in claims:
+        return _paper_claim_verdict(claims[doc["claim"]["id"]], doc["instance"])
+    vals = program_values(doc)
+    if any(_sign(vals[h]) <= 0 for h in doc["program"]["hypotheses"]):
+        return "hypothesis not met"
+    s = _sign(vals[doc["program"]["residual"]])
+    kind = doc["claim"]["kind"]
+    holds = s == 0 if kind == "identity" else s > 0 if kind == "strict-inequality" else s >= 0
+    return "holds" if holds else "refuted"
+
+
+def true_verdict(doc) -> str:
+    return lemma_verdict(doc) if "witnesses" in doc else claim_verdict(doc)
+
+
+@dataclass
+class Tally:
+    mutants: int = 0
+    rejected: int = 0
+    accepted_correct: int = 0
+    wrongly_accepted: list = field(default_factory=list)
+    crashes: list = field(default_factory=list)
+    by_kind: Counter = field(default_factory=Counter)  # kind -> rejected count
+    kinds: Counter = field(default_factory=Counter)
+    reasons: dict = field(default_factory=dict)  # kind -> Counter of rejection reasons
+
+
+def campaign(path: Path, count: int, seed: int, workdir: Path) -> Tally:
+    """Run the checker on `count` mutants of the certificate at `path`, in `workdir`."""
+    from bnproof.checker import check_file
+
+    tally = Tally()
+    target = workdir / "mutant.json"
+    for kind, data in mutants(path.read_bytes(), count, seed):
+        tally.mutants += 1
+        tally.kinds[kind] += 1
+        target.write_bytes(data)
+        try:
+            ok, line = check_file(target)
+        except BaseException as exc:  # noqa: BLE001 - a crash is what is counted here
+            tally.crashes.append((kind, f"{type(exc).__name__}: {exc}"))
+            continue
+        if "internal checker error" in line or "\n" in line:
+            tally.crashes.append((kind, line))
+        elif not ok:
+            tally.rejected += 1
+            tally.by_kind[kind] += 1
+            reason = line.split(": ", 1)[1]
+            tally.reasons.setdefault(kind, Counter())[reason] += 1
+        else:
+            doc = json.loads(data)
+            if true_verdict(doc) == doc["verdict"]:
+                tally.accepted_correct += 1
+            else:
+                tally.wrongly_accepted.append((kind, line))
+    return tally
