@@ -30,7 +30,7 @@ EXIT_CODE_HELP = "\n".join(
         (ExitCode.BAD_INPUT, "bad input: missing, malformed, non-numeric, NaN/inf or ragged data"),
         (ExitCode.DEGENERATE, "degenerate instance: σ = 0 in a BN unit, or singular least squares"),
         (ExitCode.HYPOTHESIS_NOT_MET, "the claim's hypothesis is not met (e.g. ⟨W0, W*⟩ ≤ 0)"),
-        (ExitCode.REJECTED, "a certificate was rejected by the checker"),
+        (ExitCode.REJECTED, "a certificate was rejected by the checker (or not confirmed by export --solve)"),
         (ExitCode.DISAGREEMENT, "internal disagreement between the exact and numeric layers"),
         (ExitCode.INTERNAL, "internal error"),
     ]
