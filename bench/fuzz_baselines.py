@@ -8,7 +8,6 @@ formula.  Then the batched JAX throughput against a numpy loop.
 Run: python bench/fuzz_baselines.py [--timeout 30]"""
 
 import argparse
-import json
 import time
 from fractions import Fraction
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from fractions import Fraction
-from pathlib import Path
 
 from ..program.evaluate import to_sympy
 from ..search import fuzz as search
