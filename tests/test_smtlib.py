@@ -110,6 +110,9 @@ def test_export_writes_the_file_and_solves_it(tmp_path):
 @pytest.mark.parametrize("content, code, words", [
     (b"{", 3, "not valid JSON"),
     (b"\xff\xfe", 3, "not UTF-8"),
+    (b"{}", 6, "missing key"),
+    (b'{"program": 1}', 6, "missing key"),
+    (b"[1]", 6, "not a JSON object"),
     (None, 6, "digest mismatch"),
 ])
 def test_bad_certificates_are_one_line_errors_and_write_nothing(tmp_path, content, code, words):

@@ -11,8 +11,9 @@ the definitions every fact holds, i.e. the facts are true of the certificate's e
 values.  Numbers are exact rationals `(/ p q)`; nothing is rounded.
 
 The certificate is read with the independent checker's strict parsing (never
-evaluated): malformed input is BadInput (exit 3), a broken seal or claim binding
-is CertificateRejected (exit 6).  Whether the facts hold is left to the solver."""
+evaluated): a file that is not JSON is BadInput (exit 3); a malformed document, a
+broken seal or claim binding is CertificateRejected (exit 6).  Whether the facts
+hold is left to the solver."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from ..errors import BadInput, BnproofError, ExitCode
 
 
 class CertificateRejected(BnproofError):
-    """Well-formed, but its digest, version or claim binding fails."""
+    """Malformed, or its digest, version, obligations or claim binding fail."""
 
     exit_code = ExitCode.REJECTED
 
@@ -117,7 +118,7 @@ def document_smt(doc) -> str:
     from .smtlib_program import program_smt
 
     if type(doc) is not dict:
-        raise BadInput("certificate: the document is not a JSON object")
+        raise CertificateRejected("certificate: the document is not a JSON object")
     if "program" in doc and "witnesses" not in doc:
         return program_smt(doc)
     return lemma_smt(doc)

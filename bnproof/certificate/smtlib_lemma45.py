@@ -16,7 +16,6 @@ from fractions import Fraction
 from ..checker.lemma import FACTS, INSTANCE, NEURON
 from ..checker.parse import MAX_D, Rejected, array, check_envelope, keys, rational, take, tensor, vector
 from ..claims.lemma45 import ID as CLAIM_ID, SOURCE, STATEMENT
-from ..errors import BadInput
 from .smtlib import CertificateRejected, Smt, conj, disj, literal, plus, stage, times
 
 REFUTED, HOLDS, NOT_MET = "refuted", "holds", "hypothesis-not-met"
@@ -72,7 +71,7 @@ def _instance(inst: dict):
 
 
 def _parse(doc: dict):
-    """Structure and values (BadInput on failure)."""
+    """Structure and values."""
     keys(doc, "document", TOP)
     keys(doc["claim"], "claim", {"id", "source", "statement"})
     X, Y, W0, gamma, loss = _instance(doc["instance"])
@@ -197,7 +196,7 @@ def _neuron(smt: Smt, j: int, X: list, Xc: list, y: list, w0: list, gamma, s, w:
 
 
 def lemma_smt(doc: dict) -> str:
-    X, Y, W0, gamma, loss, neurons = stage(_parse, BadInput, doc)
+    X, Y, W0, gamma, loss, neurons = stage(_parse, CertificateRejected, doc)
     stage(_bind, CertificateRejected, doc, neurons)
     m, d = len(X), len(X[0])
     smt = Smt()

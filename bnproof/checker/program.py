@@ -209,8 +209,9 @@ def evaluate(ops: list, facts: list, match: tuple | None = None) -> None:
     raise Rejected(f"undecided at {PRECISIONS[-1]} bits: {pending}")
 
 
-def check_program(doc: dict) -> str:
-    """A program certificate; returns what was established, and what is trusted."""
+def read_program(doc: dict) -> tuple:
+    """Everything but the arithmetic: structure, seal, claim, instance, steps and
+    obligations.  Returns (claim, program, variables, ops, facts, formula)."""
     keys(doc, "document", TOP)
     claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind"})
     program = keys(doc["program"], "program", {"steps", "residual", "hypotheses"})
@@ -246,6 +247,12 @@ def check_program(doc: dict) -> str:
         if type(item["value"]) is not int or item != expected:
             raise Rejected(f"obligations[{i}]: expected fact {expected['fact']}, value {step}, "
                            f"sign {want}")
+    return claim, program, variables, ops, facts, formula
+
+
+def check_program(doc: dict) -> str:
+    """A program certificate; returns what was established, and what is trusted."""
+    claim, program, variables, ops, facts, formula = read_program(doc)
     if formula is None:
         evaluate(ops, facts)
         return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]})"
