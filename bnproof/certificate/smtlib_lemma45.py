@@ -13,14 +13,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..checker.lemma import FACTS, INSTANCE, NEURON
+from ..checker.lemma import (CLAIM_ID, FACTS, HOLDS, INSTANCE, NEURON, NOT_MET, REFUTED, SOURCE,
+                             STATEMENT, TOP)
 from ..checker.parse import MAX_D, Rejected, array, check_envelope, keys, rational, take, tensor, vector
-from ..claims.lemma45 import ID as CLAIM_ID, SOURCE, STATEMENT
 from .smtlib import CertificateRejected, Smt, conj, disj, literal, plus, stage, times
-
-REFUTED, HOLDS, NOT_MET = "refuted", "holds", "hypothesis-not-met"
-TOP = {"format", "version", "bnproof_version", "claim", "instance", "witnesses",
-       "obligations", "verdict", "digest"}
 
 
 def _optional(value, path: str):

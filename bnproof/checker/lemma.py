@@ -17,6 +17,8 @@ FACTS = ("normal-equations", "unique-minimum", "bn-optimum-set", "closest-bn-opt
          "grad-bn-at-W-star", "hypothesis", "residual")
 REFUTED, HOLDS, NOT_MET = "refuted", "holds", "hypothesis-not-met"
 INSTANCE = ("X", "Y", "W0", "gamma", "beta")
+TOP = {"format", "version", "bnproof_version", "claim", "instance", "witnesses", "obligations",
+       "verdict", "digest"}
 NEURON = {"W_star", "bn_optimum", "closest_bn_optimum", "grad_bn_at_W_star",
           "inner_W0_W_star", "lhs", "rhs", "residual", "verdict"}
 
@@ -156,8 +158,7 @@ def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
 
 def check_lemma(doc: dict) -> str:
     """A Lemma 4.5 certificate with witnesses; returns "<claim id> <verdict>"."""
-    keys(doc, "document", {"format", "version", "bnproof_version", "claim", "instance",
-                           "witnesses", "obligations", "verdict", "digest"})
+    keys(doc, "document", TOP)
     claim = keys(doc["claim"], "claim", {"id", "source", "statement"})
     inst = keys(doc["instance"], "instance", {*INSTANCE, "loss"})
     keys(doc["witnesses"], "witnesses", {"neurons"})
