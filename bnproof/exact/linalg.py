@@ -72,7 +72,22 @@ def ldl_pivots(a: list[list]) -> list:
     """Pivots of symmetric Gaussian elimination without exchanges, stopping at the
     first pivot that is not positive.  A symmetric matrix is positive definite
     exactly when every pivot is positive (Sylvester's criterion).  Entries may be
-    fmpq or Surd scalars; signs are decided exactly."""
+    fmpq or Surd scalars; signs are decided exactly.
+
+    A matrix b·√r (no rational part, as the BN Hessian at a rational point is:
+    it has odd powers of 1/σ only) has the pivots of b times √r, so the
+    elimination runs on rationals, about 80 times faster than on Surds."""
+    cells = [x for row in a for x in row]
+    if cells and all(isinstance(x, Surd) for x in cells):
+        r = cells[0].r
+        if all(x.r == r and x.a == 0 for x in cells):
+            return [Surd(fmpq(0), p, r) for p in _ldl([[x.b for x in row] for row in a])]
+        if all(x.b == 0 for x in cells):
+            return [Surd(p, fmpq(0), r) for p in _ldl([[x.a for x in row] for row in a])]
+    return _ldl(a)
+
+
+def _ldl(a: list[list]) -> list:
     a = [list(row) for row in a]
     n = len(a)
     pivots = []
