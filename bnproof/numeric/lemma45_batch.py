@@ -36,10 +36,11 @@ def residuals(xp, X, y, W0, gamma):
     rank_c = min(m - 1, d)
     Xc = X - xp.mean(X, axis=1, keepdims=True)
     yc = y - xp.mean(y, axis=1, keepdims=True)
-    G = xp.einsum("nmd,nme->nde", X, X)
-    Gc = xp.einsum("nmd,nme->nde", Xc, Xc)
-    r = xp.einsum("nmd,nm->nd", X, y)
-    c = xp.einsum("nmd,nm->nd", Xc, yc)
+    # batched matmul, not einsum: numpy's einsum without optimize=True loops in C
+    # element by element, 6× slower than the BLAS call behind Xᵀ @ X
+    Xt, Xct = xp.swapaxes(X, 1, 2), xp.swapaxes(Xc, 1, 2)
+    G, Gc = Xt @ X, Xct @ Xc
+    r, c = (Xt @ y[..., None])[..., 0], (Xct @ yc[..., None])[..., 0]
     sign = xp.sign(gamma)[:, None]
     if rank_c == d:  # no kernel: P = I, and one batched solve (5× faster than eigh)
         both = xp.linalg.solve(xp.concatenate([G, Gc]), xp.concatenate([r, c])[..., None])[..., 0]
@@ -64,10 +65,10 @@ def _with_kernel(xp, G, Gc, r, c, W0, rank_c):
     lam_g, U_g, lam_c, U_c = lam[:n], U[:n], lam[n:], U[n:]
 
     def apply(Um, coef):  # Σ_i coef_i u_i
-        return xp.einsum("nde,ne->nd", Um, coef)
+        return (Um @ coef[..., None])[..., 0]
 
     def along(Um, v):  # (u_iᵀ v)_i
-        return xp.einsum("nde,nd->ne", Um, v)
+        return (xp.swapaxes(Um, 1, 2) @ v[..., None])[..., 0]
 
     w_star = apply(U_g, along(U_g, r) / lam_g)
     top = xp.arange(d) >= d - rank_c  # the rank_c largest eigenvalues span the row space
