@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..program.evaluate import DomainError, Sign, decide_sign
+from ..program.evaluate import TANH, DomainError, Evaluator, Sign
 from ..program.trace import Node, Program
 from . import xp as namespaces
 from .api import Claim
@@ -89,17 +89,28 @@ class Decision:
 
 
 def decide(claim: Claim, instance: dict, traced: Traced | None = None) -> Decision:
-    """Exact verdict of the claim on an instance of exact rationals."""
-    traced = traced or trace(claim, sizes_of(claim, instance))
-    get = lookup(instance)
+    """Exact verdict of the claim on an instance of exact rationals.
+
+    Never raises (short of KeyboardInterrupt): whatever cannot be decided, for
+    whatever reason, is UNDECIDED with the reason.  A hypothesis proved ≤ 0, or
+    an operation proved undefined, puts the instance outside the claim; a
+    hypothesis whose sign is undecided leaves the verdict undecided."""
     try:
+        traced = traced or trace(claim, sizes_of(claim, instance))
+        evaluator = Evaluator(traced.steps, lookup(instance))
         for k, h in enumerate(traced.hypotheses):
-            sign = decide_sign(traced.steps, get, h)
+            sign = evaluator.sign(h)
+            if sign.sign is None:
+                return Decision(UNDECIDED, None, f"hypothesis {k + 1}: {sign.how}")
             if sign.sign != 1:
                 return Decision(OUTSIDE, None, f"hypothesis {k + 1} is not > 0 ({sign.how})")
-        sign = decide_sign(traced.steps, get, traced.residual)
-    except (DomainError, ZeroDivisionError) as err:
+        if any(step[0] == "tanh" for step in traced.steps):
+            return Decision(UNDECIDED, None, TANH)  # never refuted: see docs/claims.md
+        sign = evaluator.sign(traced.residual)
+    except DomainError as err:
         return Decision(OUTSIDE, None, f"outside the claim's domain: {err}")
+    except Exception as err:  # a bug or a hostile claim: never a verdict it did not earn
+        return Decision(UNDECIDED, None, f"undecided: {type(err).__name__}: {err}")
     if sign.sign is None:
         return Decision(UNDECIDED, sign, sign.how)
     return Decision(HOLDS if claim.holds(sign.sign) else REFUTED, sign, sign.how)

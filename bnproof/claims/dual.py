@@ -2,7 +2,14 @@
 
 Exact backends have no autodiff; duals give claims an independent, exact
 derivative (no closed form involved) over any number type: program nodes,
-SymPy numbers, Fractions."""
+SymPy numbers, Fractions, floats.
+
+Kinks stay straight-line: no Python ``if`` on a value.  d|a| = b·a/|a| and
+d max(a, c) = (b_a + b_c)/2 + (b_a − b_c)/2 · (a − c)/|a − c| (min likewise),
+exact away from a kink; at a kink the derivative divides by exactly zero, so
+an exact backend reports the instance outside the claim's domain instead of
+inventing a one-sided derivative.  A derivative that is the integer 0 (an
+entry that does not depend on the variable being differentiated) stays 0."""
 
 from __future__ import annotations
 
@@ -21,43 +28,85 @@ class Dual:
 
     def __add__(self, o):
         oa, ob = self._split(o)
-        return Dual(self.a + oa, self.b + ob)
+        return Dual(self.a + oa, _plus(self.b, ob))
 
     __radd__ = __add__
 
     def __sub__(self, o):
         oa, ob = self._split(o)
-        return Dual(self.a - oa, self.b - ob)
+        return Dual(self.a - oa, _minus(self.b, ob))
 
     def __rsub__(self, o):
         oa, ob = self._split(o)
-        return Dual(oa - self.a, ob - self.b)
+        return Dual(oa - self.a, _minus(ob, self.b))
 
     def __mul__(self, o):
         oa, ob = self._split(o)
-        return Dual(self.a * oa, self.a * ob + self.b * oa)
+        return Dual(self.a * oa, _plus(_times(self.a, ob), _times(self.b, oa)))
 
     __rmul__ = __mul__
 
     def __truediv__(self, o):
         oa, ob = self._split(o)
-        return Dual(self.a / oa, (self.b * oa - self.a * ob) / (oa * oa))
+        top = _minus(_times(self.b, oa), _times(self.a, ob))
+        return Dual(self.a / oa, 0 if _is_zero(top) else top / (oa * oa))
 
     def __rtruediv__(self, o):
         oa, ob = self._split(o)
-        return Dual(oa / self.a, (ob * self.a - oa * self.b) / (self.a * self.a))
+        top = _minus(_times(ob, self.a), _times(oa, self.b))
+        return Dual(oa / self.a, 0 if _is_zero(top) else top / (self.a * self.a))
 
     def __neg__(self):
-        return Dual(-self.a, -self.b)
+        return Dual(-self.a, 0 if _is_zero(self.b) else -self.b)
 
     def __pow__(self, k: int):
         if k == 0:
-            return Dual(self.a**0, 0 * self.b)
-        return Dual(self.a**k, self.a ** (k - 1) * k * self.b)
+            return Dual(self.a**0, 0)
+        return Dual(self.a**k, _times(self.a ** (k - 1) * k, self.b))
 
     def sqrt(self, sqrt=np.sqrt):
         root = sqrt(self.a)
-        return Dual(root, self.b / (root * 2))
+        return Dual(root, 0 if _is_zero(self.b) else self.b / (root * 2))
+
+    def __abs__(self):
+        return self.abs(abs)
+
+    def abs(self, absolute):
+        size = absolute(self.a)
+        return Dual(size, 0 if _is_zero(self.b) else self.b * self.a / size)
+
+    def tanh(self, tanh):
+        value = tanh(self.a)
+        return Dual(value, 0 if _is_zero(self.b) else self.b * (1 - value * value))
+
+
+def _is_zero(b) -> bool:
+    """An exactly-zero derivative written as a plain integer (not a traced value)."""
+    return type(b) is int and b == 0
+
+
+def _plus(x, y):
+    return y if _is_zero(x) else x if _is_zero(y) else x + y
+
+
+def _minus(x, y):
+    return x if _is_zero(y) else -y if _is_zero(x) else x - y
+
+
+def _times(x, y):
+    return 0 if _is_zero(x) or _is_zero(y) else x * y
+
+
+def maximum(x, y, plain_max, absolute, half, sign: int = 1):
+    """max(x, y) (min with sign = −1) where x or y may be a dual; the value is the
+    backend's own max/min, the derivative the straight-line formula above (half is
+    the backend's exact 1/2)."""
+    (a, b), (c, e) = Dual._split(x), Dual._split(y)
+    if _is_zero(b) and _is_zero(e):
+        return Dual(plain_max(a, c), 0)
+    diff = a - c
+    slope = diff / absolute(diff)  # ±1, a division by exactly 0 at the kink
+    return Dual(plain_max(a, c), (b + e) * half + (b - e) * half * slope * sign)
 
 
 def gradient(fn, x: np.ndarray) -> np.ndarray:
@@ -67,5 +116,6 @@ def gradient(fn, x: np.ndarray) -> np.ndarray:
         seeded = np.array([Dual(v, int(i == k)) for i, v in enumerate(x)], dtype=object)
         value = fn(seeded)
         value = value.reshape(()).item() if isinstance(value, np.ndarray) else value
-        out[k] = value.b if isinstance(value, Dual) else 0 * x[k]
+        b = value.b if isinstance(value, Dual) else 0
+        out[k] = 0 * x[k] if _is_zero(b) else b
     return out

@@ -1,60 +1,240 @@
-"""Prove an identity claim exactly at fixed sizes, with symbols for every entry.
+"""Prove an identity claim at fixed sizes: its residual is 0 wherever it is defined.
 
-Each square root of a non-constant expression P becomes a new symbol s with
-s² = P (s ≥ 0); the residual's numerator must then reduce to 0 modulo those
-relations.  A zero remainder is a proof for all values where the claim is
-defined; a nonzero one proves nothing either way (reported as not verified).
+The claim is traced into its straight-line program (``decide.trace``) and the
+program is replayed over exact rational functions (``program.radicals``): one
+generator per input entry, one per distinct square root r with r² = Np·Dp.
+The residual is proved ≡ 0 when its numerator reduces to the zero
+polynomial; the soundness argument (cancellations are polynomial identities,
+reductions only use relations that hold at the point) is in the docstring of
+``bnproof.program.radicals``.  No SymPy assumptions are involved.
+
+Piecewise steps (abs, max, min; relu and leaky_relu trace to max) are split
+into cases: each is replaced by one of its branches, chosen by the sign of its
+operand (abs a) or difference (max/min a − b).  Steps whose discriminants are
+the same polynomial up to a constant factor share the choice, since at a point
+that polynomial has one sign (at 0 both branches agree, so either is right).
+At any point where the program is defined, the actual evaluation follows one
+explored combination, so the identity is proved only if every combination
+reduces to 0.  A branch that divides by the zero function, or takes the root
+of a negative constant, is undefined wherever it applies and proves nothing
+either way, so it is skipped.  At most ``MAX_CASES`` combinations are tried.
+
+A proof of "0 wherever defined" is vacuous if the claim is defined nowhere,
+so "proved" also requires one exact witness at that size: an instance of
+small rationals (seeded deterministically) on which ``decide`` finds the
+hypotheses true and the residual defined and 0.
+
+Only the field operations, integer powers, square roots and the piecewise
+steps are in the fragment; anything else (tanh) is reported outside it.
 """
 
 from __future__ import annotations
 
 import itertools
+import random
+from dataclasses import dataclass
+from fractions import Fraction
 
-import numpy as np
-import sympy
-
-from . import xp as namespaces
+from ..program.radicals import Radicals, Vacuous
 from .api import Claim
+from .decide import HOLDS, Traced, decide, trace
+
+PROVED, NOT_PROVED, OUTSIDE_FRAGMENT = "proved", "not-proved", "outside-fragment"
+MAX_CASES = 256  # branch combinations of the case split
+WITNESS_TRIES = 8
+PIECEWISE = {"abs", "max", "min"}
+FIELD = {"input", "const", "add", "sub", "mul", "div", "neg", "pow", "sqrt"}
 
 
-def _symbols(claim: Claim, sizes: dict) -> dict:
-    values = {}
+@dataclass(frozen=True)
+class ProofResult:
+    status: str  # proved | not-proved | outside-fragment
+    reason: str  # one line
+    sizes: dict
+    witness: dict | None = None  # an exact instance on which the claim is defined and holds
+    cases: int = 0  # branch combinations explored
+
+    @property
+    def proved(self) -> bool:
+        return self.status == PROVED
+
+
+class _TooManyCases(Exception):
+    pass
+
+
+class _NotZero(Exception):
+    pass
+
+
+def _cone(steps: list, output: int) -> list[int]:
+    """The steps the output depends on, in program order."""
+    needed, stack = {output}, [output]
+    while stack:
+        step = steps[stack.pop()]
+        operands = step[1:2] if step[0] in ("pow", "neg", "sqrt", "abs", "tanh") else step[1:3]
+        if step[0] in ("input", "const"):
+            operands = []
+        for j in operands:
+            if j not in needed:
+                needed.add(j)
+                stack.append(j)
+    return sorted(needed)
+
+
+class _CaseSplit:
+    def __init__(self, steps: list, cone: list[int], inputs: dict, output: int, max_cases: int):
+        self.steps, self.cone, self.inputs, self.output = steps, cone, inputs, output
+        self.max_cases = max_cases
+        self.cases = 1  # leaves of the case tree so far
+        self.vacuous = 0  # leaves on which the program is defined nowhere
+        self.piecewise = sum(steps[i][0] in PIECEWISE for i in cone)
+
+    def explore(self, position: int, values: dict, field: Radicals, signs: dict) -> None:
+        steps = self.steps
+        for where in range(position, len(self.cone)):
+            i = self.cone[where]
+            step = steps[i]
+            op = step[0]
+            try:
+                if op not in PIECEWISE:
+                    values[i] = self._field_step(step, values, field)
+                    continue
+                a = values[step[1]]
+                b = values[step[2]] if op != "abs" else None
+                key, s = field.sign_key(a if op == "abs" else field.sub(a, b))
+            except Vacuous:
+                self.vacuous += 1
+                return
+            if key is None or key in signs:  # the sign is known on this branch
+                values[i] = _branch(op, a, b, s * signs[key] if key else (s or 1), field)
+                continue
+            self.cases += 1
+            if self.cases > self.max_cases:
+                raise _TooManyCases
+            for choice in (1, -1):  # the discriminant ≥ 0, then ≤ 0
+                sub = dict(values)
+                sub[i] = _branch(op, a, b, choice, field)
+                self.explore(where + 1, sub, field.fork(), {**signs, key: choice * s})
+            return
+        if not values[self.output].is_zero():
+            raise _NotZero
+
+    def _field_step(self, step, values, field: Radicals):
+        op = step[0]
+        if op == "input":
+            return field.input(self.inputs[(step[1], *step[2:])])
+        if op == "const":
+            return field.const(Fraction(step[1]))
+        a = values[step[1]]
+        if op == "neg":
+            return field.neg(a)
+        if op == "sqrt":
+            return field.sqrt(a)
+        if op == "pow":
+            return field.pow(a, step[2])
+        b = values[step[2]]
+        return {"add": field.add, "sub": field.sub, "mul": field.mul, "div": field.div}[op](a, b)
+
+
+def _branch(op: str, a, b, choice: int, field: Radicals):
+    """The branch a piecewise step takes where its discriminant has sign `choice`."""
+    if op == "abs":
+        return a if choice > 0 else field.neg(a)
+    if op == "max":
+        return a if choice > 0 else b
+    return b if choice > 0 else a  # min
+
+
+def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES) -> ProofResult:
+    """Prove claim's residual ≡ 0 at these sizes wherever it is defined, with a witness."""
+    def result(status, reason, **extra):
+        return ProofResult(status, reason, dict(sizes), **extra)
+
+    if claim.kind != "identity":
+        return result(NOT_PROVED, "only identities are proved at fixed sizes")
+    try:
+        traced = trace(claim, sizes)
+    except Exception as err:  # the claim's own code failed at these sizes
+        return result(NOT_PROVED, f"the residual could not be traced: {type(err).__name__}: {err}")
+    steps = traced.steps
+    cone = _cone(steps, traced.residual)
+    outside = sorted({steps[i][0] for i in cone} - FIELD - PIECEWISE)
+    if outside:
+        return result(OUTSIDE_FRAGMENT, f"outside the provable fragment: uses {', '.join(outside)}")
+    inputs = {}
+    for i in cone:
+        if steps[i][0] == "input":
+            inputs.setdefault((steps[i][1], *steps[i][2:]), len(inputs))
+    split = _CaseSplit(steps, cone, inputs, traced.residual, max_cases)
+    try:
+        split.explore(0, {}, Radicals([f"{k[0]}{list(k[1:])}" for k in inputs]), {})
+    except _TooManyCases:
+        return result(NOT_PROVED, f"not proved: {split.piecewise} piecewise operations exceed the "
+                                  f"case-split limit ({max_cases} cases)", cases=split.cases)
+    except _NotZero:
+        return result(NOT_PROVED, "not proved: the residual does not reduce to 0"
+                      + (f" (in one of {split.cases} cases)" if split.cases > 1 else ""),
+                      cases=split.cases)
+    if split.vacuous == split.cases:
+        return result(NOT_PROVED, "not proved: the residual is defined nowhere "
+                                  "(a division by zero or the root of a negative constant)",
+                      cases=split.cases)
+    witness = find_witness(claim, sizes, traced)
+    if witness is None:
+        return result(NOT_PROVED, "not proved: no instance where the claim is defined was found",
+                      cases=split.cases)
+    cases = f" in {split.cases} cases" if split.cases > 1 else ""
+    return result(PROVED, f"proved: the residual reduces to 0{cases} wherever it is defined, "
+                          "and a witness instance is inside the claim's domain",
+                  witness=witness, cases=split.cases)
+
+
+def _entry(rng: random.Random, domain: str) -> Fraction:
+    while True:
+        x = Fraction(rng.randint(-9, 9), rng.choice((1, 2, 3)))
+        if domain == "positive":
+            x = abs(x)
+        if x != 0 or domain == "real" or domain == "symmetric":
+            return x
+
+
+def _random_instance(claim: Claim, sizes: dict, rng: random.Random) -> dict:
+    instance = {}
     for v in claim.variables:
         shape = claim.shape_of(v, sizes)
-        out = np.empty(shape, dtype=object)
+        if not shape:
+            instance[v.name] = _entry(rng, v.domain)
+            continue
+        cells = {}
         for index in itertools.product(*(range(n) for n in shape)):
             key = tuple(sorted(index)) if v.domain == "symmetric" else index
-            name = v.name + "_" + "_".join(map(str, key)) if key else v.name
-            out[index] = sympy.Symbol(name, real=True, nonzero=v.domain in ("nonzero", "positive"),
-                                      positive=v.domain == "positive" or None)
-        values[v.name] = out if shape else out[()]
-    return values
+            cells[index] = cells.get(key) if key in cells else _entry(rng, v.domain)
+
+        def nest(prefix):
+            if len(prefix) == len(shape):
+                return cells[prefix]
+            return [nest(prefix + (k,)) for k in range(shape[len(prefix)])]
+
+        instance[v.name] = nest(())
+    return instance
+
+
+def find_witness(claim: Claim, sizes: dict, traced: Traced | None = None,
+                 tries: int = WITNESS_TRIES) -> dict | None:
+    """An exact instance at these sizes on which the claim is decided to hold, or None."""
+    rng = random.Random(f"{claim.id} {sorted(sizes.items())}")  # seeded by the claim and sizes
+    traced = traced or trace(claim, sizes)
+    for _ in range(tries):
+        instance = _random_instance(claim, sizes, rng)
+        if decide(claim, instance, traced).verdict == HOLDS:
+            return instance
+    return None
 
 
 def identity_holds(claim: Claim, sizes: dict) -> bool:
-    roots: dict = {}
-
-    def sqrt(x):
-        x = sympy.sympify(x)
-        if x.is_number:
-            return sympy.sqrt(x)
-        key = sympy.expand(x)
-        if key not in roots:
-            roots[key] = sympy.Symbol(f"root{len(roots)}", positive=True)
-        return roots[key]
-
-    xp = namespaces.symbolic(sqrt=sqrt)
-    values = _symbols(claim, sizes)
-    residual = claim.residual(xp, **values)
-    residual = residual.reshape(()).item() if isinstance(residual, np.ndarray) else residual
-    numerator, _ = sympy.fraction(sympy.together(sympy.expand(residual)))
-    numerator = sympy.expand(numerator)
-    if numerator == 0:
-        return True
-    relations = [s**2 - p for p, s in roots.items()]
-    gens = list(roots.values()) + sorted(numerator.free_symbols - set(roots.values()), key=str)
-    _, remainder = sympy.reduced(numerator, relations, *gens, order="lex")
-    return sympy.expand(remainder) == 0
+    """Kept for callers of the old prover: True only when prove_at proves it."""
+    return prove_at(claim, sizes).proved
 
 
 def verified_sizes(claim: Claim) -> list[dict]:
@@ -63,4 +243,4 @@ def verified_sizes(claim: Claim) -> list[dict]:
     names = sorted(ranges)
     grid = [dict(zip(names, combo)) for combo in
             itertools.product(*(range(ranges[n][0], ranges[n][1] + 1) for n in names))]
-    return [sizes for sizes in grid if identity_holds(claim, sizes)]
+    return [sizes for sizes in grid if prove_at(claim, sizes).proved]

@@ -16,22 +16,49 @@ by an integer (that would be a float): write ``xp.q(1, m)``.
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
 
 
-def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> SimpleNamespace:
-    from .dual import Dual, gradient
+def _with_duals(sqrt, absolute, maximum, minimum, tanh, half):
+    """The backend's elementwise functions, extended to dual numbers (for xp.grad):
+    a dual carries its derivative through them, straight-line (see dual.py)."""
+    from .dual import Dual
+    from .dual import maximum as dual_max
 
-    plain_sqrt = sqrt
+    def d_sqrt(x):
+        return x.sqrt(sqrt) if isinstance(x, Dual) else sqrt(x)
 
-    def sqrt(x):  # noqa: F811 - duals carry their derivative through the root
-        return x.sqrt(plain_sqrt) if isinstance(x, Dual) else plain_sqrt(x)
+    def d_abs(x):
+        return x.abs(absolute) if isinstance(x, Dual) else absolute(x)
 
+    def d_max(a, b):
+        if isinstance(a, Dual) or isinstance(b, Dual):
+            return dual_max(a, b, maximum, absolute, half())
+        return maximum(a, b)
+
+    def d_min(a, b):
+        if isinstance(a, Dual) or isinstance(b, Dual):
+            return dual_max(a, b, minimum, absolute, half(), sign=-1)
+        return minimum(a, b)
+
+    def d_tanh(x):
+        return x.tanh(tanh) if isinstance(x, Dual) else tanh(x)
+
+    return d_sqrt, d_abs, d_max, d_min, d_tanh
+
+
+def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh) -> SimpleNamespace:
+    from .dual import gradient
+
+    sqrt, absolute, maximum, minimum, tanh = _with_duals(sqrt, absolute, maximum, minimum, tanh,
+                                                         lambda: number(Fraction(1, 2)))
     vsqrt, vabs = np.vectorize(sqrt, otypes=[object]), np.vectorize(absolute, otypes=[object])
     vmax, vmin = np.vectorize(maximum, otypes=[object]), np.vectorize(minimum, otypes=[object])
+    vtanh = np.vectorize(tanh, otypes=[object])
 
     def asarray(x):
         return np.asarray(x, dtype=object)
@@ -56,9 +83,6 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> Si
             slices = list(x.reshape(-1) if axis is None else np.moveaxis(x, axis, 0))
             return functools.reduce(pairwise, slices)
         return over
-
-    def tanh(x):
-        raise TypeError("tanh is not algebraic: claims using it are searched numerically only")
 
     def solve(A, b):
         """A x = b by elimination without row exchanges: branch-free, so it traces
@@ -89,7 +113,7 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number) -> Si
         asarray=asarray, q=q,
         relu=lambda x: vmax(asarray(x), number(0)),
         leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * number(slope)),
-        tanh=tanh, solve=solve, grad=gradient,
+        tanh=vtanh, solve=solve, grad=gradient,
     )
 
 
@@ -109,6 +133,7 @@ def trace(program):
         maximum=lambda a, b: lift(a).max(b),
         minimum=lambda a, b: lift(a).min(b),
         number=number,
+        tanh=lambda x: lift(x).tanh(),  # recorded, never decided exactly (undecided)
     )
 
 
@@ -119,25 +144,47 @@ def symbolic(sqrt=None):
         x = Fraction(x)
         return sympy.Rational(x.numerator, x.denominator)
 
-    return _object_namespace("symbolic", sqrt or sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number)
+    return _object_namespace("symbolic", sqrt or sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number,
+                             sympy.tanh)
 
 
-def _float_namespace(kind: str, xnp, asarray, grad) -> SimpleNamespace:
-    """numpy and jax.numpy share the array API; only these three differ."""
+def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> SimpleNamespace:
+    """numpy and jax.numpy share the array API; only these differ.  With duals (numpy's
+    float gradient runs dual numbers through object arrays), the elementwise
+    functions dispatch object arrays to their dual-aware scalar versions."""
 
     def q(p, r=1):
         return xnp.float64(p) / r
 
+    sqrt, absolute, maximum, minimum, tanh = xnp.sqrt, xnp.abs, xnp.maximum, xnp.minimum, xnp.tanh
+    if duals:
+        scalar = _with_duals(np.sqrt, abs, max, min, math.tanh, lambda: 0.5)
+        sqrt, absolute, maximum, minimum, tanh = (_object_or(f, g) for f, g in zip(
+            (sqrt, absolute, maximum, minimum, tanh), scalar))
+
     return SimpleNamespace(
         kind=kind,
-        sum=xnp.sum, mean=xnp.mean, sqrt=xnp.sqrt, abs=xnp.abs, maximum=xnp.maximum,
-        minimum=xnp.minimum, max=xnp.max, min=xnp.min, dot=xnp.dot, outer=xnp.outer,
+        sum=xnp.sum, mean=xnp.mean, sqrt=sqrt, abs=absolute, maximum=maximum,
+        minimum=minimum, max=xnp.max, min=xnp.min, dot=xnp.dot, outer=xnp.outer,
         ones=lambda n: xnp.ones(n), zeros=lambda n: xnp.zeros(n), eye=lambda n: xnp.eye(n),
         asarray=asarray, q=q,
-        relu=lambda x: xnp.maximum(x, 0.0),
-        leaky_relu=lambda x, slope=Fraction(1, 100): xnp.maximum(x, x * float(slope)),
-        tanh=xnp.tanh, solve=xnp.linalg.solve, grad=grad,
+        relu=lambda x: maximum(x, 0.0),
+        leaky_relu=lambda x, slope=Fraction(1, 100): maximum(x, x * float(slope)),
+        tanh=tanh, solve=xnp.linalg.solve, grad=grad,
     )
+
+
+def _object_or(vectorized, scalar):
+    """The numpy ufunc for float arrays, the dual-aware scalar function elementwise
+    for object arrays (of duals)."""
+    elementwise = np.vectorize(scalar, otypes=[object])
+
+    def apply(*args):
+        if any(np.asarray(a).dtype == object for a in args):
+            return elementwise(*args)
+        return vectorized(*args)
+
+    return apply
 
 
 def numeric():
@@ -159,4 +206,4 @@ def _numeric_gradient(fn, x):
 def floating():
     """numpy float64, for screening single instances cheaply (e.g. in Hypothesis)."""
     return _float_namespace("floating", np, lambda x: np.asarray(x, dtype=np.float64),
-                            _numeric_gradient)
+                            _numeric_gradient, duals=True)

@@ -1,25 +1,73 @@
 """Exact evaluation of straight-line programs and rigorous sign decisions.
 
 Values stay exact Fractions while they are rational (a square root of a
-rational square is rational).  The first irrational square root switches
-the affected values to intervals with Fraction endpoints, rounded outward to
-a dyadic grid of 2^-bits, and the precision is raised until the sign of the
-output is decided.  If intervals cannot separate the output from 0 (it may be
-exactly 0), SymPy's minimal polynomial decides.  Nothing is ever rounded to
-a float.
+rational square is rational).  Other values are enclosed in arb balls
+(python-flint), whose arithmetic is rigorous: every ball contains the true
+value.  A sign is read from a ball only when the ball excludes 0.
+
+Side conditions come first.  A square root or a division is only evaluated
+once its radicand is proved ≥ 0 or its divisor ≠ 0; an undefined operation
+never becomes a value:
+  * a radicand proved < 0, or a divisor proved = 0, is a DomainError (the
+    instance is outside the claim's domain);
+  * an operand whose ball still contains 0 gets an exact zero test.  Exactly
+    0 means a DomainError for a division and the value 0 for a square root;
+    nonzero means the precision is raised until its ball excludes 0.
+The exact zero test only runs on an operand whose own side conditions are
+already established (it comes earlier in the program), so it never sees an
+undefined operation.  It replays that operand's subprogram over
+Q(r₁, …, rₖ) with one generator per distinct square root
+(``program.radicals``); abs, max and min take the branch given by the sign of
+their operand (difference), itself decided exactly first.  A numerator that
+reduces to the zero polynomial is a proof of 0.  Otherwise the generators are
+eliminated one at a time (the product with the conjugate, F₀² − F₁²·R), which
+gives a nonzero polynomial R(t) ∈ Q[t] with R(x) = 0.  Writing
+R = tʲ·S with S(0) ≠ 0: j = 0 proves x ≠ 0, and every nonzero root of S has
+|x| ≥ |s₀| / (|s₀| + max|sᵢ|) (Cauchy's bound for the reversed polynomial),
+so a ball inside that bound proves x = 0 and a ball outside it decides the
+sign.  The bound also says how much precision a nonzero value needs.
+
+Hostile programs are bounded by counts, not time: every step costs the square
+of its bit size (a bound on its products and divisions), charged before it is
+computed, and a decision stops at ``MAX_WORK`` bit-operations with an
+undecided sign, never a value.  Nothing is ever rounded to a float.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import floor, isqrt
+from math import isqrt
 
-PRECISIONS = (64, 256, 1024, 4096)
+from flint import arb, ctx, fmpq
+
+from .radicals import Radicals, Vacuous
+
+PRECISIONS = (64, 256, 1024, 4096)  # the first rungs; beyond 4096 bits ×4 while work allows
+MAX_WORK = 10**12  # bit-operations per decision (see _charge)
+MAX_NORM_ROOTS = 10  # square roots eliminated by one exact zero test (degree ≤ 2^10)
+UNARY = ("neg", "sqrt", "abs", "pow", "tanh")
+TANH = "tanh is not algebraic: searched numerically only"
 
 
 class DomainError(ArithmeticError):
     """The program divides by zero or takes the root of a negative number here."""
+
+
+class Undecided(ArithmeticError):
+    """No sign or value could be established (the message says why)."""
+
+
+class _Refine(Exception):
+    """A ball still contains 0 where it must not: raise the precision."""
+
+    def __init__(self, bits: int = 0):
+        super().__init__(bits)
+        self.bits = bits  # absolute precision (bits after the point) the value needs
+
+
+class _Retry(Exception):
+    """A value turned out to be an exact rational: run the pass again with it."""
 
 
 @dataclass(frozen=True)
@@ -32,174 +80,423 @@ class Interval:
         return self.lo == self.hi
 
 
-def _down(x: Fraction, bits: int) -> Fraction:
-    return Fraction(floor(x * (1 << bits)), 1 << bits)
+@dataclass(frozen=True)
+class Sign:
+    """The sign of a program's output: -1, 0, 1, or None when undecided."""
+
+    sign: int | None
+    how: str  # "exact rational", "interval at N bits", "exact zero test", or why undecided
+    value: Interval | None
+    work: int = 0  # bit-operations charged while deciding
 
 
-def _up(x: Fraction, bits: int) -> Fraction:
-    return -_down(-x, bits)
+def _bits(x: Fraction) -> int:
+    return max(abs(x.numerator).bit_length(), x.denominator.bit_length(), 1)
 
 
-def _sqrt_bounds(x: Fraction, bits: int) -> tuple[Fraction, Fraction]:
-    """Rational lower and upper bounds for √x, x ≥ 0, within about 2^-bits."""
-    scale = 1 << (2 * bits)
-    n = x.numerator * scale // x.denominator
-    root = isqrt(n)
-    lo = Fraction(root, 1 << bits)
-    hi = Fraction(root + 1, 1 << bits)
-    return lo, hi
-
-
-def _exact_sqrt(x: Fraction) -> Fraction | None:
-    if x < 0:
-        raise DomainError("square root of a negative number")
+def _rational_sqrt(x: Fraction) -> Fraction | None:
     p, q = isqrt(x.numerator), isqrt(x.denominator)
     if p * p == x.numerator and q * q == x.denominator:
         return Fraction(p, q)
     return None
 
 
-def _mul(a: Interval, b: Interval) -> tuple[Fraction, Fraction]:
-    products = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
-    return min(products), max(products)
+def _endpoint(x: arb) -> Fraction:
+    man, exp = x.man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+
+
+def _interval(x) -> Interval:
+    if isinstance(x, Fraction):
+        return Interval(x, x)
+    return Interval(_endpoint(x.lower()), _endpoint(x.upper()))
+
+
+def operands(step: list) -> list[int]:
+    op = step[0]
+    if op in ("input", "const"):
+        return []
+    return step[1:2] if op in UNARY else step[1:3]
+
+
+def cone(steps: list, outputs) -> list[int]:
+    """The steps the outputs depend on, in program order."""
+    needed, stack = set(outputs), list(outputs)
+    while stack:
+        for j in operands(steps[stack.pop()]):
+            if j not in needed:
+                needed.add(j)
+                stack.append(j)
+    return sorted(needed)
+
+
+class Evaluator:
+    """Exact decisions on one program at one instance; shares what it learns
+    (rational values, exact zeros, branch signs) across the signs it is asked."""
+
+    def __init__(self, steps: list, inputs, max_work: int = MAX_WORK):
+        self.steps, self.inputs, self.max_work = steps, inputs, max_work
+        self.work = 0
+        self.exact: dict[int, Fraction | None] = {}  # None: irrational (a root of a non-square)
+        self.tests: dict[int, tuple] = {}  # step -> ("zero",) or ("nonzero"/"near", bound bits)
+        self.field = Radicals(["t"])  # roots of this instance; "t" is the zero test's unknown
+        self.reps: dict = {}  # step -> its value in the field
+        self.branches: dict[int, int] = {}  # piecewise step -> sign of its discriminant
+
+    # -- the public decisions ----------------------------------------------------
+
+    def sign(self, output: int) -> Sign:
+        """The sign of step `output`; DomainError if it is undefined here."""
+        needed = cone(self.steps, [output])
+        prec, last = PRECISIONS[0], None
+        while True:
+            try:
+                balls = self._forward(prec, needed)
+                x = self.exact.get(output)
+                if x is not None:
+                    return Sign((x > 0) - (x < 0), "exact rational", Interval(x, x), self.work)
+                ball = balls[output]
+                if not ball.is_finite():  # never read a sign from a non-finite enclosure
+                    raise _Refine()
+                last = _interval(ball)
+                if ball > 0 or ball < 0:
+                    return Sign(1 if ball > 0 else -1, f"interval at {prec} bits", last, self.work)
+                if self._is_zero(output, balls):
+                    return Sign(0, "exact zero test", Interval(Fraction(0), Fraction(0)), self.work)
+                raise _Refine(self.tests[output][1])
+            except _Retry:
+                continue
+            except _Refine as need:
+                prec = self._next(prec, need.bits)
+            except Undecided as why:
+                return Sign(None, str(why), last, self.work)
+
+    def values(self, bits: int) -> list[Interval]:
+        """Every step's value at this precision (Undecided where it cannot say)."""
+        while True:
+            try:
+                balls = self._forward(bits, range(len(self.steps)))
+                break
+            except _Retry:
+                continue
+            except _Refine:
+                raise Undecided(f"a side condition is not decided at {bits} bits") from None
+        return [_interval(self.exact[i]) if self.exact.get(i) is not None else _interval(balls[i])
+                for i in range(len(self.steps))]
+
+    def branch(self, i: int) -> int:
+        """The sign of the discriminant of piecewise step i (a, or a − b), decided exactly."""
+        needed = cone(self.steps, [i])
+        prec = PRECISIONS[0]
+        while i not in self.branches:
+            try:
+                balls = self._forward(prec, needed)
+                with ctx.workprec(prec):
+                    self._discriminant(i, balls)
+            except _Retry:
+                continue
+            except _Refine as need:
+                prec = self._next(prec, need.bits)
+        return self.branches[i]
+
+    # -- work ------------------------------------------------------------------
+
+    def _charge(self, bits: int, times: int = 1) -> None:
+        """Charged before the arithmetic is done: a hostile size stops here."""
+        cost = bits * bits * times
+        if self.work + cost > self.max_work:
+            raise Undecided(f"undecided: the work limit ({self.max_work:.0e} bit-operations) "
+                            f"is reached before {bits}-bit arithmetic")
+        self.work += cost
+
+    def _next(self, prec: int, bits: int) -> int:
+        rungs = [p for p in PRECISIONS if p > prec]
+        step = rungs[0] if rungs else prec * 4
+        return max(step, bits + 64)
+
+    # -- one pass at a precision ---------------------------------------------------
+
+    def _forward(self, prec: int, needed) -> dict:
+        """Balls of the needed steps at `prec` bits, side conditions first."""
+        needed = list(needed)
+        self._charge(prec, len(needed))  # the whole pass, before it starts
+        balls: dict[int, arb] = {}
+        with ctx.workprec(prec):
+            for i in needed:
+                if self.exact.get(i) is not None:
+                    continue
+                step = self.steps[i]
+                op = step[0]
+                if op == "tanh":
+                    raise Undecided(TANH)
+                if op in ("input", "const"):
+                    self.exact[i] = self._leaf(step)
+                    continue
+                if i not in self.exact and all(self.exact.get(j) is not None for j in operands(step)):
+                    value = self._rational_step(i, step)
+                    self.exact[i] = value
+                    if value is not None:
+                        continue
+                balls[i] = self._ball_step(i, step, balls)
+        return balls
+
+    def _leaf(self, step) -> Fraction:
+        if step[0] == "const":
+            return Fraction(step[1])
+        x = Fraction(self.inputs(step[1], step[2:]))
+        self._charge(_bits(x))
+        return x
+
+    def _rational_step(self, i: int, step) -> Fraction | None:
+        op = step[0]
+        xs = [self.exact[j] for j in operands(step)]
+        a = xs[0]
+        if op == "pow":
+            self._charge(_bits(a) * max(step[2], 1))
+            return a ** step[2]
+        self._charge(sum(_bits(x) for x in xs) + 1)
+        if op == "sqrt":
+            if a < 0:
+                raise DomainError(f"square root of a negative number at step {i}")
+            return _rational_sqrt(a)  # None: irrational
+        if op == "div" and xs[1] == 0:
+            raise DomainError(f"division by zero at step {i}")
+        return {
+            "add": lambda: a + xs[1], "sub": lambda: a - xs[1], "mul": lambda: a * xs[1],
+            "div": lambda: a / xs[1], "neg": lambda: -a, "abs": lambda: abs(a),
+            "max": lambda: max(a, xs[1]), "min": lambda: min(a, xs[1]),
+        }[op]()
+
+    def _ball(self, j: int, balls: dict) -> arb:
+        x = self.exact.get(j)
+        if x is None:
+            return balls[j]
+        self._charge(_bits(x))
+        return arb(fmpq(x.numerator, x.denominator))
+
+    def _ball_step(self, i: int, step, balls: dict) -> arb:
+        op = step[0]
+        a = self._ball(step[1], balls)
+        if op == "neg":
+            return -a
+        if op == "abs":
+            return abs(a)
+        if op == "pow":
+            return _power(a, step[2])
+        if op == "sqrt":
+            if a < 0:
+                raise DomainError(f"square root of a negative number at step {i}")
+            if a >= 0:
+                return a.sqrt()
+            if self._is_zero(step[1], balls):  # straddles 0: exactly 0 has root 0
+                self.exact[i] = Fraction(0)
+                raise _Retry
+            raise _Refine(self.tests[step[1]][1])
+        b = self._ball(step[2], balls)
+        if op == "div":
+            if b.contains(0):
+                if self._is_zero(step[2], balls):
+                    raise DomainError(f"division by zero at step {i}")
+                raise _Refine(self.tests[step[2]][1])
+            return a / b
+        return {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
+                "max": lambda: a.max(b), "min": lambda: a.min(b)}[op]()
+
+    # -- exact zero tests -------------------------------------------------------------
+
+    def _is_zero(self, j: int, balls: dict) -> bool:
+        """Whether step j (side conditions established) is exactly 0.  Raises _Retry when
+        it turns out rational, _Refine when nonzero or not yet separated at this precision."""
+        test = self.tests.get(j)
+        if test is None:
+            test = self.tests[j] = self._zero_test(self._rep(j, balls))
+        if test[0] == "zero":
+            self.exact[j] = Fraction(0)
+            return True
+        if test[0] == "rational":
+            self.exact[j] = test[1]
+            raise _Retry
+        if test[0] == "near" and balls[j].abs_upper() < arb(test[2]):
+            self.tests[j] = ("zero",)
+            self.exact[j] = Fraction(0)
+            return True
+        return False
+
+    def _zero_test(self, rep) -> tuple:
+        """("zero",), ("rational", q), ("nonzero", bits) or ("near", bits, bound): nonzero,
+        or zero unless |x| ≥ bound, with bits the absolute precision that separates them."""
+        q = rep.rational()
+        if q is not None:
+            return ("zero",) if q == 0 else ("rational", q)
+        if rep.is_zero():
+            return ("zero",)
+        coeffs = self._norm(rep)
+        low = min(coeffs)
+        c0 = abs(coeffs[low])
+        rest = max((abs(c) for k, c in coeffs.items() if k != low), default=Fraction(0))
+        if low > 0 and rest == 0:  # R = c·t^j: the only root is 0
+            return ("zero",)
+        bound = c0 / (c0 + rest)
+        bits = (bound.denominator.bit_length() - bound.numerator.bit_length()) + 2
+        if low == 0:
+            return ("nonzero", bits)
+        return ("near", bits, fmpq(bound.numerator, bound.denominator))
+
+    def _norm(self, rep) -> dict[int, Fraction]:
+        """The coefficients {k: c_k} of a nonzero R(t) with R(x) = 0, x = N/D."""
+        field = self.field
+        t = field.input(0).n
+        f = field.reduce(t * field._here(rep.d) - field._here(rep.n))
+        eliminated = 0
+        for k, r in reversed(field.relations):
+            gen = field.root_gen(k)
+            if f.degrees()[field.capacity - 1 - k] == 0:
+                continue
+            eliminated += 1
+            if eliminated > MAX_NORM_ROOTS:
+                raise Undecided(f"undecided: the exact zero test needs more than {MAX_NORM_ROOTS} "
+                                "square roots")
+            b, a = divmod(f, gen)
+            self._charge_poly(a, b, r)
+            f = field.reduce(a * a - b * b * r)
+        if f.is_zero():
+            raise Undecided("undecided: the exact zero test is inconclusive here")
+        return {int(m[-1]): Fraction(int(c.p), int(c.q)) for m, c in zip(f.monoms(), f.coeffs())}
+
+    def _charge_poly(self, *polys) -> None:
+        terms = sum(len(p) for p in polys)
+        bits = max((int(c.p).bit_length() + int(c.q).bit_length() for p in polys
+                    for c in p.coeffs()), default=1)
+        self._charge(bits, terms * terms)
+
+    # -- the field representation of a step ---------------------------------------
+
+    def _rep(self, j: int, balls: dict):
+        field = self.field
+        for i in cone(self.steps, [j]):
+            if i in self.reps:
+                continue
+            x = self.exact.get(i)
+            if x is not None:
+                self.reps[i] = field.const(x)
+                continue
+            step = self.steps[i]
+            op = step[0]
+            xs = [self.reps[k] for k in operands(step)]
+            try:
+                if op in ("abs", "max", "min"):
+                    sign = self._discriminant(i, balls)
+                    self.reps[i] = _branch(op, xs, sign, field)
+                elif op == "pow":
+                    self.reps[i] = field.pow(xs[0], step[2])
+                elif op in ("neg", "sqrt"):
+                    self.reps[i] = getattr(field, op)(xs[0])
+                else:
+                    self.reps[i] = getattr(field, op)(*xs)
+            except Vacuous as err:  # impossible once side conditions hold; never a value
+                raise Undecided(f"undecided: inconsistent exact arithmetic at step {i} ({err})")
+            self.work += field.work
+            field.work = 0
+            if self.work > self.max_work:
+                raise Undecided(f"undecided: the work limit ({self.max_work:.0e} bit-operations) "
+                                "is reached in the exact zero test")
+        return self.reps[j]
+
+    def _discriminant(self, i: int, balls: dict) -> int:
+        """The sign of a (abs) or a − b (max, min) at piecewise step i, decided exactly."""
+        if i in self.branches:
+            return self.branches[i]
+        step = self.steps[i]
+        a = self._value_ball(step[1], balls)
+        d = a if step[0] == "abs" else a - self._value_ball(step[2], balls)
+        if d > 0 or d < 0:
+            sign = 1 if d > 0 else -1
+        else:
+            field = self.field
+            rep = self._rep(step[1], balls)
+            if step[0] != "abs":
+                rep = field.sub(rep, self._rep(step[2], balls))
+            test = self._zero_test(rep)
+            if test[0] == "rational":
+                sign = (test[1] > 0) - (test[1] < 0)
+            elif test[0] == "zero" or test[0] == "near" and d.abs_upper() < arb(test[2]):
+                sign = 0
+            else:
+                raise _Refine(test[1])
+        self.branches[i] = sign
+        return sign
+
+    def _value_ball(self, j: int, balls: dict) -> arb:
+        x = self.exact.get(j)
+        return arb(fmpq(x.numerator, x.denominator)) if x is not None else balls[j]
+
+
+def _power(a: arb, k: int) -> arb:
+    """a^k by squaring (python-flint's ** gives nan for a ball around 0)."""
+    result, base = arb(1), a
+    while k:
+        if k & 1:
+            result *= base
+        base *= base
+        k >>= 1
+    return result
+
+
+def _branch(op: str, xs: list, sign: int, field: Radicals):
+    if op == "abs":
+        return xs[0] if sign >= 0 else field.neg(xs[0])
+    if op == "max":
+        return xs[0] if sign >= 0 else xs[1]
+    return xs[1] if sign >= 0 else xs[0]
+
+
+def decide_sign(steps: list, inputs, output: int = -1, max_work: int = MAX_WORK) -> Sign:
+    """The sign of one output: DomainError if undefined, Sign(None, why) if undecided."""
+    return Evaluator(steps, inputs, max_work).sign(output % len(steps))
 
 
 def run(steps: list, inputs, bits: int) -> list[Interval]:
-    """Every value of the program as an interval (degenerate where exact)."""
-    values: list[Interval] = []
-    for step in steps:
-        op = step[0]
-        if op == "input":
-            x = Fraction(inputs(step[1], step[2:]))
-            values.append(Interval(x, x))
-            continue
-        if op == "const":
-            x = Fraction(step[1])
-            values.append(Interval(x, x))
-            continue
-        a = values[step[1]]
-        b = values[step[2]] if op in ("add", "sub", "mul", "div", "max", "min") else None
-        if op == "add":
-            lo, hi = a.lo + b.lo, a.hi + b.hi
-        elif op == "sub":
-            lo, hi = a.lo - b.hi, a.hi - b.lo
-        elif op == "mul":
-            lo, hi = _mul(a, b)
-        elif op == "div":
-            if b.lo <= 0 <= b.hi:
-                if b.exact:
-                    raise DomainError("division by zero")
-                raise _Undecided
-            lo, hi = _mul(a, Interval(1 / b.hi, 1 / b.lo))
-        elif op == "neg":
-            lo, hi = -a.hi, -a.lo
-        elif op == "abs":
-            if a.lo >= 0:
-                lo, hi = a.lo, a.hi
-            elif a.hi <= 0:
-                lo, hi = -a.hi, -a.lo
-            else:
-                lo, hi = Fraction(0), max(-a.lo, a.hi)
-        elif op == "max":
-            lo, hi = max(a.lo, b.lo), max(a.hi, b.hi)
-        elif op == "min":
-            lo, hi = min(a.lo, b.lo), min(a.hi, b.hi)
-        elif op == "pow":
-            lo = hi = None
-            k = step[2]
-            if a.exact:
-                lo = hi = a.lo**k
-            else:
-                ends = [a.lo**k, a.hi**k]
-                lo, hi = min(ends), max(ends)
-                if k % 2 == 0 and a.lo < 0 < a.hi:
-                    lo = Fraction(0)
-        elif op == "sqrt":
-            if a.exact:
-                root = _exact_sqrt(a.lo)
-                if root is not None:
-                    values.append(Interval(root, root))
-                    continue
-                lo, _ = _sqrt_bounds(a.lo, bits)
-                _, hi = _sqrt_bounds(a.hi, bits)
-            else:
-                if a.hi < 0:
-                    raise DomainError("square root of a negative number")
-                lo = _sqrt_bounds(max(a.lo, Fraction(0)), bits)[0]
-                hi = _sqrt_bounds(a.hi, bits)[1]
-        else:
-            raise ValueError(f"unknown step {op!r}")
-        if lo != hi:  # inexact: keep the numbers small on a 2^-bits grid
-            lo, hi = _down(lo, bits), _up(hi, bits)
-        values.append(Interval(lo, hi))
-    return values
-
-
-class _Undecided(Exception):
-    pass
-
-
-@dataclass(frozen=True)
-class Sign:
-    """The sign of a program's output: -1, 0, 1, or None when undecided."""
-
-    sign: int | None
-    how: str  # "exact rational", "interval at N bits", "minimal polynomial", or why undecided
-    value: Interval | None
-
-
-def decide_sign(steps: list, inputs, output: int = -1) -> Sign:
-    last = None
-    for bits in PRECISIONS:
-        try:
-            value = run(steps, inputs, bits)[output]
-        except _Undecided:
-            continue
-        last = value
-        if value.exact:
-            x = value.lo
-            return Sign((x > 0) - (x < 0), "exact rational", value)
-        if value.lo > 0:
-            return Sign(1, f"interval at {bits} bits", value)
-        if value.hi < 0:
-            return Sign(-1, f"interval at {bits} bits", value)
-    if is_zero_symbolically(steps, inputs, output):
-        return Sign(0, "minimal polynomial", last)
-    return Sign(None, f"undecided at {PRECISIONS[-1]} bits", last)
+    """Every value of the program at `bits` bits (degenerate intervals where exact).
+    DomainError where an operation is undefined, Undecided where a side condition
+    cannot be settled at this precision."""
+    return Evaluator(steps, inputs).values(bits)
 
 
 def to_sympy(steps: list, inputs, output: int = -1):
+    """The exact value of a step as a SymPy expression, for reports.  abs, max and
+    min are resolved to the branch their exact sign decision takes (so no Max,
+    Min or Abs reaches SymPy), unless that sign is undecided."""
     import sympy
 
-    values = []
-    for step in steps:
+    output = output % len(steps)
+    evaluator = Evaluator(steps, inputs)
+    values = {}
+    for i in cone(steps, [output]):
+        step = steps[i]
         op = step[0]
-        if op == "input":
-            x = Fraction(inputs(step[1], step[2:]))
-            values.append(sympy.Rational(x.numerator, x.denominator))
-        elif op == "const":
-            x = Fraction(step[1])
-            values.append(sympy.Rational(x.numerator, x.denominator))
-        else:
-            a = values[step[1]]
-            b = values[step[2]] if len(step) > 2 and op != "pow" else None
-            values.append({
-                "add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
-                "div": lambda: a / b, "neg": lambda: -a, "sqrt": lambda: sympy.sqrt(a),
-                "abs": lambda: sympy.Abs(a), "max": lambda: sympy.Max(a, b),
-                "min": lambda: sympy.Min(a, b), "pow": lambda: a ** step[2],
-            }[op]())
+        if op in ("input", "const"):
+            x = Fraction(step[1]) if op == "const" else Fraction(inputs(step[1], step[2:]))
+            values[i] = sympy.Rational(x.numerator, x.denominator)
+            continue
+        xs = [values[j] for j in operands(step)]
+        if op in ("abs", "max", "min"):
+            try:
+                values[i] = _branch_sympy(op, xs, evaluator.branch(i))
+            except (DomainError, Undecided):
+                values[i] = {"abs": sympy.Abs, "max": sympy.Max, "min": sympy.Min}[op](*xs)
+            continue
+        values[i] = {
+            "add": lambda: xs[0] + xs[1], "sub": lambda: xs[0] - xs[1], "mul": lambda: xs[0] * xs[1],
+            "div": lambda: xs[0] / xs[1], "neg": lambda: -xs[0], "sqrt": lambda: sympy.sqrt(xs[0]),
+            "pow": lambda: xs[0] ** step[2], "tanh": lambda: sympy.tanh(xs[0]),
+        }[op]()
     return values[output]
 
 
-def is_zero_symbolically(steps: list, inputs, output: int = -1) -> bool:
-    import sympy
-
-    expr = to_sympy(steps, inputs, output)
-    if expr.is_Rational:
-        return expr == 0
-    x = sympy.Symbol("x")
-    try:
-        return sympy.minimal_polynomial(expr, x) == x
-    except (NotImplementedError, ValueError):
-        return False
+def _branch_sympy(op: str, xs: list, sign: int):
+    if op == "abs":
+        return xs[0] if sign >= 0 else -xs[0]
+    if op == "max":
+        return xs[0] if sign >= 0 else xs[1]
+    return xs[1] if sign >= 0 else xs[0]

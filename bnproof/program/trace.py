@@ -13,13 +13,15 @@ value i.
     ["add", i, j] ["sub", i, j] ["mul", i, j] ["div", i, j]
     ["neg", i] ["sqrt", i] ["abs", i] ["max", i, j] ["min", i, j]
     ["pow", i, k]               integer power k ≥ 0
+    ["tanh", i]                 not algebraic: recorded so that a claim using it
+                                traces, but never decided exactly (always undecided)
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow"}
+OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow", "tanh"}
 
 
 class Program:
@@ -56,8 +58,8 @@ class Node:
                         "(use exact numbers: int or Fraction)")
 
     def _bin(self, op, other, swap=False):
-        if hasattr(other, "__array__") and not isinstance(other, Node):
-            return NotImplemented  # let numpy apply the operation elementwise
+        if not isinstance(other, (Node, int, Fraction, float)):
+            return NotImplemented  # numpy arrays apply it elementwise; duals carry a derivative
         other = self._lift(other)
         a, b = (other, self) if swap else (self, other)
         return self.program.emit([op, a.index, b.index])
@@ -106,6 +108,9 @@ class Node:
 
     def sqrt(self):
         return self.program.emit(["sqrt", self.index])
+
+    def tanh(self):
+        return self.program.emit(["tanh", self.index])
 
     def max(self, other):
         return self._bin("max", other)

@@ -1,0 +1,220 @@
+"""Exact arithmetic with square roots, for the prover and the exact zero test.
+
+A value is a fraction N/D of polynomials over Q (python-flint ``fmpq_mpoly``)
+in named inputs x₁…xₙ and one generator rₖ per distinct square root.  The
+root of a radicand P = Np/Dp (cancelled, Dp monic) is written √P = r/Dp with
+the relation r² = Np·Dp: r stands for Dp·√P, so the relation is polynomial
+(no denominators to clear) and holds wherever P is defined (Dp ≠ 0 there).
+The same radicand gives the same generator, so σ computed twice is one root.
+
+Normal form.  Generators are ordered lex with each new root above every
+earlier root and every input; the radicand of rₖ only involves earlier
+roots and inputs, so the leading monomial of rₖ² − Rₖ is rₖ².  Leading
+monomials that are pairwise coprime make {rₖ² − Rₖ} a Gröbner basis, so
+dividing by each relation from the last root to the first leaves the unique
+remainder of degree ≤ 1 in every root: N lies in the ideal of the relations
+exactly when its normal form is the zero polynomial.
+
+Soundness (why a value's fraction equals the program's value at a point).
+Take any point where every operation of the program is defined, with each
+root generator set to its actual value there (so the relations hold).  By
+induction over the steps, each step's N/D evaluates to the step's value and
+D is nonzero there: a sum, difference or product has denominator Da·Db; a
+quotient a/b has denominator Da·Nb, and Nb ≠ 0 because b ≠ 0 at the point
+(the division is defined) and b = Nb/Db; a root has denominator Dp ≠ 0.
+Replacing rₖ² by Rₖ changes no value at the point (the relation holds there).
+Cancelling a gcd G of N and D is a polynomial identity N = G·N', D = G·D':
+D ≠ 0 at the point forces G ≠ 0 and D' ≠ 0 there, so N'/D' is the same
+number.  Hence a step whose numerator reduces to the zero polynomial is 0 at
+every point where the program is defined; nothing is claimed elsewhere.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import fmpq, fmpq_mpoly_ctx
+
+
+class Vacuous(ArithmeticError):
+    """An operation that is undefined at every point: a division by the zero
+    function, or the square root of a negative constant."""
+
+
+class Value:
+    """N/D, both in normal form, gcd-cancelled, D with leading coefficient 1."""
+
+    __slots__ = ("n", "d")
+
+    def __init__(self, n, d):
+        self.n, self.d = n, d
+
+    def is_zero(self) -> bool:
+        return self.n.is_zero()
+
+    def rational(self) -> Fraction | None:
+        """The value if it is a rational constant, else None."""
+        if not (self.n.is_constant() and self.d.is_constant()):
+            return None
+        return _fraction(_constant(self.n)) / _fraction(_constant(self.d))
+
+
+def _constant(p) -> fmpq:
+    coeffs = p.coeffs()
+    return coeffs[0] if coeffs else fmpq(0)
+
+
+def _fraction(q: fmpq) -> Fraction:
+    return Fraction(int(q.p), int(q.q))
+
+
+class Radicals:
+    """The field of values of one program: inputs, roots and their relations.
+
+    ``fork()`` gives an independent copy (the prover's case split explores
+    branches that may create different roots); values are immutable and may
+    be shared between forks."""
+
+    def __init__(self, inputs: list[str] | tuple[str, ...] = (), capacity: int = 2):
+        self.inputs = tuple(inputs)
+        self.relations: list[tuple[int, object]] = []  # (root number k, Rₖ), in creation order
+        self.roots: dict[tuple[str, str], int] = {}  # radicand (N, D) as text -> root number
+        self.work = 0  # terms times coefficient size, summed over the products formed
+        self._grow(max(1, capacity))
+
+    def _grow(self, capacity: int) -> None:
+        self.capacity = capacity
+        names = [f"r{k}" for k in reversed(range(capacity))] + [f"x{j}" for j in range(len(self.inputs))]
+        self.ctx = fmpq_mpoly_ctx.get(tuple(names), "lex")
+        gens = self.ctx.gens()
+        self._root_gens = list(reversed(gens[:capacity]))
+        self._input_gens = gens[capacity:]
+        self.relations = [(k, self._here(r)) for k, r in self.relations]
+
+    def fork(self) -> "Radicals":
+        other = object.__new__(Radicals)
+        other.inputs, other.work = self.inputs, self.work
+        other.capacity, other.ctx = self.capacity, self.ctx
+        other._root_gens, other._input_gens = self._root_gens, self._input_gens
+        other.relations, other.roots = list(self.relations), dict(self.roots)
+        return other
+
+    # -- construction -------------------------------------------------------
+
+    def _here(self, p):
+        return p if p.context() is self.ctx else p.project_to_context(self.ctx)
+
+    def const(self, x) -> Value:
+        x = Fraction(x)
+        return Value(self.ctx.constant(fmpq(x.numerator, x.denominator)), self.ctx.constant(1))
+
+    def input(self, j: int) -> Value:
+        return Value(self._input_gens[j], self.ctx.constant(1))
+
+    def root_gen(self, k: int):
+        return self._root_gens[k]
+
+    def make(self, n, d) -> Value:
+        """The normal form of n/d; d must not reduce to 0 (Vacuous otherwise)."""
+        n, d = self.reduce(self._here(n)), self.reduce(self._here(d))
+        if d.is_zero():
+            raise Vacuous("division by a quantity that is identically zero")
+        if n.is_zero():
+            return Value(n, self.ctx.constant(1))
+        if not d.is_constant():
+            g = n.gcd(d)
+            if not g.is_one():
+                n, d = n / g, d / g
+        lc = d.leading_coefficient()
+        if lc != 1:
+            n, d = n * (1 / lc), d * (1 / lc)
+        return Value(n, d)
+
+    def reduce(self, p):
+        """The remainder of p modulo the relations, from the last root to the first."""
+        for k, r in reversed(self.relations):
+            gen = self._root_gens[k]
+            if p.degrees()[self.capacity - 1 - k] >= 2:
+                p = divmod(p, gen * gen - r)[1]
+        return p
+
+    def _charge(self, *polys) -> None:
+        for p in polys:
+            self.work += len(p) * max(1, max((c.p.bit_length() + c.q.bit_length()
+                                              for c in p.coeffs()[:4]), default=1))
+
+    # -- arithmetic ---------------------------------------------------------
+
+    def _pair(self, a: Value, b: Value):
+        return self._here(a.n), self._here(a.d), self._here(b.n), self._here(b.d)
+
+    def add(self, a: Value, b: Value) -> Value:
+        an, ad, bn, bd = self._pair(a, b)
+        if ad == bd:
+            return self.make(an + bn, ad)
+        return self.make(an * bd + bn * ad, ad * bd)
+
+    def sub(self, a: Value, b: Value) -> Value:
+        return self.add(a, self.neg(b))
+
+    def neg(self, a: Value) -> Value:
+        return Value(-self._here(a.n), self._here(a.d))
+
+    def mul(self, a: Value, b: Value) -> Value:
+        an, ad, bn, bd = self._pair(a, b)
+        self._charge(an, bn)
+        return self.make(an * bn, ad * bd)
+
+    def div(self, a: Value, b: Value) -> Value:
+        if b.is_zero():
+            raise Vacuous("division by a quantity that is identically zero")
+        an, ad, bn, bd = self._pair(a, b)
+        return self.make(an * bd, ad * bn)
+
+    def pow(self, a: Value, k: int) -> Value:
+        result = self.const(1)
+        for _ in range(k):  # one reduction per factor keeps degrees in the roots ≤ 1
+            result = self.mul(result, a)
+        return result
+
+    def sqrt(self, a: Value) -> Value:
+        """√a as r/Dp with a root generator r, r² = Np·Dp; a rational square stays rational."""
+        if a.is_zero():
+            return a
+        q = a.rational()
+        if q is not None:
+            if q < 0:
+                raise Vacuous("square root of a negative constant")
+            root = _rational_sqrt(q)
+            if root is not None:
+                return self.const(root)
+        n, d = self._here(a.n), self._here(a.d)
+        key = (str(n), str(d))
+        k = self.roots.get(key)
+        if k is None:
+            k = len(self.roots)
+            if k >= self.capacity:
+                self._grow(2 * self.capacity)
+                n, d = self._here(n), self._here(d)
+            self.roots[key] = k
+            self.relations.append((k, self.reduce(n * d)))
+        return self.make(self._root_gens[k], d)
+
+    def sign_key(self, a: Value) -> tuple[str | None, int]:
+        """(key, s): the sign of a is s times the sign of the polynomial named key;
+        key None when a is constant (then s is its sign)."""
+        p = self.reduce(self._here(a.n) * self._here(a.d))
+        if p.is_constant():
+            c = _constant(p)
+            return None, (c > 0) - (c < 0)
+        lc = p.leading_coefficient()
+        return str(p * (1 / lc)), 1 if lc > 0 else -1
+
+
+def _rational_sqrt(x: Fraction) -> Fraction | None:
+    from math import isqrt
+
+    p, q = isqrt(x.numerator), isqrt(x.denominator)
+    if p * p == x.numerator and q * q == x.denominator:
+        return Fraction(p, q)
+    return None
