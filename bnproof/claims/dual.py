@@ -27,31 +27,43 @@ class Dual:
         return (x.a, x.b) if isinstance(x, Dual) else (x, 0)
 
     def __add__(self, o):
+        if isinstance(o, np.ndarray):
+            return NotImplemented  # elementwise, so each entry keeps its derivative
         oa, ob = self._split(o)
         return Dual(self.a + oa, _plus(self.b, ob))
 
     __radd__ = __add__
 
     def __sub__(self, o):
+        if isinstance(o, np.ndarray):
+            return NotImplemented  # elementwise, so each entry keeps its derivative
         oa, ob = self._split(o)
         return Dual(self.a - oa, _minus(self.b, ob))
 
     def __rsub__(self, o):
+        if isinstance(o, np.ndarray):
+            return NotImplemented  # elementwise, so each entry keeps its derivative
         oa, ob = self._split(o)
         return Dual(oa - self.a, _minus(ob, self.b))
 
     def __mul__(self, o):
+        if isinstance(o, np.ndarray):
+            return NotImplemented  # elementwise, so each entry keeps its derivative
         oa, ob = self._split(o)
         return Dual(self.a * oa, _plus(_times(self.a, ob), _times(self.b, oa)))
 
     __rmul__ = __mul__
 
     def __truediv__(self, o):
+        if isinstance(o, np.ndarray):
+            return NotImplemented  # elementwise, so each entry keeps its derivative
         oa, ob = self._split(o)
         top = _minus(_times(self.b, oa), _times(self.a, ob))
         return Dual(self.a / oa, 0 if _is_zero(top) else top / (oa * oa))
 
     def __rtruediv__(self, o):
+        if isinstance(o, np.ndarray):
+            return NotImplemented  # elementwise, so each entry keeps its derivative
         oa, ob = self._split(o)
         top = _minus(_times(ob, self.a), _times(oa, self.b))
         return Dual(oa / self.a, 0 if _is_zero(top) else top / (self.a * self.a))
