@@ -7,9 +7,16 @@ import json
 from pathlib import Path
 
 from ..atomic import write_text_atomic
+from ..errors import BnproofError, ExitCode
 
 FORMAT = "bnproof-certificate"
-VERSION = 1
+VERSION = 2
+
+
+class CheckerRefused(BnproofError):
+    """The independent checker rejects a certificate just built: it is not written."""
+
+    exit_code = ExitCode.REJECTED
 
 
 def canonical_bytes(document: dict) -> bytes:
@@ -24,6 +31,21 @@ def digest(document: dict) -> str:
 
 def seal(document: dict) -> dict:
     return {**document, "digest": digest(document)}
+
+
+def checked(document: dict) -> dict:
+    """The sealed document, once the independent checker accepts it; otherwise a
+    one-line CheckerRefused naming the checker's reason (a limit, or a bug)."""
+    from ..checker import Rejected, check_document
+
+    try:
+        check_document(document)
+    except Rejected as exc:
+        raise CheckerRefused(f"the checker rejects the certificate built for "
+                             f"{document['claim']['id']}, so it is not written: {exc}") from None
+    except RecursionError:
+        raise CheckerRefused("the checker rejects the certificate built: nested too deeply") from None
+    return document
 
 
 def pretty(value, indent: str = "") -> str:

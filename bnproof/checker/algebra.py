@@ -1,8 +1,24 @@
-"""Exact arithmetic: linear algebra over Fractions, and the field Q(sqrt r), where
-equality and sign are decided by algebra alone (no interval, no rounding)."""
+"""Exact arithmetic: linear algebra over the integers and rationals with a work budget,
+and the field Q(sqrt r), where equality and sign are decided by algebra alone (no
+interval, no rounding)."""
 
 from fractions import Fraction
-from math import isqrt
+from math import isqrt, lcm
+
+from .parse import Rejected, op
+
+
+class Budget:
+    """Work units left (parse.op); eliminations charge as they go, so that a bound
+    computed before the work is also enforced during it."""
+
+    def __init__(self, units: int):
+        self.left = units
+
+    def charge(self, units: int, what: str) -> None:
+        self.left -= units
+        if self.left < 0:
+            raise Rejected(f"too much arithmetic in {what} (the checker's work limit)")
 
 
 def dot(u, v):
@@ -23,33 +39,66 @@ def gram(A) -> list:
     return [[dot(u, v) for v in cols] for u in cols]
 
 
-def rref(rows) -> tuple[list, list]:
-    """Gauss-Jordan elimination: (the reduced rows, the pivot columns)."""
-    rows, pivots = [list(r) for r in rows], []
+def scale(values) -> int:
+    """The lcm of the denominators: scale * x is an integer for every x."""
+    return lcm(1, *{x.denominator for x in values})
+
+
+def integers(rows) -> list[list[int]]:
+    """Each row times the lcm of its denominators: the same row space, the same solutions
+    (for an augmented system [A | b])."""
+    out = []
+    for row in rows:
+        s = scale(row)
+        out.append([x.numerator * (s // x.denominator) for x in row])
+    return out
+
+
+def echelon(rows: list[list[int]], budget: Budget, what: str) -> tuple[list, list]:
+    """Fraction-free Gaussian elimination (Bareiss) of integer rows: (the rows of an
+    echelon form, the pivot column of each).  Every entry stays an integer minor of the
+    input (Sylvester's identity), so each division by the previous pivot is exact."""
+    rows, pivots, prev = [list(r) for r in rows], [], 1
     for col in range(len(rows[0]) if rows else 0):
         k = len(pivots)
-        p = next((i for i in range(k, len(rows)) if rows[i][col] != 0), None)
-        if p is not None:
-            rows[p], rows[k] = rows[k], [x / rows[p][col] for x in rows[p]]
-            for i in range(len(rows)):
-                if i != k and rows[i][col] != 0:
-                    rows[i] = [a - rows[i][col] * b for a, b in zip(rows[i], rows[k])]
-            pivots.append(col)
-    return rows, pivots
+        p = next((i for i in range(k, len(rows)) if rows[i][col]), None)
+        if p is None:
+            continue
+        rows[k], rows[p] = rows[p], rows[k]
+        top = rows[k]
+        piv = top[col]
+        bits = max(abs(x).bit_length() for x in top[col:]) + abs(prev).bit_length()
+        budget.charge(3 * (len(rows) - k - 1) * (len(top) - col) * op(2 * bits), what)
+        for i in range(k + 1, len(rows)):
+            f = rows[i][col]
+            rows[i] = rows[i][:col] + [(piv * a - f * b) // prev for a, b in zip(rows[i][col:], top[col:])]
+        pivots.append(col)
+        prev = piv
+    return rows[:len(pivots)], pivots
 
 
-def rank(rows) -> int:
-    return len(rref(rows)[1])
+def rank(rows: list[list[int]], budget: Budget, what: str) -> int:
+    return len(echelon(rows, budget, what)[1])
 
 
-def solve(A, b) -> list:
-    """x with A x = b, for A of full rank (the caller checks the rank)."""
-    return [row[-1] for row in rref([list(r) + [x] for r, x in zip(A, b)])[0]]
+def solve(A, b, budget: Budget, what: str) -> list | None:
+    """x with A x = b for a square rational A, or None if A is singular."""
+    n = len(A)
+    U, pivots = echelon(integers([list(row) + [x] for row, x in zip(A, b)]), budget, what)
+    if pivots != list(range(n)):
+        return None
+    budget.charge(n * n * op(2 * max(abs(x).bit_length() for row in U for x in row)), what)
+    x = [Fraction(0)] * n
+    for i in reversed(range(n)):
+        x[i] = (U[i][n] - sum(U[i][j] * x[j] for j in range(i + 1, n))) / U[i][i]
+    return x
 
 
 def rational_sqrt(q: Fraction) -> Fraction | None:
     """sqrt(q) if q >= 0 is the square of a rational, else None (q is in lowest
     terms, so it is a square exactly when numerator and denominator are)."""
+    if q < 0:
+        return None
     a, b = isqrt(q.numerator), isqrt(q.denominator)
     return Fraction(a, b) if a * a == q.numerator and b * b == q.denominator else None
 
@@ -110,16 +159,3 @@ def sign(x) -> int:
         return (x > 0) - (x < 0)
     sa, sb = sign(x.a), sign(x.b)
     return (sa or sb) if sa * sb >= 0 else sa if x.a * x.a > x.b * x.b * x.r else sb
-
-
-def surd_equal(a, b, r, c, e, s) -> bool:
-    """a + b sqrt(r) == c + e sqrt(s) exactly, for rationals and r, s >= 0 (two
-    radicands, so not a Surd comparison).  With rational roots folded into the
-    rational parts, x = b sqrt(r) and z = e sqrt(s) are each 0 or irrational; if
-    a - c = z - x = q with x, z nonzero, then 2qx = z^2 - x^2 - q^2 is rational,
-    so q = 0.  Hence equality iff a == c, the same sign and b^2 r == e^2 s."""
-    if (q := rational_sqrt(r)) is not None:
-        a, b = a + b * q, 0
-    if (q := rational_sqrt(s)) is not None:
-        c, e = c + e * q, 0
-    return a == c and sign(b) == sign(e) and b * b * r == e * e * s

@@ -1,4 +1,4 @@
-"""The independent checker of bnproof certificates (format version 1): one line
+"""The independent checker of bnproof certificates (format version 2): one line
 per file, ACCEPTED or REJECTED with the first failing step; exit code 6 if any
 file is rejected.  Standard library only, Fraction arithmetic only, no text is
 ever evaluated as code.  Lemma 4.5 certificates with witnesses are checked in

@@ -1,11 +1,14 @@
-"""Certificates of Lemma 4.5 with witnesses: each witness is recomputed from the
-exact instance by the formulas of docs/certificates.md and compared, nothing is
+"""Certificates of Lemma 4.5 with witnesses: each witness is verified against the
+exact instance by multiplication, the ranks by fraction-free elimination, all under
+a work bound computed before any arithmetic; the verdict is recomputed, nothing is
 searched.  The claim's text is a constant here, so it cannot be changed."""
 
 from fractions import Fraction
 
-from .algebra import dot, gram, matvec, rank, sign, solve, surd_equal, transpose
-from .parse import MAX_D, Rejected, array, check_envelope, keys, rational, take, tensor, vector
+from .algebra import Budget, dot, matvec, rank, scale, sign, transpose
+from .parse import (MAX_D, MAX_LEMMA_WORK, MAX_WITNESS_DIGITS, Rejected, array, check_envelope,
+                    flat, instance_bits, keys, lemma_work, vector)
+from .variables import bind
 
 CLAIM_ID = "lemma-4.5"
 SOURCE = ("S. Santurkar, D. Tsipras, A. Ilyas, A. Madry, How does batch normalization help "
@@ -14,53 +17,48 @@ STATEMENT = (r"\left\|W_0-\widehat{W}^*\right\|^2 \leq \left\|W_0-W^*\right\|^2"
              r"-\frac{1}{\left\|W^*\right\|^2}\left(\left\|W^*\right\|^2-\left\langle W^*,W_0"
              r"\right\rangle\right)^2, \quad \text{if } \left\langle W_0,W^*\right\rangle>0")
 FACTS = ("normal-equations", "unique-minimum", "bn-optimum-set", "closest-bn-optimum",
-         "grad-bn-at-W-star", "hypothesis", "residual")
+         "hypothesis", "residual")
 REFUTED, HOLDS, NOT_MET = "refuted", "holds", "hypothesis-not-met"
-INSTANCE = ("X", "Y", "W0", "gamma", "beta")
+VARIABLES = [("X", ["m", "d"], "real"), ("Y", ["m", "n"], "real"), ("W0", ["n", "d"], "real"),
+             ("gamma", ["n"], "real"), ("beta", ["n"], "real")]
 TOP = {"format", "version", "bnproof_version", "claim", "instance", "witnesses", "obligations",
        "verdict", "digest"}
-NEURON = {"W_star", "bn_optimum", "closest_bn_optimum", "grad_bn_at_W_star",
-          "inner_W0_W_star", "lhs", "rhs", "residual", "verdict"}
+NEURON = {"W_star", "bn_optimum", "verdict"}
 
 
 class Batch:
-    """What every neuron shares: X, the centred batch Xc, their Gram matrices."""
+    """What every neuron shares, in integers: Xi = L X for the lcm L of X's denominators,
+    G = Xi^T Xi = L^2 X^T X, s = Xi^T 1, Gc = m G - s s^T = m L^2 Xc^T Xc, and the ranks
+    of G and Gc (a Gram matrix is positive definite exactly when it is nonsingular)."""
 
-    def __init__(self, X):
-        self.m, self.d = len(X), len(X[0])
-        mean = [sum(col, Fraction(0)) / self.m for col in zip(*X)]
-        self.X, self.Xt, self.G = X, transpose(X), gram(X)
-        self.Xc = [[x - mu for x, mu in zip(row, mean)] for row in X]
-        self.Xct, self.Gc = transpose(self.Xc), gram(self.Xc)
-        # a Gram matrix is positive definite exactly when it is nonsingular
-        self.pd, self.rank_c = rank(self.G) == self.d, rank(self.Gc)
+    def __init__(self, X, budget: Budget):
+        self.m, self.d, self.L = len(X), len(X[0]), scale(flat(X))
+        self.Xi = [[x.numerator * (self.L // x.denominator) for x in row] for row in X]
+        cols = transpose(self.Xi)
+        self.G = [[sum(a * b for a, b in zip(u, v)) for v in cols] for u in cols]
+        self.s = [sum(col) for col in cols]
+        self.Gc = [[self.m * g - a * b for g, b in zip(row, self.s)] for row, a in zip(self.G, self.s)]
+        self.rank = rank(self.G, budget, "the rank of X^T X")
+        self.rank_c = rank(self.Gc, budget, "the rank of Xc^T Xc")
+
+    def xty(self, y) -> list:
+        """L X^T y."""
+        return [dot(col, y) for col in transpose(self.Xi)]
 
     def c(self, y) -> list:
-        """Xc^T (y - mean(y)) = Xc^T y, since the columns of Xc sum to 0."""
-        return matvec(self.Xct, y)
+        """c = Xc^T (y - mean(y)) = (Xi^T y - s mean(y))/L: the columns of Xc sum to 0."""
+        mean = sum(y, Fraction(0)) / self.m
+        return [(t - s * mean) / self.L for t, s in zip(self.xty(y), self.s)]
 
-    def least_squares(self, y) -> list:
-        return solve(self.G, matvec(self.Xt, y))
-
-    def bn_gradient(self, y, w, gamma, s) -> tuple[list, Fraction]:
-        """(u, rho) with grad C^(w) = u sqrt(rho), rho = sigma(w)^2 != 0 (Fact 2;
-        1/sigma = sqrt(rho)/rho keeps u rational)."""
-        c, xw = self.c(y), matvec(self.Xc, w)
-        rho = dot(xw, xw) / self.m
-        if rho == 0:
-            raise Rejected("sigma(W*) = 0: the BN network is undefined at W*")
-        k = dot(c, w) / (self.m * rho)
-        gw = matvec(self.Xct, xw)
-        return [-(2 * s * gamma / rho) * (ci - k * gi) for ci, gi in zip(c, gw)], rho
+    def least_squares_ok(self, w, y) -> bool:
+        """X^T X w = X^T y, that is G w = L (L X^T y)."""
+        return matvec(self.G, w) == [self.L * t for t in self.xty(y)]
 
 
-def closest(w0, b, kernel) -> tuple[list | None, Fraction]:
-    """The point of {t b + v : t > 0, v in span(kernel)} nearest to w0 (None if the open
-    ray does not attain it) and the squared distance; b is orthogonal to the kernel,
-    so the ray and the subspace split (Fact 4)."""
-    p = [Fraction(0)] * len(w0)
-    if kernel:
-        p = matvec(transpose(kernel), solve(gram(transpose(kernel)), matvec(kernel, w0)))
+def closest(w0, b, p) -> tuple[list | None, Fraction]:
+    """The point of {t b + v : t > 0, v in K} nearest to w0, with p the projection of w0
+    onto K and b orthogonal to K (Fact 4), or None if the open ray does not attain it;
+    and the squared distance."""
     t = dot(w0, b) / dot(b, b)
     point = [t * x + q for x, q in zip(b, p)] if t > 0 else None
     gap = [x - q for x, q in zip(w0, point or p)]
@@ -73,95 +71,93 @@ def rhs_of(w0, w_star) -> Fraction | None:
     return None if norm2 == 0 else dot(diff, diff) - (norm2 - dot(w0, w_star)) ** 2 / norm2
 
 
-def check_neuron(j: int, batch: Batch, y, w0, gamma, loss, w: dict) -> str:
-    """Check the seven facts of neuron j in order; return its verdict."""
+def alone(kernel) -> list[int] | None:
+    """For each vector a coordinate where it alone is nonzero (so the vectors are linearly
+    independent: that square block is diagonal), or None if some vector has none."""
+    out = []
+    for i, v in enumerate(kernel):
+        j = next((j for j, x in enumerate(v) if x and not any(u[j] for u in kernel[:i] + kernel[i + 1:])),
+                 None)
+        if j is None:
+            return None
+        out.append(j)
+    return out
+
+
+def check_kernel(batch: Batch, kernel) -> list[int]:
+    """The stated vectors are a basis of ker Xc: in it (Xc v = 0 iff Xc^T Xc v = 0),
+    independent, and as many as d - rank(Xc).  Returns where each alone is nonzero."""
+    if batch.rank_c == 0:
+        raise Rejected("bn-optimum-set: Xc = 0: all samples are equal, sigma is identically 0")
+    for i, v in enumerate(kernel):
+        if any(matvec(batch.Gc, v)):
+            raise Rejected(f"bn-optimum-set: kernel vector {i} is not in ker Xc")
+    spots = alone(kernel)
+    if spots is None:
+        raise Rejected("bn-optimum-set: the kernel vectors are not independent in echelon form "
+                       "(each needs a coordinate where it alone is nonzero)")
+    if len(kernel) != batch.d - batch.rank_c:
+        raise Rejected(f"bn-optimum-set: {len(kernel)} kernel vectors, but dim ker Xc = "
+                       f"{batch.d - batch.rank_c}")
+    return spots
+
+
+def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> str:
+    """The facts of neuron j in order; returns its verdict."""
     d, path = batch.d, f"witnesses.neurons[{j}]"
-    keys(w, path, NEURON)
-    gpath = path + ".grad_bn_at_W_star"
-    grad = keys(w["grad_bn_at_W_star"], gpath, {"rational", "coefficients", "radicand"})
-    bn = w["bn_optimum"]
-    kind = bn.get("kind") if type(bn) is dict else None
-    if kind not in ("ray", "constant"):
-        raise Rejected(f"{path}.bn_optimum: kind must be \"ray\" or \"constant\"")
-    keys(bn, path + ".bn_optimum", {"kind", "direction", "kernel"} if kind == "ray" else {"kind"})
 
     def fail(fact, why):
         raise Rejected(f"neuron {j}: {fact}: {why}")
 
-    w_star = vector(w["W_star"], path + ".W_star", d)
-    if matvec(batch.G, w_star) != matvec(batch.Xt, y):
+    w_star = vector(w["W_star"], path + ".W_star", d, MAX_WITNESS_DIGITS)
+    if not batch.least_squares_ok(w_star, y):
         fail("normal-equations", "X^T X W* != X^T y")
-    if not batch.pd:
+    if batch.rank < d:
         fail("unique-minimum", "X^T X is not positive definite")
 
-    if batch.rank_c == 0:
-        fail("bn-optimum-set", "Xc = 0: all samples are equal, sigma is identically 0")
-    c = batch.c(y)
-    if kind == "ray":
+    c, bn = batch.c(y), w["bn_optimum"]
+    if bn["kind"] == "constant":
+        if gamma != 0 and any(c):
+            fail("bn-optimum-set", "stated constant, but gamma != 0 and c != 0")
+        lhs = Fraction(0)  # every w with sigma(w) != 0 is optimal: the infimum is 0
+    else:
         if gamma == 0 or not any(c):
             fail("bn-optimum-set", "stated a ray, but gamma = 0 or c = 0 makes the BN loss constant")
-        b = vector(bn["direction"], path + ".bn_optimum.direction", d)
-        kernel = [vector(v, f"{path}.bn_optimum.kernel[{i}]", d)
-                  for i, v in enumerate(array(bn["kernel"], path + ".bn_optimum.kernel", MAX_D))]
-        if matvec(batch.Gc, b) != [sign(gamma) * x for x in c]:
-            fail("bn-optimum-set", "Xc^T Xc b != sign(gamma) c")
-        for i, v in enumerate(kernel):
-            if any(matvec(batch.Xc, v)) or dot(b, v) != 0:
-                fail("bn-optimum-set", f"kernel vector {i} is not in ker Xc or not orthogonal to b")
-        if rank(kernel) != len(kernel):
-            fail("bn-optimum-set", "the kernel vectors are linearly dependent")
-        if len(kernel) != d - batch.rank_c:
-            fail("bn-optimum-set", f"{len(kernel)} kernel vectors, but dim ker Xc = {d - batch.rank_c}")
-        want, want_lhs = closest(w0, b, kernel)
-    elif gamma != 0 and any(c):
-        fail("bn-optimum-set", "stated constant, but gamma != 0 and c != 0")
-    else:  # constant: every w with sigma(w) != 0 is optimal, w0 itself if it qualifies
-        want, want_lhs = (w0 if any(matvec(batch.Xc, w0)) else None), Fraction(0)
-    point = w["closest_bn_optimum"]
-    if (None if point is None else vector(point, path + ".closest_bn_optimum", d)) != want:
-        fail("closest-bn-optimum", "the stated point is not the nearest point of the BN optimum set")
-    lhs = rational(w["lhs"], path + ".lhs")
-    if lhs != want_lhs:
-        fail("closest-bn-optimum", "lhs is not the squared distance to the BN optimum set")
+        b = vector(bn["direction"], path + ".bn_optimum.direction", d, MAX_WITNESS_DIGITS)
+        p = vector(bn["projection"], path + ".bn_optimum.projection", d, MAX_WITNESS_DIGITS)
+        # Xc^T Xc b = mu sign(gamma) c for some mu > 0: b is a positive multiple of the
+        # direction, which is all that the ray {t b : t > 0} depends on
+        u, k = matvec(batch.Gc, b), next(i for i, x in enumerate(c) if x)
+        mu = u[k] / c[k]
+        if sign(mu) != sign(gamma) or u != [mu * x for x in c]:
+            fail("bn-optimum-set", "Xc^T Xc b is not a positive multiple of sign(gamma) c")
+        if any(dot(b, v) for v in kernel):
+            fail("bn-optimum-set", "b is not orthogonal to the kernel")
+        # p in span(kernel), its coefficient on v_i read where v_i alone is nonzero; w0 - p
+        # orthogonal to the kernel
+        coefficients = [p[i] / v[i] for i, v in zip(spots, kernel)]
+        if p != [sum((a * v[i] for a, v in zip(coefficients, kernel)), Fraction(0)) for i in range(d)] \
+                or any(dot([x - q for x, q in zip(w0, p)], v) for v in kernel):
+            fail("closest-bn-optimum", "the projection is not that of W0 onto ker Xc")
+        lhs = closest(w0, b, p)[1]
 
-    try:
-        s = Fraction(1) if loss == "sum" else Fraction(1, batch.m)
-        u, rho = batch.bn_gradient(y, w_star, gamma, s)
-    except Rejected as exc:
-        fail("grad-bn-at-W-star", str(exc))
-    ra, co = (vector(grad[k], f"{gpath}.{k}", d) for k in ("rational", "coefficients"))
-    r = rational(grad["radicand"], gpath + ".radicand")
-    if r < 0:
-        fail("grad-bn-at-W-star", "negative radicand")
-    for i in range(d):
-        if not surd_equal(ra[i], co[i], r, Fraction(0), u[i], rho):
-            fail("grad-bn-at-W-star", f"entry {i} differs from the BN gradient at W*")
-
-    inner = rational(w["inner_W0_W_star"], path + ".inner_W0_W_star")
-    if inner != dot(w0, w_star):
-        fail("hypothesis", "inner_W0_W_star != <W0, W*>")
-    verdict = w["verdict"]
+    inner, verdict = dot(w0, w_star), w["verdict"]
     if verdict not in (REFUTED, HOLDS, NOT_MET) or (inner <= 0) != (verdict == NOT_MET):
         fail("hypothesis", "the verdict does not match the sign of <W0, W*>")
-
     rhs = rhs_of(w0, w_star)
-    if (None if w["rhs"] is None else rational(w["rhs"], path + ".rhs")) != rhs:
-        fail("residual", "rhs differs from the right-hand side of the inequality")
-    res = None if rhs is None else rhs - lhs
-    if (None if w["residual"] is None else rational(w["residual"], path + ".residual")) != res:
-        fail("residual", "residual != rhs - lhs")
-    want_verdict = NOT_MET if inner <= 0 else REFUTED if res < 0 else HOLDS
-    if verdict != want_verdict:
-        fail("residual", f"verdict should be {want_verdict}")
+    want = NOT_MET if inner <= 0 else REFUTED if rhs - lhs < 0 else HOLDS
+    if verdict != want:
+        fail("residual", f"verdict should be {want}")
     return verdict
 
 
-def check_lemma(doc: dict) -> str:
-    """A Lemma 4.5 certificate with witnesses; returns "<claim id> <verdict>"."""
+def read_lemma(doc: dict) -> tuple:
+    """Everything but the arithmetic: structure, seal, claim, instance and witness shapes,
+    and the work bound.  Returns (X, Y, W0, gamma, kernel, neurons)."""
     keys(doc, "document", TOP)
     claim = keys(doc["claim"], "claim", {"id", "source", "statement"})
-    inst = keys(doc["instance"], "instance", {*INSTANCE, "loss"})
-    keys(doc["witnesses"], "witnesses", {"neurons"})
+    inst = keys(doc["instance"], "instance", {name for name, _, _ in VARIABLES} | {"loss"})
+    wit = keys(doc["witnesses"], "witnesses", {"kernel", "neurons"})
     check_envelope(doc)
     if claim["id"] != CLAIM_ID:
         raise Rejected("unknown claim " + (ascii(claim["id"][:60]) if type(claim["id"]) is str
@@ -170,24 +166,50 @@ def check_lemma(doc: dict) -> str:
         raise Rejected("claim statement differs from the printed statement of lemma-4.5")
     if claim["source"] != SOURCE:
         raise Rejected("claim source differs from the source of lemma-4.5")
-
-    if inst["loss"] not in ("sum", "mean"):
+    if inst["loss"] not in ("sum", "mean"):  # s = 1 or 1/m scales C and C^ and moves no optimum
         raise Rejected("instance.loss: must be \"sum\" or \"mean\"")
-    X, Y, W0, gamma, _beta = take({k: tensor(inst[k], "instance." + k) for k in INSTANCE},
-                                  X="md", Y="mn", W0="nd", gamma="n", beta="n")
-    if len(X) < 2:  # beta moves no optimum: only its format matters
+    values = bind(VARIABLES, {k: v for k, v in inst.items() if k != "loss"})
+    X, Y, W0, gamma = (values[k] for k in ("X", "Y", "W0", "gamma"))
+    m, d, n = len(X), len(X[0]), len(gamma)
+    if m < 2:  # beta moves no optimum: only its format matters
         raise Rejected("instance.X: at least 2 samples are needed (m >= 2)")
-    n = len(gamma)
-
-    neurons = array(doc["witnesses"]["neurons"], "witnesses.neurons", MAX_D, n)
-    batch = Batch(X)
-    verdicts = [check_neuron(j, batch, [row[j] for row in Y], W0[j], gamma[j], inst["loss"], w)
-                for j, w in enumerate(neurons)]
+    if d > MAX_D or n > MAX_D:
+        raise Rejected(f"instance: d = {d} and n = {n} may be at most {MAX_D}")
+    kernel = [vector(v, f"witnesses.kernel[{i}]", d, MAX_WITNESS_DIGITS)
+              for i, v in enumerate(array(wit["kernel"], "witnesses.kernel", d))]
+    neurons = array(wit["neurons"], "witnesses.neurons", MAX_D, n)
+    for j, w in enumerate(neurons):
+        path = f"witnesses.neurons[{j}]"
+        keys(w, path, NEURON)
+        bn = w["bn_optimum"]
+        if type(bn) is not dict or bn.get("kind") not in ("ray", "constant"):
+            raise Rejected(f"{path}.bn_optimum: kind must be \"ray\" or \"constant\"")
+        keys(bn, path + ".bn_optimum", {"kind", "direction", "projection"} if bn["kind"] == "ray"
+             else {"kind"})
     expected = [{"neuron": j, "fact": fact} for j in range(n) for fact in FACTS]
-    for i, item in enumerate(array(doc["obligations"], "obligations", 7 * MAX_D, 7 * n)):
+    for i, item in enumerate(array(doc["obligations"], "obligations", len(expected), len(expected))):
         if type(item) is not dict or type(item.get("neuron")) is not int or item != expected[i]:
             raise Rejected(f"obligations[{i}]: expected neuron {expected[i]['neuron']}, "
                            f"fact {expected[i]['fact']}")
+    witness = [x for v in kernel for x in v] + [x for w in neurons for x in flat(
+        [w["W_star"], *([w["bn_optimum"]["direction"], w["bn_optimum"]["projection"]]
+                        if w["bn_optimum"]["kind"] == "ray" else [])])]
+    # witness strings are not parsed yet: bound their bits by their length (3.33 bits a digit)
+    wbits = max((len(x) * 10 // 3 + 4 for x in witness if type(x) is str), default=0)
+    work = lemma_work(m, d, instance_bits(flat([X, Y, W0])), n, wbits, len(kernel))
+    if work > MAX_LEMMA_WORK:
+        raise Rejected(f"too much arithmetic: {work:.2e} work units a priori, more than the "
+                       f"checker's limit {MAX_LEMMA_WORK:.0e}")
+    return X, Y, W0, gamma, kernel, neurons
+
+
+def check_lemma(doc: dict) -> str:
+    """A Lemma 4.5 certificate with witnesses; returns "<claim id> <verdict>"."""
+    X, Y, W0, gamma, kernel, neurons = read_lemma(doc)
+    batch = Batch(X, Budget(MAX_LEMMA_WORK))
+    spots = check_kernel(batch, kernel)
+    verdicts = [check_neuron(j, batch, kernel, spots, [row[j] for row in Y], W0[j], gamma[j], w)
+                for j, w in enumerate(neurons)]
     want = REFUTED if REFUTED in verdicts else NOT_MET if NOT_MET in verdicts else HOLDS
     if doc["verdict"] != want:
         raise Rejected(f"document verdict should be {want}")

@@ -1,4 +1,5 @@
-"""Reading a certificate: bytes, JSON, exact key sets, digest, exact rationals.
+"""Reading a certificate: bytes, JSON, exact key sets, digest, exact rationals, and
+the limits, each stated here so that writers can apply them before any work.
 
 Nothing here trusts the document.  Every value is type-checked before it is
 used, every size is capped before any work depends on it, and every failure
@@ -8,10 +9,18 @@ import hashlib
 import json
 import os
 import re
+import stat
 from fractions import Fraction
 
+VERSION = 2
 MAX_BYTES = 50 * 1024 * 1024
-MAX_DIGITS, MAX_DEPTH, MAX_M, MAX_D = 2000, 16, 100_000, 1000
+MAX_DEPTH, MAX_M, MAX_D = 16, 100_000, 1000
+# Instance numbers, and witness numbers of a Lemma 4.5 certificate; both below
+# Python's 4300-digit limit on int(str), whose cost is quadratic in the length.
+MAX_DIGITS, MAX_WITNESS_DIGITS = 2000, 4000
+# Work units: one big-integer operation on b-bit operands costs op(b) = b^2 +
+# OVERHEAD (about a picosecond each: 2000-bit products take ~4 us, small ones ~0.1 us).
+OVERHEAD, MAX_LEMMA_WORK = 100_000, 3 * 10**13
 # [0-9], not \d: \d also matches non-ASCII digits such as "٣".
 _RATIONAL = re.compile(r"0|-?[1-9][0-9]*(?:/[1-9][0-9]*)?")
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
@@ -48,14 +57,21 @@ def _no_constant(name):
 
 
 def read(path) -> object:
-    try:
-        with open(path, "rb") as fh:  # the size is checked before a byte is read
-            if os.fstat(fh.fileno()).st_size > MAX_BYTES:
-                raise Rejected("file larger than 50 MB")
-            data = fh.read(MAX_BYTES + 1)
+    try:  # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise Rejected(f"cannot read file: {exc.strerror or type(exc).__name__}") from None
-    if len(data) > MAX_BYTES:  # a file that grew, or a device
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise Rejected("cannot read file: not a regular file")
+        if info.st_size > MAX_BYTES:  # the size is checked before a byte is read
+            raise Rejected("file larger than 50 MB")
+        try:
+            data = fh.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise Rejected(f"cannot read file: {exc.strerror or type(exc).__name__}") from None
+    if len(data) > MAX_BYTES:  # a file that grew while it was read
         raise Rejected("file larger than 50 MB")
     try:
         text = data.decode("utf-8")
@@ -91,11 +107,11 @@ def array(value, path: str, most: int, exactly: int | None = None) -> list:
     return value
 
 
-def rational(value, path: str) -> Fraction:
+def rational(value, path: str, digits: int = MAX_DIGITS) -> Fraction:
     if type(value) is not str:
         raise Rejected(f"{path}: expected a rational string, got {kind_of(value)}")
-    if len(value) > MAX_DIGITS:  # before int(): parsing a huge string is itself slow
-        raise Rejected(f"{path}: number longer than {MAX_DIGITS} characters")
+    if len(value) > digits:  # before int(): parsing a huge string is itself slow
+        raise Rejected(f"{path}: number longer than {digits} characters")
     if not _RATIONAL.fullmatch(value):
         raise Rejected(f"{path}: not a canonical rational: {show(value)}")
     num, _, den = value.partition("/")
@@ -105,8 +121,9 @@ def rational(value, path: str) -> Fraction:
     return q
 
 
-def vector(value, path: str, length: int) -> list[Fraction]:
-    return [rational(x, f"{path}[{i}]") for i, x in enumerate(array(value, path, length, length))]
+def vector(value, path: str, length: int, digits: int = MAX_DIGITS) -> list[Fraction]:
+    return [rational(x, f"{path}[{i}]", digits)
+            for i, x in enumerate(array(value, path, length, length))]
 
 
 def tensor(value, path: str, depth: int = 0):
@@ -128,8 +145,8 @@ def check_envelope(doc: dict) -> None:
     """format, version, bnproof_version and the digest, shared by both kinds."""
     if doc["format"] != "bnproof-certificate":
         raise Rejected("format is not \"bnproof-certificate\"")
-    if type(doc["version"]) is not int or doc["version"] != 1:
-        raise Rejected("unsupported version (this checker knows version 1)")
+    if type(doc["version"]) is not int or doc["version"] != VERSION:
+        raise Rejected(f"unsupported version (this checker knows version {VERSION})")
     if type(doc["bnproof_version"]) is not str:
         raise Rejected("bnproof_version is not a string")
     stated = doc["digest"]
@@ -139,25 +156,55 @@ def check_envelope(doc: dict) -> None:
         raise Rejected("digest mismatch: the document differs from the one that was sealed")
 
 
-def take(variables: dict, **shapes) -> list:
-    """The values of exactly these variables (parsed by tensor), with these shapes:
-    "" a number, "m" a vector of size m, "md" an m x d matrix; a letter is one size
-    throughout, at most MAX_M for m and MAX_D for any other."""
-    if set(variables) != set(shapes):
-        raise Rejected(f"instance: the variables must be {', '.join(sorted(shapes))}")
-    sizes = {}
+# --- the a-priori work of exact linear algebra -------------------------------------
 
-    def fit(value, shape, path):
-        if not shape and type(value) is list:
-            raise Rejected(f"{path}: expected a number, got a list")
-        if shape:
-            most = MAX_M if shape[0] == "m" else MAX_D
-            if type(value) is not list or not 0 < len(value) <= most:
-                raise Rejected(f"{path}: expected a list of 1 to {most} entries ({shape[0]})")
-            if sizes.setdefault(shape[0], len(value)) != len(value):
-                raise Rejected(f"{path}: {len(value)} entries, but {shape[0]} = {sizes[shape[0]]}")
-            for i, x in enumerate(value):
-                fit(x, shape[1:], f"{path}[{i}]")
-    for name, shape in shapes.items():
-        fit(variables[name], shape, "instance." + name)
-    return [variables[name] for name in shapes]
+def flat(value) -> list:
+    """The numbers of a nested list, in order."""
+    return [x for v in value for x in flat(v)] if type(value) is list else [value]
+
+
+def instance_bits(numbers) -> int:
+    """A bound on the bit length of every number times the lcm L of all denominators
+    (L·x is an integer): the longest numerator plus every distinct denominator's bits."""
+    numbers = list(numbers)
+    dens = {x.denominator for x in numbers}
+    return max((abs(x.numerator).bit_length() for x in numbers), default=0) + \
+        sum(q.bit_length() for q in dens if q > 1)
+
+
+def op(bits: int) -> int:
+    """The work units of one big-integer operation on operands of at most `bits` bits."""
+    return bits * bits + OVERHEAD
+
+
+def elimination_work(d: int, column_bits: int) -> int:
+    """Fraction-free elimination of a d x d integer Gram matrix whose k x k minors have at
+    most k * column_bits bits (Hadamard: at most the product of k squared column norms):
+    at pivot k, (d - k)^2 entries each take two products and one exact division."""
+    return sum(3 * (d - k) ** 2 * op(2 * k * column_bits) for k in range(1, d + 1))
+
+
+def witness_bits(m: int, d: int, bits: int) -> int:
+    """The longest Lemma 4.5 witness a writer needs (in bits, numerator and denominator
+    together): W*, the ray's direction as primitive integers, the kernel basis and the
+    projection of W0 are ratios of minors of the Gram matrices (Cramer), so at most
+    twice d times a column's bits, plus W0's own."""
+    return 2 * d * (2 * bits + 2 * m.bit_length() + 2) + 2 * bits + 64
+
+
+def lemma_work(m: int, d: int, bits: int, n: int = 1, witness: int | None = None,
+               kernel: int | None = None) -> int:
+    """The work the checker charges, before it starts, for a Lemma 4.5 certificate with an
+    m x d batch, n neurons, instance numbers of at most `bits` bits (instance_bits),
+    witness numbers of at most `witness` bits (default: witness_bits, the most a writer
+    needs) and `kernel` kernel vectors (default d, the most there can be).  It is
+    refused when this exceeds MAX_LEMMA_WORK."""
+    w = witness_bits(m, d, bits) if witness is None else witness
+    k = d if kernel is None else kernel
+    g = 2 * bits + 2 * m.bit_length() + 2       # an entry of m X^T X or of m^2 Xc^T Xc
+    gram = 2 * m * d * d * op(bits)              # X^T X and the column sums
+    ranks = elimination_work(d, g)               # rank of X^T X and of Xc^T Xc
+    ranks += elimination_work(d, g)
+    kernel_work = k * d * d * op(g + w) + k * k * d * OVERHEAD
+    neuron = m * d * op(2 * bits) + 2 * d * d * op(g + w) + 3 * k * d * op(3 * w)
+    return gram + ranks + kernel_work + n * neuron

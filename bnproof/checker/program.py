@@ -1,27 +1,32 @@
 """Program certificates: a claim refuted by a straight-line program over the instance.
 
-Values stay exact Fractions while rational; from the first irrational square root
-on they are intervals [lo, hi]/2^b of integers rounded outward, b growing until
-every obligation is decided.  For a claim of the papers, formulas.py computes the
-residual independently: its exact sign decides, and the program must agree with it.
-Any other claim's program is trusted, and the accepted line names its digest."""
+The claim object binds what "refuted" means (id, source, statement, kind and the
+declared variables), the instance is checked against the declared variables, and
+the program's values are decided: exact Fractions while rational; from the first
+irrational square root on, intervals [lo, hi]/2^b of integers rounded outward, b
+growing until every obligation is decided.  A square root or a quotient is a value
+only once its radicand is proved >= 0 or its divisor != 0.  For a claim of the
+papers, formulas.py computes the residual independently: its exact sign decides,
+and the program must agree with it.  Any other claim's program is trusted, and the
+accepted line names its digest."""
 
 import operator
 import re
-from collections import Counter
+from collections import deque
 from fractions import Fraction
 from math import isqrt
 
 from . import formulas
 from .algebra import rational_sqrt, sign
-from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show, tensor
+from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show
+from .variables import bind, declared, stated_sizes
 
 MAX_STEPS, MAX_POW, MAX_BITS, MAX_WORK = 200_000, 64, 100_000, 10**13  # see charge()
 PRECISIONS = (64, 256, 1024, 4096)
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
-TOP = {"format", "version", "bnproof_version", "claim", "instance", "program", "obligations",
-       "verdict", "digest"}
+TOP = {"format", "version", "bnproof_version", "claim", "sizes", "instance", "program",
+       "obligations", "verdict", "digest"}
+CLAIM = {"id", "source", "statement", "kind", "variables"}
 # a strict inequality (printed "<") is refuted by a residual <= 0, equality included
 SIGN = {"inequality": "negative", "strict-inequality": "nonpositive", "identity": "nonzero"}
 ARITY = {"add": 2, "sub": 2, "mul": 2, "div": 2, "max": 2, "min": 2, "pow": 2,
@@ -146,7 +151,10 @@ def interval(op: str, xs: list, n, b: int, k: int) -> tuple:
     if op == "sqrt":
         if c < 0:
             raise Rejected(f"square root of a negative number at step {k}")
-        lo, hi = isqrt(max(a, 0) << b), isqrt(c << b)
+        if a < 0:  # not proved >= 0: no value yet, whatever its upper end
+            raise Undecided(f"square root at step {k} (the radicand's interval contains "
+                            "negative numbers)")
+        lo, hi = isqrt(a << b), isqrt(c << b)
         return lo, hi if hi * hi == c << b else hi + 1
     d, e = xs[1]
     if op == "mul":
@@ -209,32 +217,34 @@ def evaluate(ops: list, facts: list, match: tuple | None = None) -> None:
     raise Rejected(f"undecided at {PRECISIONS[-1]} bits: {pending}")
 
 
-def read_program(doc: dict) -> tuple:
-    """Everything but the arithmetic: structure, seal, claim, instance, steps and
-    obligations.  Returns (claim, program, variables, ops, facts, formula)."""
-    keys(doc, "document", TOP)
-    claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind"})
-    program = keys(doc["program"], "program", {"steps", "residual", "hypotheses"})
-    for i, item in enumerate(array(doc["obligations"], "obligations", MAX_STEPS + 1)):
-        keys(item, f"obligations[{i}]", {"fact", "value", "sign"})
-    check_envelope(doc)
+def read_claim(doc: dict) -> tuple:
+    """The claim object, the declared variables and the instance's values."""
+    claim = keys(doc["claim"], "claim", CLAIM)
     if type(claim["id"]) is not str or not ID.fullmatch(claim["id"]):
         raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
     if type(claim["source"]) is not str or type(claim["statement"]) is not str:
         raise Rejected("claim: source and statement must be strings")
     if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
         raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
+    variables = declared(claim["variables"])
     formula = formulas.bound(claim)  # None for a user's claim
+    if type(doc["instance"]) is not dict:
+        raise Rejected(f"instance: expected an object, got {kind_of(doc['instance'])}")
+    values = bind(variables, doc["instance"], stated_sizes(doc["sizes"], variables))
+    return claim, values, formula
+
+
+def read_program(doc: dict) -> tuple:
+    """Everything but the arithmetic: structure, seal, claim, instance, steps and
+    obligations.  Returns (claim, program, variables, ops, facts, formula)."""
+    keys(doc, "document", TOP)
+    program = keys(doc["program"], "program", {"steps", "residual", "hypotheses"})
+    for i, item in enumerate(array(doc["obligations"], "obligations", MAX_STEPS + 1)):
+        keys(item, f"obligations[{i}]", {"fact", "value", "sign"})
+    check_envelope(doc)
+    claim, variables, formula = read_claim(doc)
     if doc["verdict"] != "refuted":
         raise Rejected("document verdict: a program certificate can only say \"refuted\"")
-
-    inst = doc["instance"]
-    if type(inst) is not dict:
-        raise Rejected(f"instance: expected an object, got {kind_of(inst)}")
-    for name in inst:
-        if not NAME.fullmatch(name):
-            raise Rejected(f"instance: {show(name)} is not a variable name")
-    variables = {name: tensor(v, "instance." + name) for name, v in inst.items()}
     ops = parse_steps(program["steps"], variables)
     hyps = array(program["hypotheses"], "program.hypotheses", MAX_STEPS)
     facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hyps)]
@@ -256,7 +266,7 @@ def check_program(doc: dict) -> str:
     if formula is None:
         evaluate(ops, facts)
         return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]})"
-    ours = formula(variables)  # checks the claim's hypotheses and domains too
+    ours = formula(variables)  # checks the claim's hypotheses (its domains were checked)
     if not DECIDE[SIGN[claim["kind"]]](sign(ours), sign(ours)):
         raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
                        f"{('negative', 'zero', 'positive')[sign(ours) + 1]}, so the claim holds here")
@@ -264,12 +274,27 @@ def check_program(doc: dict) -> str:
     return f"{claim['id']} refuted (its residual by the checker's own formula, matching the program)"
 
 
+MAX_INLINE, MAX_LINES = 80, 400  # --show-program: linear in the steps, and capped
+
+
 def render(program: dict) -> list[str]:
     """A checked program as infix lines for a reader: a value used once is written where
-    it is used, so the lines are the shared values, the hypotheses and the residual."""
-    steps, out, lines = program["steps"], [], []
+    it is used, unless its text is long, so the lines are the shared or long values,
+    the hypotheses and the residual; each line is short, so the work is linear.  At most
+    MAX_LINES lines: the first and last halves, with the number left out between."""
+    steps = program["steps"]
     args_of = [() if s[0] in ("input", "const") else s[1:2] if s[0] == "pow" else s[1:] for s in steps]
-    uses = Counter(j for a in args_of for j in a)
+    uses = [0] * len(steps)
+    for a in args_of:
+        for j in a:
+            uses[j] += 1
+    out, head, tail, count = [], [], deque(maxlen=MAX_LINES // 2), 0
+
+    def emit(line):
+        nonlocal count
+        count += 1
+        (head if len(head) < MAX_LINES // 2 else tail).append(line)
+
     for k, (op, *args) in enumerate(steps):
         a = [out[j] for j in args_of[k]]
         if op in ("input", "const"):
@@ -278,9 +303,12 @@ def render(program: dict) -> list[str]:
             text = f"({a[0]} {'+-*/'[('add', 'sub', 'mul', 'div').index(op)]} {a[1]})"
         else:
             text = f"{a[0]}^{args[1]}" if op == "pow" else f"{op}({', '.join(a)})"
-        if op not in ("input", "const") and uses[k] > 1:
-            lines.append(f"v{k} = {text}")
+        if op not in ("input", "const") and (uses[k] > 1 or len(text) > MAX_INLINE):
+            emit(f"v{k} = {text}")
             text = f"v{k}"
         out.append(text)
-    return lines + [f"hypothesis: {out[h]} > 0" for h in program["hypotheses"]] + \
-        [f"residual: {out[program['residual']]}"]
+    for h in program["hypotheses"]:
+        emit(f"hypothesis: {out[h]} > 0")
+    emit(f"residual: {out[program['residual']]}")
+    skipped = count - len(head) - len(tail)
+    return head + ([f"... {skipped} lines left out ..."] if skipped else []) + list(tail)
