@@ -1,7 +1,8 @@
 """Errors a user can cause or meet, each with its own exit code.
 
 The command line prints ``error: <message>`` on one line and exits with the
-code; no traceback.  Codes 0, 1 and 5 are verdicts, the rest are failures.
+code; no traceback.  Codes 0, 1, 5, 9 and 10 are verdicts, 130 an
+interruption, the rest are failures.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ class ExitCode(enum.IntEnum):
     REJECTED = 6  # a certificate failed the independent check
     DISAGREEMENT = 7  # the exact and numeric layers disagree: a bug, never ignored
     INTERNAL = 8  # any other internal error
+    VACUOUS = 9  # fuzz: no instance searched met the claim's hypotheses, so nothing was tested
+    UNDECIDED = 10  # fuzz: no verdict could be established (the reason is printed)
+    INTERRUPTED = 130  # stopped by Ctrl-C (SIGINT); what was already found is kept
 
 
 EXIT_CODE_HELP = "\n".join(
@@ -33,6 +37,9 @@ EXIT_CODE_HELP = "\n".join(
         (ExitCode.REJECTED, "a certificate was rejected by the checker (or not confirmed by export --solve)"),
         (ExitCode.DISAGREEMENT, "internal disagreement between the exact and numeric layers"),
         (ExitCode.INTERNAL, "internal error"),
+        (ExitCode.VACUOUS, "fuzz: vacuous, no instance searched met the claim's hypotheses"),
+        (ExitCode.UNDECIDED, "fuzz: undecided, e.g. an exact violation the checker cannot certify"),
+        (ExitCode.INTERRUPTED, "interrupted (Ctrl-C); certificates and records already written are kept"),
     ]
 )
 

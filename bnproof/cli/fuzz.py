@@ -18,7 +18,11 @@ def fuzz(
     seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same search."),
     max_examples: int = typer.Option(200, "--max-examples", min=1, help="Hypothesis examples per claim."),
     batch: int = typer.Option(2048, "--batch", min=1, help="JAX instances per size in the batched search."),
-    time_budget: float = typer.Option(20.0, "--time-budget", min=0.1, help="Seconds per claim, at most."),
+    time_budget: float = typer.Option(
+        20.0, "--time-budget", min=0.1,
+        help="Seconds per claim, at most, for everything: search, JAX compilation, shrinking, "
+             "certification and the symbolic proof (half of it when an identity is to be proved). "
+             "The search process is killed a moment after; what it found is kept."),
     size: List[str] = typer.Option([], "--size", help="Fix a size, e.g. --size m=3 (repeatable)."),
     no_jax: bool = typer.Option(False, "--no-jax", help="Hypothesis only; skip the JAX search."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per claim (a list if several)."),
@@ -35,50 +39,73 @@ def fuzz(
     """Search a claim's instance space for a counterexample, confirmed exactly.
 
     A refutation is printed only after the violation is confirmed in exact
-    arithmetic; it is then shrunk and written as a certificate.  Otherwise the
-    answer is "no counterexample in N instances", which is never a proof."""
+    arithmetic and its certificate is accepted by the independent checker; it
+    is then shrunk, and the certificate is written as soon as it is found.
+    Otherwise the verdict is "no counterexample in N instances, M met the
+    hypotheses" (never a proof), "vacuous" when no instance met the
+    hypotheses, or "undecided" with the reason.  Ctrl-C stops at once and keeps
+    what was found (exit code 130)."""
     from ..claims.api import resolve
     from ..render import fuzz as render_fuzz
     from ..search import fuzz as search
+    from ..search import record as store
+    from ..search.space import size_grid
+    from ..search.worker import Interrupted, Supervisor
 
     claims = resolve(claim)
     sizes = _parse_sizes(size)
     if resume and not record:
         raise BadInput("--resume continues a --record run: give both")
-    from ..search import record as store
-
+    for c in claims:  # bad sizes are bad input before anything runs
+        size_grid(c, sizes)
+    options = {"seed": seed, "max_examples": max_examples, "batch": batch, "time_budget": time_budget,
+               "sizes": sizes, "use_jax": not no_jax, "prove": prove,
+               "database": Path(".bnproof") / "examples"}
     entries = store.load() if record else {}
     verdicts, results = [], []
-    with render_fuzz.progress(enabled=not as_json) as tick:
-        for c in claims:
-            done = entries.get(c.id)
-            if resume and done and done.get("seed") == seed:
-                verdicts.append(done["verdict"])
-                results.append({"claim": c.id, "resumed": True, **done})
-                if not as_json:
-                    typer.echo(f"{c.id}: already recorded with seed {seed} ({done['verdict']}); skipped")
-                continue
-            outcome = search.fuzz(c, seed=seed, max_examples=max_examples, batch=batch,
-                                  time_budget=time_budget, sizes=sizes, use_jax=not no_jax,
-                                  database=Path(".bnproof") / "examples", prove=prove,
-                                  progress=tick)
-            cert_line = None
-            path = None
-            if outcome.verdict == search.REFUTED:
-                path, cert_line = render_fuzz.write_certificate(outcome)
-            result = render_fuzz.to_json(outcome, path, cert_line, timings)
-            if record:  # at once, so an interrupted run loses nothing it finished
-                entries[c.id] = render_fuzz.record_entry(outcome)
-                store.save(entries)
-            if not as_json:
-                for line in render_fuzz.to_text(outcome, result, timings):
-                    typer.echo(line)
-            verdicts.append(outcome.verdict)
-            results.append(result)
+
+    def finish(c, outcome, line) -> None:
+        path = render_fuzz.write_certificate(c, outcome.refutation) if outcome.refutation else None
+        result = render_fuzz.to_json(outcome, path, timings)
+        if record:  # at once, so an interrupted run loses nothing it finished
+            entries[c.id] = render_fuzz.record_entry(outcome)
+            store.save(entries)
+        line.clear()
+        if not as_json:
+            for text in render_fuzz.to_text(outcome, result, timings):
+                typer.echo(text)
+        verdicts.append(outcome.verdict)
+        results.append(result)
+
+    with Supervisor(warm_jax=not no_jax) as supervisor, render_fuzz.ProgressLine(not as_json) as line:
+        try:
+            for c in claims:
+                done = entries.get(c.id)
+                if resume and done and done.get("seed") == seed:
+                    verdicts.append(done["verdict"])
+                    results.append({"claim": c.id, "resumed": True, **done})
+                    if not as_json:
+                        typer.echo(f"{c.id}: already recorded with seed {seed} ({done['verdict']}); skipped")
+                    continue
+                outcome = supervisor.run(
+                    c, options,
+                    on_refutation=lambda found, c=c: render_fuzz.write_certificate(c, found),
+                    on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget))
+                finish(c, outcome, line)
+        except Interrupted as stop:
+            supervisor.close()
+            line.clear()
+            # a claim refuted before the interrupt keeps its verdict; its certificate is on disk
+            if stop.outcome is not None and stop.outcome.verdict == search.REFUTED:
+                finish(stop.outcome.claim, stop.outcome, line)
+            if as_json and results:
+                typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2,
+                                      ensure_ascii=False))
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
     if as_json:
         typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2, ensure_ascii=False))
-    refuted = search.REFUTED in verdicts
-    raise typer.Exit(ExitCode.REFUTED if refuted else ExitCode.OK)
+    raise typer.Exit(render_fuzz.exit_code(verdicts))
 
 
 def _parse_sizes(items: list[str]) -> dict:
@@ -89,5 +116,3 @@ def _parse_sizes(items: list[str]) -> dict:
             raise BadInput(f"--size expects NAME=INTEGER, got {item!r}")
         sizes[name.strip()] = int(value)
     return sizes
-
-

@@ -1,31 +1,83 @@
-"""Reports of `bnproof fuzz` and `bnproof list`."""
+"""Reports of `bnproof fuzz` and `bnproof list`, and the certificates fuzz writes."""
 
 from __future__ import annotations
 
-import contextlib
+import shutil
+import sys
+import time
 from fractions import Fraction
 
-from ..program.evaluate import to_sympy
+from ..errors import ExitCode
 from ..search import fuzz as search
 
-# Programs longer than this are shown unsimplified (expanding surds grows with the program).
-MAX_SIMPLIFY_STEPS = 5000
+# The run's exit code is its most serious verdict's.
+EXIT_CODES = {search.REFUTED: ExitCode.REFUTED, search.UNDECIDED: ExitCode.UNDECIDED,
+              search.VACUOUS: ExitCode.VACUOUS, search.SURVIVED: ExitCode.OK,
+              search.VERIFIED: ExitCode.OK}
+PRECEDENCE = (search.REFUTED, search.UNDECIDED, search.VACUOUS)
 
 
-@contextlib.contextmanager
-def progress(enabled: bool):
-    """A transient progress line on stderr; yields a tick(n=1) callback."""
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn
+def exit_code(verdicts: list[str]) -> ExitCode:
+    for verdict in PRECEDENCE:
+        if verdict in verdicts:
+            return EXIT_CODES[verdict]
+    return ExitCode.OK
 
-    console = Console(stderr=True)
-    with Progress(SpinnerColumn(), TextColumn("searching: {task.completed} instances"),
-                  console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("fuzz", total=None)
-        yield lambda n=1: bar.advance(task, n)
+
+class ProgressLine:
+    """One transient status line on stderr, only when stderr is a terminal:
+    drawn with a carriage return, erased before anything else is printed, so
+    that no frame is ever left in front of the next line."""
+
+    FRAMES = "|/-\\"
+    EVERY = 0.1  # seconds between redraws
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.shown = False
+        self.frame = 0
+        self.last = 0.0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.clear()
+
+    def show(self, claim_id: str, coverage, left: float, budget: float) -> None:
+        now = time.monotonic()
+        if not self.enabled or now - self.last < self.EVERY:
+            return
+        self.last, self.frame = now, self.frame + 1
+        total = coverage.total()
+        text = (f"{self.FRAMES[self.frame % len(self.FRAMES)]} {claim_id}: {total.drawn} instances, "
+                f"{total.met} met the hypotheses; {left:.0f} s of {budget:g} s left")
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        sys.stderr.write("\r" + text[:width] + "\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def write_certificate(claim, refutation) -> str:
+    """Write a refutation's certificate, atomically.  Its text was accepted by
+    the checker before the refutation existed (search.certify), so a rejected
+    certificate is never written."""
+    from ..atomic import write_text_atomic
+
+    path = search.certificate_path(claim)
+    try:
+        unchanged = path.read_text(encoding="ascii") == refutation.document
+    except (OSError, UnicodeDecodeError):
+        unchanged = False
+    if not unchanged:
+        write_text_atomic(path, refutation.document)
+    return str(path)
 
 
 def _exact(value):
@@ -34,57 +86,40 @@ def _exact(value):
     return str(Fraction(value))
 
 
-def residual_text(outcome) -> tuple[str, float | None]:
-    import sympy
-
-    traced = search.traced_for(outcome.claim, outcome.counterexample)
-    from ..claims.decide import lookup
-
-    expr = to_sympy(traced.steps, lookup(outcome.counterexample), traced.residual)
-    if len(traced.steps) <= MAX_SIMPLIFY_STEPS:
-        # sums of surds: expand, rationalize denominators, collect
-        expr = sympy.expand(sympy.radsimp(sympy.expand(expr)))
-    return sympy.sstr(expr), float(expr.evalf(30))
+def _seconds(value, timings: bool):
+    return round(value, 3) if timings and value is not None else None
 
 
-def write_certificate(outcome) -> tuple[str, str]:
-    from ..certificate.io import write_atomic
-    from ..certificate.program import build
-    from ..checker import check_file
-    from ..errors import BnproofError
-
-    traced = search.traced_for(outcome.claim, outcome.counterexample)
-    path = write_atomic(search.certificate_path(outcome.claim),
-                        build(outcome.claim, outcome.counterexample, traced))
-    accepted, line = check_file(path)
-    if not accepted:
-        raise BnproofError(f"the checker rejected the certificate just written: {line}")
-    return str(path), line
-
-
-def to_json(outcome, path, cert_line, timings: bool) -> dict:
+def to_json(outcome, path: str | None, timings: bool) -> dict:
+    total = outcome.coverage.total()
     out = {
         "claim": outcome.claim.id,
         "source": outcome.claim.source,
         "statement": outcome.claim.statement,
         "verdict": outcome.verdict,
-        "instances": outcome.instances,
+        "reason": outcome.reason,
+        "instances": total.drawn,
+        "met_hypotheses": total.met,
+        "defined": total.defined,
+        "coverage": outcome.coverage.rows(),
         "seed": outcome.seed,
-        "seconds": round(outcome.seconds, 3) if timings else None,
-        "seconds_to_first": (round(outcome.first_seconds, 3)
-                             if timings and outcome.first_seconds is not None else None),
+        "seconds": _seconds(outcome.seconds, timings),
+        "seconds_to_first": _seconds(outcome.first_seconds, timings),
+        "stopped": outcome.stopped,
         "phases": outcome.phases,
         "exact": outcome.exact_note,
+        "undecided_candidates": outcome.undecided_candidates,
+        "notes": list(outcome.notes),
     }
-    if outcome.verdict == search.REFUTED:
-        text, value = residual_text(outcome)
+    ref = outcome.refutation
+    if outcome.verdict == search.REFUTED and ref is not None:
         out.update({
-            "counterexample": {k: _exact(v) for k, v in outcome.counterexample.items()},
-            "residual": text,
-            "residual_float": value,
-            "decided_by": outcome.decision.residual.how if outcome.decision.residual else None,
+            "counterexample": {v.name: _exact(ref.instance[v.name]) for v in outcome.claim.variables},
+            "residual": ref.residual_text,
+            "residual_float": ref.residual_float,
+            "decided_by": ref.decided_by,
             "certificate": path,
-            "certificate_check": cert_line,
+            "certificate_check": f"ACCEPTED {path}: {ref.established}",
         })
     return out
 
@@ -97,43 +132,77 @@ def _show(value) -> str:
     return str(value)
 
 
+def _count(outcome, timings: bool, more: str = "") -> str:
+    """"(seed S, T s, time budget exhausted)"."""
+    parts = [f"seed {outcome.seed}"]
+    if timings:
+        parts.append(f"{outcome.seconds:.1f} s")
+    if outcome.stopped == search.BUDGET:
+        parts.append("time budget exhausted")
+    return f"({', '.join(parts)}{more})"
+
+
 def to_text(outcome, result: dict, timings: bool) -> list[str]:
     claim = outcome.claim
     lines = [f"{claim.id} — {claim.source}"]
-    when = f", {outcome.seconds:.1f} s" if timings else ""
+    total = outcome.coverage.total()
     if outcome.verdict == search.REFUTED:
+        when = f", {outcome.seconds:.1f} s" if timings else ""
         if timings and outcome.first_seconds is not None:
             when = f", found in {outcome.first_seconds:.2f} s, shrunk by {outcome.seconds:.1f} s"
-        where = "" if not claim.variables else f" after {outcome.instances} instances (seed {outcome.seed}{when})"
+        if outcome.stopped:
+            when += f"; shrinking cut short by the {outcome.stopped}"
+        where = "" if not claim.variables else f" after {total.drawn} instances (seed {outcome.seed}{when})"
         lines.append(f"REFUTED{where}; exact counterexample:")
         for name, value in result["counterexample"].items():
             lines.append(f"  {name} = {_show(value)}")
         relation = ("≤ 0" if claim.strict else "< 0") if claim.kind == "inequality" else "≠ 0"
-        lines.append(f"  residual = {result['residual']} ≈ {result['residual_float']:.6g} {relation}"
+        approx = f" ≈ {result['residual_float']:.6g}" if result["residual_float"] is not None else ""
+        lines.append(f"  residual = {result['residual']}{approx} {relation}"
                      f" (decided by {result['decided_by']})")
-        lines.append(f"Certificate: {result['certificate']} — checked: {result['certificate_check'].split()[0]}")
-    elif outcome.verdict == search.VERIFIED and not claim.variables:
-        lines.append("verified exactly: the claim has no free variables and holds on its instance")
+        lines.append(f"Certificate: {result['certificate']} — checked: ACCEPTED")
+        return lines
+    if not claim.variables:
+        if outcome.verdict == search.VERIFIED:
+            lines.append("verified exactly: the claim has no free variables and holds on its instance")
+        else:
+            lines.append(f"{outcome.verdict}: {outcome.reason}")
+        return lines
+    met = f"{total.met} met the hypotheses"
+    if total.defined != total.met:
+        met += f", {total.defined} with the residual defined"
+    if outcome.verdict in (search.SURVIVED, search.VERIFIED):
+        lines.append(f"no counterexample in {total.drawn} instances, {met} " + _count(outcome, timings))
+    elif outcome.verdict == search.VACUOUS:
+        lines.append(f"vacuous: {outcome.reason} ({total.drawn} instances drawn, " + _count(outcome, timings)[1:])
     else:
-        lines.append(f"no counterexample in {outcome.instances} instances (seed {outcome.seed}{when})")
-        if outcome.exact_note:
-            lines.append(f"{outcome.exact_note} (a symbolic proof at those sizes, separate from the search)")
+        lines.append(f"undecided: {outcome.reason} ({total.drawn} instances, {met}, " + _count(outcome, timings)[1:])
+    if total.drawn:
+        lines.append(outcome.coverage.text())
+    if outcome.undecided_candidates:
+        lines.append(f"{outcome.undecided_candidates} nominated instances could not be decided exactly")
+    if outcome.exact_note:
+        lines.append(f"{outcome.exact_note} (a symbolic proof at those sizes, separate from the search)")
+    lines.extend(outcome.notes)
     return lines
 
 
 def record_entry(outcome) -> dict:
-    entry = {"verdict": outcome.verdict, "instances": outcome.instances, "seed": outcome.seed}
+    total = outcome.coverage.total()
+    entry = {"verdict": outcome.verdict, "instances": total.drawn, "met_hypotheses": total.met,
+             "seed": outcome.seed}
     if outcome.exact_note:
         entry["exact"] = outcome.exact_note
+    if outcome.reason:
+        entry["reason"] = outcome.reason
     if outcome.verdict == search.REFUTED:
         entry["certificate"] = str(search.certificate_path(outcome.claim))
     return entry
 
 
 def listing(claims) -> list[dict]:
-    from ..search import record
-
     from ..claims.api import proofs_root
+    from ..search import record
 
     entries = record.load()
     committed = proofs_root().parent  # the certificates committed beside proofs/
@@ -144,12 +213,12 @@ def listing(claims) -> list[dict]:
         verdict = entry.get("verdict", "not yet searched")
         if verdict == search.REFUTED and cert.exists():
             text = f"refuted (certificate {search.certificate_path(claim)})"
-        elif verdict == search.SURVIVED:
+        elif verdict == search.SURVIVED or (verdict == search.VERIFIED and entry.get("exact")):
             text = f"survived {entry['instances']} instances (seed {entry['seed']})"
-        elif verdict == search.VERIFIED and not entry.get("exact"):
-            text = "verified exactly (no free variables)"
         elif verdict == search.VERIFIED:
-            text = f"survived {entry['instances']} instances (seed {entry['seed']})"
+            text = "verified exactly (no free variables)"
+        elif verdict in (search.VACUOUS, search.UNDECIDED) and entry.get("reason"):
+            text = f"{verdict}: {entry['reason']}"
         else:
             text = verdict
         if entry.get("exact"):

@@ -1,12 +1,36 @@
 """Batched random and gradient-based search in JAX: thousands of instances
-per call (jit + vmap), candidates ranked by their numeric residual."""
+per call (jit + vmap), candidates ranked by their numeric residual.
+
+Gradient steps first push instances that fail a hypothesis toward meeting it
+(up the smallest hypothesis), and only instances inside the hypotheses down
+the residual, so claims whose hypotheses hold on thin sets are still searched.
+"""
 
 from __future__ import annotations
+
+import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..claims.api import Claim
-from .space import enforce
+from .screen import HYPOTHESIS_FLOOR, plausible
+from .space import enforce, jittered
+
+
+@dataclass(frozen=True)
+class BatchScreen:
+    r: np.ndarray  # the residual
+    score: np.ndarray  # lower is more violating (the residual, or −|r| for identities)
+    hmin: np.ndarray  # the smallest hypothesis value per instance (+1 without hypotheses)
+    met: np.ndarray  # every hypothesis > 0
+    defined: np.ndarray  # met, and the residual is finite
+
+    def rank(self) -> np.ndarray:
+        """Instances in the hypotheses by score first, then the others, closest
+        to meeting the hypotheses first."""
+        secondary = np.where(self.defined, self.score, -np.nan_to_num(self.hmin, nan=-np.inf))
+        return np.lexsort((np.nan_to_num(secondary, nan=np.inf), ~self.defined))
 
 
 class BatchedResidual:
@@ -31,33 +55,72 @@ class BatchedResidual:
             r, _ = one(values)
             return r if claim.kind == "inequality" else -jnp.abs(r)
 
+        def unmet(values):  # pushed down while a hypothesis fails: the smallest one goes up
+            return -jnp.min(one(values)[1])
+
         # One jitted call per batch, the batch split over every JAX device
         # (plain jax.jit when there is one device).
         self.evaluate = sharded(jax.vmap(one))
         self.gradient = sharded(jax.vmap(jax.grad(objective)))
+        self.unmet_gradient = sharded(jax.vmap(jax.grad(unmet))) if claim.hypotheses else None
+
+    def screen(self, batch: dict) -> BatchScreen:
+        r, h = (np.asarray(a) for a in self.evaluate(batch))
+        score = r if self.claim.kind == "inequality" else -np.abs(r)
+        hmin = np.min(h, axis=1)
+        met = hmin > HYPOTHESIS_FLOOR  # False where NaN
+        return BatchScreen(r, score, hmin, met, met & np.isfinite(score))
 
     def scores(self, batch: dict) -> np.ndarray:
         """Lower is more violating; +inf where a hypothesis fails or nothing is finite."""
-        r, h = (np.asarray(a) for a in self.evaluate(batch))
-        score = r if self.claim.kind == "inequality" else -np.abs(r)
-        ok = np.all(h > 1e-9, axis=1) & np.isfinite(score)
-        return np.where(ok, score, np.inf)
+        s = self.screen(batch)
+        return np.where(s.defined, s.score, np.inf)
 
-    def descend(self, batch: dict, steps: int = 40, rate: float = 0.05) -> dict:
-        """Normalized gradient steps on the residual, keeping every domain."""
+    def nominated(self, batch: dict, s: BatchScreen) -> np.ndarray:
+        """Instances in the hypotheses whose residual looks violated beyond its rounding noise."""
+        r = s.r
+        with np.errstate(all="ignore"):
+            moved = [np.asarray(self.evaluate(jittered(batch, sign, batched=True))[0]) for sign in (1, -1)]
+            noise = np.nan_to_num(np.maximum(np.abs(moved[0] - r), np.abs(moved[1] - r)), nan=0.0)
+            return s.defined & plausible(self.claim, r, noise)
+
+    def descend(self, batch: dict, steps: int = 40, rate: float = 0.05, deadline: float | None = None) -> dict:
+        """Normalized gradient steps, each a fraction of the instance's own size
+        (so large instances move far enough), keeping every domain.  An
+        instance outside the hypotheses climbs toward them; once inside, a step
+        that would leave them is refused and its step size halved.  No step
+        starts after the monotonic deadline."""
         variables = {v.name: v for v in self.claim.variables}
+        met = self.screen(batch).met
+        rates = np.full(len(met), rate)
+
+        def per_instance(a, like):
+            return a.reshape((-1,) + (1,) * (np.ndim(like) - 1))
+
         for _ in range(steps):
-            grads = self.gradient(batch)
-            norm = np.sqrt(sum(np.sum(np.asarray(g).reshape(len(g), -1) ** 2, axis=1)
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            grads = {k: np.asarray(g) for k, g in self.gradient(batch).items()}
+            if self.unmet_gradient is not None and not met.all():
+                toward = self.unmet_gradient(batch)
+                grads = {k: np.where(per_instance(~met, g), np.asarray(toward[k]), g) for k, g in grads.items()}
+            norm = np.sqrt(sum(np.sum(np.nan_to_num(g).reshape(len(g), -1) ** 2, axis=1)
                                for g in grads.values())) + 1e-12
-            batch = {k: enforce(variables[k], np.nan_to_num(
-                np.asarray(batch[k]) - rate * np.asarray(grads[k])
-                / norm.reshape((-1,) + (1,) * (np.ndim(batch[k]) - 1)))) for k in batch}
+            size = 1 + np.sqrt(sum(np.sum(np.asarray(x).reshape(len(x), -1) ** 2, axis=1)
+                                   for x in batch.values()))
+            step = rates * size / norm
+            moved = {k: enforce(variables[k], np.nan_to_num(
+                np.asarray(batch[k]) - per_instance(step, batch[k]) * np.nan_to_num(grads[k]))) for k in batch}
+            now_met = self.screen(moved).met
+            refused = met & ~now_met
+            rates = np.where(refused, rates / 2, rates)
+            batch = {k: np.where(per_instance(refused, v), np.asarray(batch[k]), v) for k, v in moved.items()}
+            met = met | now_met
         return batch
 
 
-def candidates(scores: np.ndarray, batch: dict, k: int, threshold: float) -> list[dict]:
-    """Up to k single instances whose score is below the threshold, best first."""
-    order = np.argsort(scores, kind="stable")
-    picked = [i for i in order[:k] if scores[i] < threshold]
+def candidates(scores: np.ndarray, batch: dict, k: int, mask: np.ndarray) -> list[dict]:
+    """Up to k single instances among the nominated (mask), most violating first."""
+    order = np.argsort(np.where(mask, scores, np.inf), kind="stable")
+    picked = [i for i in order[:k] if mask[i]]
     return [{name: np.asarray(arr)[i] for name, arr in batch.items()} for i in picked]

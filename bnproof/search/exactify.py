@@ -2,13 +2,17 @@
 
 Rationalize to small denominators, decide exactly, and only then shrink:
 fewer samples, then simpler numbers, each step kept only if the exact
-verdict is still "refuted".  Zero false refutations is the rule.
+verdict is still "refuted" (and, in `bnproof fuzz`, the certificate of it is
+accepted by the checker: `accept` is then `certify.Judge.confirm`).  Zero
+false refutations is the rule.
 """
 
 from __future__ import annotations
 
 import copy
+import time
 from fractions import Fraction
+from typing import Callable
 
 from ..claims.api import Claim
 from ..claims.decide import REFUTED, Decision, decide, sizes_of
@@ -26,12 +30,13 @@ def confirm(claim: Claim, instance: dict) -> Decision | None:
     return decision if decision.verdict == REFUTED else None
 
 
-def exactify(claim: Claim, candidate: dict) -> tuple[dict, Decision] | None:
+def exactify(candidate: dict, accept: Callable) -> tuple[dict, object] | None:
+    """The first rationalization of a float candidate that `accept` confirms."""
     for bound in DENOMINATORS:
         instance = {k: to_exact(v, bound) for k, v in candidate.items()}
-        decision = confirm(claim, instance)
-        if decision:
-            return instance, decision
+        found = accept(instance)
+        if found:
+            return instance, found
     return None
 
 
@@ -94,11 +99,25 @@ def complexity(instance: dict) -> tuple:
     return (len(numbers), sum(abs(x.numerator) + x.denominator for x in numbers))
 
 
-def shrink(claim: Claim, instance: dict, decision: Decision, budget: int = 400):
-    """Greedy shrinking; every accepted step is an exact refutation."""
+def shrink(claim: Claim, instance: dict, decision, accept: Callable | None = None, budget: int = 400,
+           deadline: float | None = None, on_improve: Callable | None = None):
+    """Greedy shrinking; every accepted step is confirmed by `accept` (by default
+    the exact decision).  Stops after `budget` tries or at the monotonic
+    `deadline`, keeping the simplest refutation so far; `on_improve(instance,
+    found)` hears of each step, so that a run cut short loses nothing."""
+    accept = accept or (lambda trial: confirm(claim, trial))
     tries = 0
     improved = True
-    while improved and tries < budget:
+
+    def out_of_time():
+        return deadline is not None and time.monotonic() > deadline
+
+    def improve(trial, found):
+        if on_improve:
+            on_improve(trial, found)
+        return trial, found, True
+
+    while improved and tries < budget and not out_of_time():
         improved = False
         for size, (lo, _) in claim.sizes.items():  # fewer samples first
             axes = _axes(claim, size)
@@ -106,24 +125,26 @@ def shrink(claim: Claim, instance: dict, decision: Decision, budget: int = 400):
             if current is None or current <= lo:
                 continue
             for index in range(current):
+                if out_of_time():
+                    break
                 tries += 1
                 smaller = {n: _drop(instance[n], axes[n], index) for n in instance}
-                found = confirm(claim, smaller)
+                found = accept(smaller)
                 if found:
-                    instance, decision, improved = smaller, found, True
+                    instance, decision, improved = improve(smaller, found)
                     break
         for name in list(instance):  # then simpler numbers
             for path in list(_paths(instance[name])):
                 for option in _simpler(_get(instance[name], path)):
-                    if tries >= budget:
+                    if tries >= budget or out_of_time():
                         break
                     tries += 1
                     trial = {**instance, name: _set(instance[name], path, option)}
                     var = next(v for v in claim.variables if v.name == name)
                     if var.domain == "symmetric" and len(path) == 2:
                         trial[name] = _set(trial[name], path[::-1], option)
-                    found = confirm(claim, trial)
+                    found = accept(trial)
                     if found:
-                        instance, decision, improved = trial, found, True
+                        instance, decision, improved = improve(trial, found)
                         break
     return instance, decision

@@ -1,14 +1,26 @@
 """`bnproof fuzz`: search a claim's instance space for an exact counterexample.
 
 Order: claims with no free variables are decided once, exactly.  Otherwise
-Hypothesis searches first (exact rationals, shrinking through exact
-confirmations), then batched random search and gradient descent in JAX;
-every numeric candidate is exactified before it counts.  "Survived" is never
-called a proof.
+Hypothesis searches first (exact rationals, shrinking through certified
+refutations), then batched random search and gradient descent in JAX; every
+numeric candidate is exactified and certified before it counts.  For an
+identity that survives, the prover then works at the claim's fixed sizes.
+
+Every claim ends in one verdict (`conclude`): refuted (with a certificate the
+checker accepted), survived (no counterexample among the instances that met
+the hypotheses: evidence, never a proof), verified-exactly (the prover, or an
+exact decision of a claim without variables), vacuous (no drawn instance met
+the hypotheses, so nothing was tested) or undecided (with the reason).
+
+`fuzz` runs in the calling process and keeps its time budget cooperatively;
+`bnproof fuzz` runs it in a worker process (worker.py) that is killed when
+the budget is spent, so that what cannot stop itself (an XLA compilation, a
+symbolic proof, a residual that blocks) is bounded too.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,72 +28,183 @@ from pathlib import Path
 import numpy as np
 
 from ..claims.api import Claim
-from ..claims.decide import HOLDS, REFUTED, Decision, decide, sizes_of, trace
+from ..claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide
 from . import hypothesis_search
+from .certify import Judge, Refutation, described
+from .coverage import Coverage
 from .exactify import complexity, exactify, shrink
 from .space import size_grid
 
-SURVIVED, VERIFIED = "survived", "verified-exactly"
+SURVIVED, VERIFIED, VACUOUS = "survived", "verified-exactly", "vacuous"
+VERDICTS = (REFUTED, SURVIVED, VERIFIED, VACUOUS, UNDECIDED)
+BUDGET = "time budget"  # Outcome.stopped when the budget cut the run short
+PROOF_SHARE = 0.5  # of the budget, kept for the prover when an identity is to be proved
 
 
 @dataclass
 class Outcome:
-    claim: Claim
-    verdict: str  # refuted | survived | verified-exactly
-    instances: int
+    claim: Claim | None  # None while it crosses from the worker process
+    verdict: str  # one of VERDICTS
     seed: int
     seconds: float
-    counterexample: dict | None = None
-    decision: Decision | None = None
-    phases: dict = field(default_factory=dict)
+    coverage: Coverage = field(default_factory=Coverage)
+    phases: dict = field(default_factory=dict)  # instances evaluated per search phase
+    refutation: Refutation | None = None
+    first_seconds: float | None = None  # to the first certified violation, before shrinking
     proved_sizes: list = field(default_factory=list)  # identities proved with symbols
-    first_seconds: float | None = None  # to the first exactly confirmed violation, before shrinking
+    proof_grid: list = field(default_factory=list)  # the sizes the prover was to try
+    reason: str | None = None  # why vacuous or undecided
+    stopped: str | None = None  # what cut the run short (BUDGET), if anything
+    undecided_candidates: int = 0  # nominated instances the exact engine could not decide
+    notes: list = field(default_factory=list)  # one line each, e.g. why a size was not proved
+
+    @property
+    def instances(self) -> int:
+        return self.coverage.total().drawn
+
+    @property
+    def counterexample(self) -> dict | None:
+        return self.refutation.instance if self.refutation else None
 
     @property
     def exact_note(self) -> str | None:
         if not self.proved_sizes:
             return None
-        bounds = ", ".join(f"{k} ≤ {max(s[k] for s in self.proved_sizes)}"
-                           for k in sorted(self.proved_sizes[0]))
-        return f"verified exactly for {bounds}" if bounds else "verified exactly"
+        if len(self.proved_sizes) == len(self.proof_grid):
+            bounds = ", ".join(f"{k} ≤ {max(s[k] for s in self.proved_sizes)}"
+                               for k in sorted(self.proved_sizes[0]))
+            return f"verified exactly for {bounds}" if bounds else "verified exactly"
+        names = sorted(self.proved_sizes[0])
+        if len(names) == 1:
+            at = f"{names[0]} = " + ", ".join(str(s[names[0]]) for s in self.proved_sizes)
+        else:
+            at = "; ".join(_sizes_text(s) for s in self.proved_sizes)
+        return f"verified exactly only at {at}"
+
+
+def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str | None,
+             proved: list, proof_grid: list, stopped: str | None = None,
+             failure: str | None = None) -> tuple[str, str | None]:
+    """(verdict, reason) from what a search established, however it ended."""
+    if refutation is not None:
+        return REFUTED, None
+    if rejection is not None:
+        return UNDECIDED, f"an exact violation was found but the checker cannot certify it: {rejection}"
+    if failure is not None:
+        return UNDECIDED, failure
+    if proof_grid and len(proved) == len(proof_grid):
+        return VERIFIED, None
+    total = coverage.total()
+    if total.drawn == 0:
+        return UNDECIDED, ("the time budget ran out before any instance was evaluated" if stopped == BUDGET
+                           else "no instance was evaluated")
+    if total.met == 0:
+        return VACUOUS, "no instance met the hypotheses"
+    if total.defined == 0:
+        return VACUOUS, "no instance met the hypotheses with the residual defined"
+    return SURVIVED, None
 
 
 def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048,
          time_budget: float = 20.0, sizes: dict | None = None, database: Path | None = None,
-         use_jax: bool = True, prove: bool = False, progress=None) -> Outcome:
+         use_jax: bool = True, prove: bool = False, report=None) -> Outcome:
+    """Search, shrink, certify and (for identities, with prove) prove.
+
+    `report(kind, payload)`, if given, hears of progress as it happens:
+    ("coverage", Coverage), ("refutation", Refutation) for every certified
+    counterexample (the first at once, then each simpler one), ("proved",
+    sizes), so that a caller that must stop the run loses nothing."""
+    report = report or (lambda kind, payload: None)
     start = time.monotonic()
     deadline = start + time_budget
+    judge = Judge(claim)
     if not claim.variables:
-        decision = decide(claim, {})
-        verdict = REFUTED if decision.verdict == REFUTED else (
-            VERIFIED if decision.verdict == HOLDS else decision.verdict)
-        return Outcome(claim, verdict, 1, seed, time.monotonic() - start, {} if verdict == REFUTED
-                       else None, decision)
+        return _decide_alone(claim, judge, seed, start, report)
     grid = size_grid(claim, sizes)
-    found, count, first = hypothesis_search.search(claim, grid, seed, max_examples, database,
-                                                   deadline, progress)
+    proof_grid = _proof_grid(claim) if prove and claim.kind == "identity" and claim.exact_sizes else []
+    search_deadline = start + time_budget * (1 - PROOF_SHARE) if proof_grid else deadline
+    coverage = Coverage()
+    found, count, first = hypothesis_search.search(
+        claim, grid, seed, max_examples, database, search_deadline, judge, coverage,
+        on_found=lambda r: report("refutation", r), progress=lambda: report("coverage", coverage))
     phases = {"hypothesis": count}
-    total = count
-    if found is None and use_jax:
-        found, n = _jax_search(claim, grid, seed, batch, deadline, progress)
+    if found is None and use_jax and time.monotonic() < search_deadline:
+        found, phases["jax"] = _jax_search(claim, grid, seed, batch, search_deadline, judge, coverage, report)
         first = time.monotonic() if found else None
-        phases["jax"] = n
-        total += n
-    if found is None:
-        proved = []
-        if prove and claim.kind == "identity" and claim.exact_sizes:
-            from ..claims.prove import verified_sizes
+    stopped = BUDGET if time.monotonic() > search_deadline else None
+    report("coverage", coverage)
+    outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage, phases, proof_grid=proof_grid,
+                      undecided_candidates=judge.undecided)
+    if found is not None:
+        outcome.first_seconds = first - start
+        instance, found = shrink(claim, found.instance, found, accept=judge.confirm, deadline=deadline,
+                                 on_improve=lambda _, r: report("refutation", r))
+        stopped = BUDGET if time.monotonic() > deadline else stopped
+        outcome.refutation = described(claim, found)
+    else:
+        for sizes_now in proof_grid:
+            if time.monotonic() > deadline:
+                stopped = BUDGET
+                break
+            proved, why = _prove_at(claim, sizes_now)
+            if proved:
+                outcome.proved_sizes.append(sizes_now)
+                report("proved", sizes_now)
+            elif why and not any(n.startswith("not proved at") for n in outcome.notes):
+                outcome.notes.append(f"not proved at {_sizes_text(sizes_now)}: {why}")
+    outcome.verdict, outcome.reason = conclude(coverage, outcome.refutation, judge.rejection,
+                                               outcome.proved_sizes, proof_grid, stopped)
+    outcome.stopped = stopped
+    outcome.seconds = time.monotonic() - start
+    return outcome
 
-            proved = verified_sizes(claim)
-        complete = bool(proved) and len(proved) == _count(claim.exact_sizes)
-        return Outcome(claim, VERIFIED if complete else SURVIVED, total, seed,
-                       time.monotonic() - start, phases=phases, proved_sizes=proved)
-    instance, decision = shrink(claim, *found)
-    return Outcome(claim, REFUTED, total, seed, time.monotonic() - start, instance, decision,
-                   phases, first_seconds=first - start)
+
+def _decide_alone(claim: Claim, judge: Judge, seed: int, start: float, report) -> Outcome:
+    """A claim without variables: one exact decision, certified if it refutes."""
+    decision = decide(claim, {})
+    coverage = Coverage()
+    coverage.add({}, 1, int(decision.verdict != OUTSIDE), int(decision.verdict != OUTSIDE))
+    outcome = Outcome(claim, VERIFIED, seed, 0.0, coverage)
+    if decision.verdict == REFUTED:
+        found = judge.confirm({})
+        if found:
+            outcome.refutation = described(claim, found)
+            report("refutation", outcome.refutation)
+        outcome.verdict, outcome.reason = conclude(coverage, outcome.refutation, judge.rejection, [], [])
+    elif decision.verdict == OUTSIDE:
+        outcome.verdict, outcome.reason = VACUOUS, decision.detail
+    elif decision.verdict != HOLDS:
+        outcome.verdict, outcome.reason = UNDECIDED, decision.detail or "the exact engine could not decide"
+    outcome.seconds = time.monotonic() - start
+    return outcome
 
 
-def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline: float, progress):
+def _proof_grid(claim: Claim) -> list[dict]:
+    ranges = claim.exact_sizes or {}
+    names = sorted(ranges)
+    return [dict(zip(names, combo)) for combo in
+            itertools.product(*(range(ranges[n][0], ranges[n][1] + 1) for n in names))]
+
+
+def _prove_at(claim: Claim, sizes: dict) -> tuple[bool, str | None]:
+    """(proved, why not); a failing prover proves nothing and stops nothing."""
+    from ..claims import prove
+
+    try:
+        if hasattr(prove, "prove_at"):
+            result = prove.prove_at(claim, sizes)
+            return bool(result.proved), getattr(result, "reason", None)
+        return bool(prove.identity_holds(claim, sizes)), None
+    except Exception as err:  # noqa: BLE001 - reported as a note, never as a proof
+        return False, f"the prover failed: {type(err).__name__}: {err}"
+
+
+def _sizes_text(sizes: dict) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in sorted(sizes.items()))
+
+
+def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline: float,
+                judge: Judge, coverage: Coverage, report):
     from .batched import BatchedResidual, candidates
     from .space import random_batch
 
@@ -92,37 +215,30 @@ def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline:
             break
         kernel = BatchedResidual(claim, sizes)
         values = random_batch(claim, sizes, batch, rng)
-        scores = kernel.scores(values)
+        screened = kernel.screen(values)
+        coverage.add(sizes, batch, int(screened.met.sum()), int(screened.defined.sum()))
         count += batch
-        threshold = 1e-9 if claim.strict else -1e-9
-        picks = candidates(scores, values, 8, threshold)
-        if not picks:  # push the most promising ones downhill
-            order = np.argsort(scores, kind="stable")[:64]
-            start = {k: np.asarray(v)[order] for k, v in values.items()}
-            moved = kernel.descend(start)
-            count += len(order) * 40
-            picks = candidates(kernel.scores(moved), moved, 8, threshold)
-        if progress:
-            progress(batch)
+        picks = candidates(screened.score, values, 8, kernel.nominated(values, screened))
+        if not picks and time.monotonic() < deadline:
+            # push the most promising downhill: toward the hypotheses, then down the residual
+            order = screened.rank()[:64]
+            moved = kernel.descend({k: np.asarray(v)[order] for k, v in values.items()}, deadline=deadline)
+            after = kernel.screen(moved)
+            coverage.add(sizes, len(order), int(after.met.sum()), int(after.defined.sum()))
+            count += len(order)
+            picks = candidates(after.score, moved, 8, kernel.nominated(moved, after))
+        report("coverage", coverage)
         for candidate in picks:
-            hit = exactify(claim, candidate)
-            if hit and (best is None or complexity(hit[0]) < complexity(best[0])):
-                best = hit
+            if time.monotonic() > deadline:
+                break
+            hit = exactify(candidate, judge.confirm)
+            if hit and (best is None or complexity(hit[0]) < complexity(best.instance)):
+                best = hit[1]
+                report("refutation", best)
         if best:
             break
     return best, count
 
 
-def _count(ranges: dict) -> int:
-    total = 1
-    for lo, hi in ranges.values():
-        total *= hi - lo + 1
-    return total
-
-
 def certificate_path(claim: Claim) -> Path:
     return Path("certificates") / f"{claim.id}.json"
-
-
-def traced_for(claim: Claim, instance: dict):
-    return trace(claim, sizes_of(claim, instance))

@@ -1,10 +1,12 @@
 """Property-based search with Hypothesis.
 
 Instances are drawn as exact rationals, screened in floats, and a failure is
-raised only after the exact decision says "refuted", so Hypothesis's own
-shrinker shrinks through exact confirmations.  ``target()`` steers toward
-violations, and the example database keeps found counterexamples across runs
-(it is a cache: committed certificates are the record).
+raised only after the exact decision says "refuted" and the checker accepts
+the certificate, so Hypothesis's own shrinker shrinks through certified
+refutations.  ``target()`` steers toward the hypotheses while they fail and
+toward violations once they hold; a power-of-ten scale per variable reaches
+instances at large and small magnitudes.  The example database keeps found
+counterexamples across runs (it is a cache: certificates are the record).
 """
 
 from __future__ import annotations
@@ -20,15 +22,22 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Unsatisfiable
 
 from ..claims.api import Claim
-from ..claims.decide import Decision
+from ..claims.decide import sizes_of
 from ..claims.xp import floating
-from .exactify import confirm
+from .certify import Judge, Refutation
+from .coverage import Coverage
+from .exactify import complexity
+from .screen import badness, nominated, screen
 
 
 class Found(Exception):
-    def __init__(self, instance: dict, decision: Decision):
+    def __init__(self, refutation: Refutation):
         super().__init__("counterexample")
-        self.instance, self.decision = instance, decision
+        self.refutation = refutation
+
+
+class OutOfTime(BaseException):
+    """Not an Exception: Hypothesis lets it through at once instead of shrinking it."""
 
 
 # Entries are integers over one denominator per variable: a draw is one choice
@@ -36,6 +45,8 @@ class Found(Exception):
 # about six times cheaper, and shrinking still heads for denominator 1 and 0.
 DENOMINATORS = (1, 2, 3, 4, 6)
 NUMERATORS = st.integers(-12, 12)
+# A power of ten per variable, 10^0 three times in four (and where shrinking heads).
+SCALE_EXPONENTS = st.one_of(st.just(0), st.just(0), st.just(0), st.integers(-4, 6))
 
 
 def _integers(domain: str):
@@ -52,10 +63,10 @@ def _nested(domain: str, shape):
     return st.lists(_nested(domain, shape[1:]), min_size=shape[0], max_size=shape[0])
 
 
-def _scaled(value, d: int):
+def _scaled(value, factor: Fraction):
     if isinstance(value, list):
-        return [_scaled(v, d) for v in value]
-    return Fraction(value, d)
+        return [_scaled(v, factor) for v in value]
+    return value * factor
 
 
 def _array(var, shape):
@@ -71,7 +82,8 @@ def _array(var, shape):
         entries = cells.map(build)
     else:
         entries = _nested(var.domain, tuple(shape))
-    return st.tuples(st.sampled_from(DENOMINATORS), entries).map(lambda t: _scaled(t[1], t[0]))
+    return st.tuples(st.sampled_from(DENOMINATORS), SCALE_EXPONENTS, entries).map(
+        lambda t: _scaled(t[2], Fraction(10) ** t[1] / t[0]))
 
 
 def instances(claim: Claim, grid: list[dict]):
@@ -82,48 +94,40 @@ def instances(claim: Claim, grid: list[dict]):
     return st.sampled_from(grid).flatmap(for_sizes)
 
 
-def _screen(claim: Claim, instance: dict, xp) -> float | None:
-    """The float residual where the hypotheses hold in floats, else None."""
-    values = {k: np.asarray(v, dtype=float) if isinstance(v, list) else float(v)
-              for k, v in instance.items()}
-    with np.errstate(all="ignore"):
-        try:
-            for h in claim.hypotheses:
-                if not np.min(h(xp, **values)) > 1e-12:
-                    return None
-            r = float(np.reshape(claim.residual(xp, **values), ()))
-        except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError):
-            return None
-    return r if np.isfinite(r) else None
-
-
 def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
-           database: Path | None, deadline: float, progress=None):
-    """(instance, decision) of a shrunk counterexample or None, the count, and the
-    monotonic time of the first exact confirmation (before any shrinking) or None."""
+           database: Path | None, deadline: float, judge: Judge, coverage: Coverage,
+           on_found=None, progress=None):
+    """The certified counterexample Hypothesis shrank to (or, cut short by the
+    deadline, the simplest found so far) or None, the number of instances
+    evaluated, and the monotonic time of the first certified refutation or None.
+    Every evaluated instance is tallied in `coverage`; `on_found` hears of
+    each certified refutation as it is found."""
     xp = floating()
-    count = [0]
-    first = [None]
+    state = {"count": 0, "first": None, "best": None}
 
     def test(instance):
-        count[0] += 1
+        if time.monotonic() > deadline:
+            raise OutOfTime
+        s = screen(claim, instance, xp)
+        coverage.add(sizes_of(claim, instance), 1, int(s.met), int(s.r is not None))
+        state["count"] += 1
         if progress:
             progress()
-        if time.monotonic() > deadline:
+        if claim.hypotheses and s.hmin is not None and np.isfinite(s.hmin):
+            # while a hypothesis fails, climb toward it; every instance inside scores alike
+            target(1.0 if s.met else float(s.hmin), label="hypotheses")
+        if s.r is None:
             return
-        r = _screen(claim, instance, xp)
-        if r is None:
-            return
-        badness = -r if claim.kind == "inequality" else abs(r)
-        target(float(badness))
-        # floats only nominate; the exact decision is the judge
-        # (an inequality that holds with equality sits at r ≈ ±1e-15: not a candidate)
-        limit = 1e-9 if claim.strict else -1e-9
-        if (r < limit) if claim.kind == "inequality" else (abs(r) > 1e-7):
-            found = confirm(claim, instance)
+        target(float(badness(claim, s.r)), label="violation")
+        if nominated(claim, instance, s.r, xp):  # floats nominate; the exact engine and checker judge
+            found = judge.confirm(instance)
             if found:
-                first[0] = first[0] or time.monotonic()
-                raise Found(instance, found)
+                state["first"] = state["first"] or time.monotonic()
+                if state["best"] is None or complexity(instance) < complexity(state["best"].instance):
+                    state["best"] = found
+                    if on_found:
+                        on_found(found)
+                raise Found(found)
 
     test._hypothesis_internal_add_digest = claim.id.encode()
     db = DirectoryBasedExampleDatabase(str(database)) if database else None
@@ -136,7 +140,9 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
     try:
         run()
     except Found as hit:
-        return (hit.instance, hit.decision), count[0], first[0]
+        return hit.refutation, state["count"], state["first"]
+    except OutOfTime:  # keep what was found before the deadline
+        pass
     except Unsatisfiable:  # Hypothesis could not draw enough valid instances; JAX still searches
         pass
-    return None, count[0], None
+    return state["best"], state["count"], state["first"]

@@ -35,18 +35,43 @@ def size_grid(claim: Claim, sizes: dict | None = None) -> list[dict]:
     return grid
 
 
+# Scale mixing: a quarter of the draws of each variable are multiplied by a
+# power of ten, so that claims whose hypotheses hold only at large magnitudes
+# (σ > 100) or only near zero are searched there too.
+SCALE_EXPONENTS = (-4, 6)
+SCALED_SHARE = 0.25
+
+
 def random_batch(claim: Claim, sizes: dict, n: int, rng: np.random.Generator) -> dict:
     """n instances: a mix of small integers and Gaussians at several scales,
-    with the domains enforced."""
+    some multiplied by powers of ten, with the domains enforced."""
     out = {}
     for v in claim.variables:
         shape = (n,) + claim.shape_of(v, sizes)
+        lead = (n,) + (1,) * (len(shape) - 1)
         ints = rng.integers(-3, 4, size=shape).astype(np.float64)
-        scale = np.exp(rng.uniform(-1.5, 1.5, size=(n,) + (1,) * (len(shape) - 1)))
+        scale = np.exp(rng.uniform(-1.5, 1.5, size=lead))
         gauss = rng.normal(size=shape) * scale
-        pick = rng.random(size=(n,) + (1,) * (len(shape) - 1)) < 0.5
-        x = np.where(pick, ints, gauss)
-        out[v.name] = enforce(v, x)
+        pick = rng.random(size=lead) < 0.5
+        x = enforce(v, np.where(pick, ints, gauss))
+        lo, hi = SCALE_EXPONENTS
+        tens = np.where(rng.random(size=lead) < SCALED_SHARE,
+                        10.0 ** rng.integers(lo, hi + 1, size=lead), 1.0)
+        out[v.name] = x * tens  # a positive factor keeps every domain
+    return out
+
+
+def jittered(values: dict, sign: int, batched: bool) -> dict:
+    """Every entry moved by 16 ulps, up or down in a checkerboard pattern
+    (symmetric, so symmetric matrices stay symmetric): the residual's change
+    measures its rounding noise, so that float round-off at large magnitudes
+    is not mistaken for a violation."""
+    out = {}
+    for name, x in values.items():
+        x = np.asarray(x, dtype=np.float64)
+        axes = x.shape[1:] if batched else x.shape
+        pattern = np.indices(axes).sum(axis=0) % 2 * 2 - 1 if axes else np.float64(1)
+        out[name] = x * (1 + sign * 2.0 ** -48 * pattern)
     return out
 
 

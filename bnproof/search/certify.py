@@ -1,0 +1,103 @@
+"""A violation counts only once the independent checker accepts its certificate.
+
+The exact engine confirms a violation; the certificate of it is then built in
+memory, written out as the text that would go on disk, read back and checked
+by `checker.check_document`.  A violation the checker cannot certify (say an
+exact zero it cannot decide) is remembered as a reason, never reported as a
+refutation: the search goes on looking for one it can certify.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from ..certificate.io import pretty
+from ..certificate.program import build
+from ..checker import Rejected, check_document
+from ..claims.api import Claim
+from ..claims.decide import REFUTED, UNDECIDED, decide, lookup, sizes_of, trace
+from .space import valid_exact
+
+# Programs longer than this are shown unsimplified (expanding surds grows with the program).
+MAX_SIMPLIFY_STEPS = 5000
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A certified counterexample, as plain data (it crosses process boundaries)."""
+
+    instance: dict  # nested lists of Fractions
+    decided_by: str  # how the exact engine decided the residual's sign
+    document: str  # the certificate exactly as it is to be written, accepted by the checker
+    established: str  # what the checker established
+    residual_text: str | None = None
+    residual_float: float | None = None
+
+
+def _frozen(value):
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else Fraction(value)
+
+
+class Judge:
+    """Exact confirmation plus certification, remembered per instance (shrinkers
+    revisit instances).  `rejection` keeps the last reason the checker gave."""
+
+    def __init__(self, claim: Claim):
+        self.claim = claim
+        self.rejection: str | None = None
+        self.undecided = 0  # nominated instances the exact engine could not decide
+        self._traced: dict = {}
+        self._seen: dict = {}
+
+    def traced(self, sizes: dict):
+        key = tuple(sorted(sizes.items()))
+        if key not in self._traced:
+            self._traced[key] = trace(self.claim, sizes)
+        return self._traced[key]
+
+    def confirm(self, instance: dict) -> Refutation | None:
+        key = tuple(sorted((k, _frozen(v)) for k, v in instance.items()))
+        if key not in self._seen:
+            self._seen[key] = self._judge(instance)
+        return self._seen[key]
+
+    def _judge(self, instance: dict) -> Refutation | None:
+        claim = self.claim
+        if not all(valid_exact(v, instance[v.name]) for v in claim.variables):
+            return None
+        traced = self.traced(sizes_of(claim, instance))
+        decision = decide(claim, instance, traced=traced)
+        if decision.verdict == UNDECIDED:
+            self.undecided += 1
+        if decision.verdict != REFUTED:
+            return None
+        text = pretty(build(claim, instance, traced)) + "\n"
+        try:
+            established = check_document(json.loads(text))
+        except Rejected as err:
+            self.rejection = str(err)
+            return None
+        except (RecursionError, MemoryError) as err:  # the checker's own last resorts
+            self.rejection = f"the checker ran out of {'stack' if isinstance(err, RecursionError) else 'memory'}"
+            return None
+        how = decision.residual.how if decision.residual is not None else decision.detail
+        return Refutation(instance, how, text, established)
+
+
+def described(claim: Claim, refutation: Refutation) -> Refutation:
+    """The refutation with its residual written out (SymPy) and as a float."""
+    if refutation.residual_text is not None:
+        return refutation
+    import sympy
+
+    from ..program.evaluate import to_sympy
+
+    instance = refutation.instance
+    traced = trace(claim, sizes_of(claim, instance))
+    expr = to_sympy(traced.steps, lookup(instance), traced.residual)
+    if len(traced.steps) <= MAX_SIMPLIFY_STEPS:
+        # sums of surds: expand, rationalize denominators, collect
+        expr = sympy.expand(sympy.radsimp(sympy.expand(expr)))
+    return replace(refutation, residual_text=sympy.sstr(expr), residual_float=float(expr.evalf(30)))

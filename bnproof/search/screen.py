@@ -1,0 +1,86 @@
+"""The float screen: which instances meet the hypotheses, and which look like
+violations worth an exact decision.  Floats only nominate; the exact engine
+and the checker judge.
+
+A nomination must stand out of the residual's rounding noise, measured by
+moving every entry a few ulps (space.jittered): at large magnitudes a true
+identity evaluates to ±1e-4 in floats, and sending every such instance to the
+exact engine (minimal polynomials) would spend the budget on nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..claims.api import Claim
+from .space import jittered
+
+HYPOTHESIS_FLOOR = 1e-12  # a hypothesis must exceed this in floats to count as met
+INEQUALITY_SLACK = 1e-9  # an inequality holding with equality sits at r ≈ ±1e-15: not a candidate
+IDENTITY_SLACK = 1e-7
+NOISE_FACTOR = 16
+
+
+def badness(claim: Claim, r):
+    """Higher is more violating (what Hypothesis's target() maximizes)."""
+    return -r if claim.kind == "inequality" else np.abs(r)
+
+
+def plausible(claim: Claim, r, noise):
+    """Vectorized: does a float residual r with rounding noise `noise` nominate a violation?"""
+    noise = NOISE_FACTOR * np.asarray(noise)
+    if claim.kind == "identity":
+        return (np.abs(r) > IDENTITY_SLACK) & (np.abs(r) > noise)
+    if claim.strict:  # r ≤ 0 refutes: r within the noise of 0 may be an exact zero
+        return r < INEQUALITY_SLACK + noise
+    return (r < -INEQUALITY_SLACK) & (-r > noise)
+
+
+@dataclass(frozen=True)
+class Screen:
+    met: bool  # every hypothesis > 0 in floats
+    hmin: float | None  # the smallest hypothesis value (None: undefined; +inf: no hypotheses)
+    r: float | None  # the residual where the hypotheses are met and it is finite
+
+
+def _floats(instance: dict) -> dict:
+    return {k: np.asarray(v, dtype=float) if isinstance(v, list) else float(v) for k, v in instance.items()}
+
+
+def _residual(claim: Claim, values: dict, xp) -> float | None:
+    try:
+        r = float(np.reshape(claim.residual(xp, **values), ()))
+    except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError, OverflowError):
+        return None
+    return r if np.isfinite(r) else None
+
+
+def screen(claim: Claim, instance: dict, xp) -> Screen:
+    """One exact instance, in numpy floats."""
+    values = _floats(instance)
+    with np.errstate(all="ignore"):
+        hmin = np.inf
+        try:
+            for h in claim.hypotheses:
+                hmin = min(hmin, float(np.min(h(xp, **values))))
+        except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError, OverflowError):
+            return Screen(False, None, None)
+        if np.isnan(hmin):
+            return Screen(False, None, None)
+        if not hmin > HYPOTHESIS_FLOOR:
+            return Screen(False, hmin, None)
+        return Screen(True, hmin, _residual(claim, values, xp))
+
+
+def nominated(claim: Claim, instance: dict, r: float, xp) -> bool:
+    """Does the screened residual r of this instance stand out of its rounding noise?"""
+    if not plausible(claim, r, 0.0):
+        return False
+    values = _floats(instance)
+    with np.errstate(all="ignore"):
+        moved = [_residual(claim, jittered(values, s, batched=False), xp) for s in (1, -1)]
+    if any(m is None for m in moved):
+        return True  # noise unknown: let the exact engine judge
+    return bool(plausible(claim, r, max(abs(m - r) for m in moved)))

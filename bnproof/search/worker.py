@@ -1,0 +1,282 @@
+"""Run `bnproof fuzz`'s search in a worker process that can always be stopped.
+
+Some work cannot stop itself: an XLA compilation of a large residual, a
+symbolic proof, a claim's own code that blocks.  So the search runs in a
+child process (started with "spawn": JAX is not fork-safe) and the parent
+enforces each claim's time budget, plus a small grace, with SIGKILL.
+
+Claim objects hold lambdas and cannot be pickled, so the worker loads the
+claim itself from its file (Claim.path) and id; everything else crosses as
+plain data (Fractions, strings, numbers, the Coverage and Refutation records).
+The worker reports as it goes: coverage, each certified counterexample (the
+first at once), each proved size.  A claim cut short thus keeps what was
+found: the parent concludes from those reports (fuzz.conclude).
+
+The worker ignores SIGINT: Ctrl-C reaches the parent, which kills the worker
+and stops the run.  One worker serves claim after claim while it behaves; a
+killed one is replaced for the next claim.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass, field, replace
+
+from ..errors import BnproofError, ExitCode
+from .coverage import Coverage
+from .fuzz import BUDGET
+
+START_TIMEOUT = 120.0  # seconds for a fresh worker to import its libraries
+REPORT_EVERY = 0.25  # seconds between coverage and refutation reports
+
+
+def grace(budget: float) -> float:
+    """Time past the budget before the worker is killed: enough for the search
+    to notice its own deadline and report, short next to the budget."""
+    return min(5.0, 1.0 + budget / 10)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, or a KeyboardInterrupt raised by the claim's own code; carries
+    the outcome of the claim it stopped (None when nothing was running)."""
+
+    def __init__(self, outcome=None):
+        super().__init__("interrupted")
+        self.outcome = outcome
+
+
+class WorkerError(BnproofError):
+    """A BnproofError raised in the worker, with the exit code it carried."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.exit_code = ExitCode(exit_code)
+
+
+# ---------------------------------------------------------------- the child
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit when the parent is gone (killed without a chance to kill us)."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+class _Reporter:
+    """fuzz()'s report callback: throttled, and refutations written out first."""
+
+    def __init__(self, conn, claim):
+        self.conn, self.claim = conn, claim
+        self.last = {"coverage": 0.0, "refutation": 0.0}
+        self.pending = None
+        self.coverage = None  # fuzz's own Coverage object, updated in place
+
+    def __call__(self, kind: str, payload) -> None:
+        now = time.monotonic()
+        if kind == "coverage":
+            self.coverage = payload
+        if kind == "refutation":
+            # the first at once (it must be saved); simpler ones at most every REPORT_EVERY
+            self.pending = payload
+        elif kind != "coverage":
+            self.conn.send((kind, payload))
+        if self.pending is not None and (not self.last["refutation"]
+                                         or now - self.last["refutation"] >= REPORT_EVERY):
+            self._send_refutation(self.pending)
+        if kind == "coverage" and now - self.last["coverage"] >= REPORT_EVERY:
+            self.last["coverage"] = now
+            self.conn.send(("coverage", payload.rows()))
+
+    def _send_refutation(self, refutation) -> None:
+        from .certify import described
+
+        self.pending = None
+        self.last["refutation"] = time.monotonic()
+        if self.coverage is not None:  # the counts up to this refutation come with it
+            self.conn.send(("coverage", self.coverage.rows()))
+        self.conn.send(("refutation", described(self.claim, refutation)))
+
+
+def _load(path: str, claim_id: str):
+    from ..claims.api import load_file
+
+    for claim in load_file(path):
+        if claim.id == claim_id:
+            return claim
+    raise BnproofError(f"claim {claim_id} is no longer defined in {path}")
+
+
+def _run_job(conn, job: dict) -> None:
+    from .fuzz import fuzz
+
+    claim = _load(job["path"], job["id"])
+    reporter = _Reporter(conn, claim)
+    outcome = fuzz(claim, report=reporter, **job["options"])
+    conn.send(("done", replace(outcome, claim=None)))
+
+
+def serve(conn, parent: int, warm_jax: bool) -> None:
+    """The worker's main loop: one job (a claim) at a time, until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent at spawn
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    from . import fuzz  # noqa: F401 - import the search before saying ready
+
+    if warm_jax:
+        import jax
+
+        from ..claims.xp import numeric
+        from ..numeric.worker import _enable_compilation_cache
+
+        numeric()
+        if os.environ.get("BNPROOF_NO_JAX_CACHE") is None:
+            _enable_compilation_cache(jax)
+    conn.send(("ready", None))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        try:
+            _run_job(conn, job)
+        except KeyboardInterrupt:  # raised by the claim's own code: the user's stop
+            conn.send(("interrupted", None))
+        except BnproofError as err:
+            conn.send(("error", (str(err), int(err.exit_code))))
+        except Exception as err:  # noqa: BLE001 - the claim ends undecided, with the reason
+            conn.send(("failed", f"the search stopped on an error: {type(err).__name__}: {err}"))
+
+
+# ---------------------------------------------------------------- the parent
+
+
+@dataclass
+class _SoFar:
+    """What the worker has reported for the current claim."""
+
+    coverage: Coverage = field(default_factory=Coverage)
+    refutation: object = None
+    first_seconds: float | None = None
+    proved: list = field(default_factory=list)
+    failure: str | None = None
+
+    def outcome(self, claim, options: dict, seconds: float, stopped: str | None):
+        from .fuzz import Outcome, _proof_grid, conclude
+
+        prove = options.get("prove") and claim.kind == "identity" and claim.exact_sizes and claim.variables
+        grid = _proof_grid(claim) if prove else []
+        verdict, reason = conclude(self.coverage, self.refutation, None, self.proved, grid, stopped,
+                                   self.failure)
+        return Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage,
+                       refutation=self.refutation, first_seconds=self.first_seconds,
+                       proved_sizes=list(self.proved), proof_grid=grid, reason=reason, stopped=stopped)
+
+
+class Supervisor:
+    """Runs claims in a worker process under hard time budgets."""
+
+    def __init__(self, warm_jax: bool = False):
+        self.warm_jax = warm_jax
+        self.process = None
+        self.conn = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join()
+            self.conn.close()
+        self.process = self.conn = None
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        process = context.Process(target=serve, args=(theirs, os.getpid(), self.warm_jax),
+                                  name="bnproof-fuzz-worker", daemon=True)
+        # SIGINT stays blocked while the child starts (it inherits the mask and
+        # ignores SIGINT before unblocking); ours is delivered right after.
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        theirs.close()
+        self.process, self.conn = process, ours
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while not self.conn.poll(0.1):
+                if not process.is_alive() or time.monotonic() > deadline:
+                    raise BnproofError("the fuzz worker process did not start")
+            self.conn.recv()
+        except (EOFError, OSError):
+            self.close()
+            raise BnproofError("the fuzz worker process did not start") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, claim, options: dict, on_refutation=None, on_progress=None):
+        """The claim's Outcome, within options["time_budget"] plus grace, whatever
+        the worker does.  `on_refutation(refutation)` hears of every certified
+        counterexample as soon as it arrives; `on_progress(coverage, seconds
+        left)` is called a few times a second.  Raises Interrupted on Ctrl-C."""
+        if self.process is None or not self.process.is_alive():
+            self.close()
+            self._start()
+        budget = float(options["time_budget"])
+        start = time.monotonic()
+        hard = start + budget + grace(budget)
+        so_far = _SoFar()
+        try:
+            self.conn.send({"path": claim.path, "id": claim.id, "options": options})
+            while True:
+                left = hard - time.monotonic()
+                if on_progress:
+                    on_progress(so_far.coverage, max(0.0, start + budget - time.monotonic()))
+                if left <= 0 and not self.conn.poll(0):
+                    self.close()  # the budget is spent: SIGKILL, a fresh worker next time
+                    return so_far.outcome(claim, options, time.monotonic() - start, BUDGET)
+                if not self.conn.poll(min(max(left, 0.0), 0.1)):
+                    continue
+                try:
+                    kind, payload = self.conn.recv()
+                except (EOFError, OSError):
+                    code = self.process.exitcode if self.process else None
+                    self.close()
+                    so_far.failure = so_far.failure or f"the search process died (exit code {code})"
+                    return so_far.outcome(claim, options, time.monotonic() - start, None)
+                if kind == "coverage":
+                    so_far.coverage = Coverage.from_rows(payload)
+                elif kind == "refutation":
+                    if so_far.refutation is None:
+                        so_far.first_seconds = time.monotonic() - start
+                    so_far.refutation = payload
+                    if on_refutation:
+                        on_refutation(payload)
+                elif kind == "proved":
+                    so_far.proved.append(payload)
+                elif kind == "done":
+                    payload.claim = claim
+                    return payload
+                elif kind == "failed":
+                    so_far.failure = payload
+                    return so_far.outcome(claim, options, time.monotonic() - start, None)
+                elif kind == "error":
+                    raise WorkerError(*payload)
+                elif kind == "interrupted":
+                    raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            self.close()
+            raise Interrupted(so_far.outcome(claim, options, time.monotonic() - start, "interrupt")) from None
