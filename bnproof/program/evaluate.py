@@ -41,7 +41,7 @@ from math import isqrt
 
 from flint import arb, ctx, fmpq
 
-from .radicals import Radicals, Vacuous
+from .radicals import Radicals, TooMuchWork, Vacuous
 
 PRECISIONS = (64, 256, 1024, 4096)  # the first rungs; beyond 4096 bits ×4 while work allows
 MAX_WORK = 10**12  # bit-operations per decision (see _charge)
@@ -140,9 +140,10 @@ class Evaluator:
         self.work = 0
         self.exact: dict[int, Fraction | None] = {}  # None: irrational (a root of a non-square)
         self.tests: dict[int, tuple] = {}  # step -> ("zero",) or ("nonzero"/"near", bound bits)
-        self.field = Radicals(["t"])  # roots of this instance; "t" is the zero test's unknown
+        self.field = Radicals(["t"], max_work=max_work)  # "t": the zero test's unknown
         self.reps: dict = {}  # step -> its value in the field
         self.branches: dict[int, int] = {}  # piecewise step -> sign of its discriminant
+        self.branch_tests: dict[int, tuple] = {}  # piecewise step -> zero test of its discriminant
 
     # -- the public decisions ----------------------------------------------------
 
@@ -169,8 +170,9 @@ class Evaluator:
                 continue
             except _Refine as need:
                 prec = self._next(prec, need.bits)
-            except Undecided as why:
-                return Sign(None, str(why), last, self.work)
+            except (Undecided, TooMuchWork) as why:
+                return Sign(None, f"undecided: {why}" if isinstance(why, TooMuchWork) else str(why),
+                            last, self.work)
 
     def values(self, bits: int) -> list[Interval]:
         """Every step's value at this precision (Undecided where it cannot say)."""
@@ -182,6 +184,8 @@ class Evaluator:
                 continue
             except _Refine:
                 raise Undecided(f"a side condition is not decided at {bits} bits") from None
+            except TooMuchWork as err:
+                raise Undecided(str(err)) from None
         return [_interval(self.exact[i]) if self.exact.get(i) is not None else _interval(balls[i])
                 for i in range(len(self.steps))]
 
@@ -396,12 +400,20 @@ class Evaluator:
                     self.reps[i] = getattr(field, op)(*xs)
             except Vacuous as err:  # impossible once side conditions hold; never a value
                 raise Undecided(f"undecided: inconsistent exact arithmetic at step {i} ({err})")
-            self.work += field.work
-            field.work = 0
-            if self.work > self.max_work:
-                raise Undecided(f"undecided: the work limit ({self.max_work:.0e} bit-operations) "
-                                "is reached in the exact zero test")
+            except TooMuchWork as err:
+                raise Undecided(f"undecided: {err}") from None
+            finally:
+                self._settle()
         return self.reps[j]
+
+    def _settle(self) -> None:
+        """Move the field's work into the evaluator's count; both share one limit."""
+        self.work += self.field.work
+        self.field.work = 0
+        self.field.max_work = max(0, self.max_work - self.work)
+        if self.work > self.max_work:
+            raise Undecided(f"undecided: the work limit ({self.max_work:.0e} bit-operations) "
+                            "is reached in the exact zero test")
 
     def _discriminant(self, i: int, balls: dict) -> int:
         """The sign of a (abs) or a − b (max, min) at piecewise step i, decided exactly."""
@@ -417,7 +429,9 @@ class Evaluator:
             rep = self._rep(step[1], balls)
             if step[0] != "abs":
                 rep = field.sub(rep, self._rep(step[2], balls))
-            test = self._zero_test(rep)
+            test = self.branch_tests.get(i)
+            if test is None:
+                test = self.branch_tests[i] = self._zero_test(rep)
             if test[0] == "rational":
                 sign = (test[1] > 0) - (test[1] < 0)
             elif test[0] == "zero" or test[0] == "near" and d.abs_upper() < arb(test[2]):
@@ -483,7 +497,7 @@ def to_sympy(steps: list, inputs, output: int = -1):
         if op in ("abs", "max", "min"):
             try:
                 values[i] = _branch_sympy(op, xs, evaluator.branch(i))
-            except (DomainError, Undecided):
+            except (DomainError, Undecided, TooMuchWork):
                 values[i] = {"abs": sympy.Abs, "max": sympy.Max, "min": sympy.Min}[op](*xs)
             continue
         values[i] = {

@@ -41,6 +41,10 @@ class Vacuous(ArithmeticError):
     function, or the square root of a negative constant."""
 
 
+class TooMuchWork(ArithmeticError):
+    """The field's work limit was reached (checked before each product)."""
+
+
 class Value:
     """N/D, both in normal form, gcd-cancelled, D with leading coefficient 1."""
 
@@ -75,11 +79,13 @@ class Radicals:
     branches that may create different roots); values are immutable and may
     be shared between forks."""
 
-    def __init__(self, inputs: list[str] | tuple[str, ...] = (), capacity: int = 2):
+    def __init__(self, inputs: list[str] | tuple[str, ...] = (), capacity: int = 2,
+                 max_work: int | None = None):
         self.inputs = tuple(inputs)
         self.relations: list[tuple[int, object]] = []  # (root number k, Rₖ), in creation order
         self.roots: dict[tuple[str, str], int] = {}  # radicand (N, D) as text -> root number
-        self.work = 0  # terms times coefficient size, summed over the products formed
+        self.work = 0  # a bound on each product's cost, charged before it is formed
+        self.max_work = max_work  # None: no limit
         self._grow(max(1, capacity))
 
     def _grow(self, capacity: int) -> None:
@@ -93,7 +99,7 @@ class Radicals:
 
     def fork(self) -> "Radicals":
         other = object.__new__(Radicals)
-        other.inputs, other.work = self.inputs, self.work
+        other.inputs, other.work, other.max_work = self.inputs, self.work, self.max_work
         other.capacity, other.ctx = self.capacity, self.ctx
         other._root_gens, other._input_gens = self._root_gens, self._input_gens
         other.relations, other.roots = list(self.relations), dict(self.roots)
@@ -138,10 +144,15 @@ class Radicals:
                 p = divmod(p, gen * gen - r)[1]
         return p
 
-    def _charge(self, *polys) -> None:
-        for p in polys:
-            self.work += len(p) * max(1, max((c.p.bit_length() + c.q.bit_length()
-                                              for c in p.coeffs()[:4]), default=1))
+    def _charge(self, a, b) -> None:
+        """Terms of a times terms of b times the square of their largest coefficient size:
+        a bound on the product's cost, charged before it is formed."""
+        bits = max((c.p.bit_length() + c.q.bit_length() for p in (a, b) for c in p.coeffs()),
+                   default=1)
+        cost = len(a) * len(b) * bits * bits
+        if self.max_work is not None and self.work + cost > self.max_work:
+            raise TooMuchWork("the work limit of exact arithmetic is reached")
+        self.work += cost
 
     # -- arithmetic ---------------------------------------------------------
 
@@ -152,6 +163,9 @@ class Radicals:
         an, ad, bn, bd = self._pair(a, b)
         if ad == bd:
             return self.make(an + bn, ad)
+        self._charge(an, bd)
+        self._charge(bn, ad)
+        self._charge(ad, bd)
         return self.make(an * bd + bn * ad, ad * bd)
 
     def sub(self, a: Value, b: Value) -> Value:
@@ -163,12 +177,15 @@ class Radicals:
     def mul(self, a: Value, b: Value) -> Value:
         an, ad, bn, bd = self._pair(a, b)
         self._charge(an, bn)
+        self._charge(ad, bd)
         return self.make(an * bn, ad * bd)
 
     def div(self, a: Value, b: Value) -> Value:
         if b.is_zero():
             raise Vacuous("division by a quantity that is identically zero")
         an, ad, bn, bd = self._pair(a, b)
+        self._charge(an, bd)
+        self._charge(ad, bn)
         return self.make(an * bd, ad * bn)
 
     def pow(self, a: Value, k: int) -> Value:
