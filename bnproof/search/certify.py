@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..certificate.io import pretty
+from ..certificate.io import CheckerRefused, pretty
 from ..certificate.program import build
 from ..checker import Rejected, check_document
 from ..claims.api import Claim
@@ -73,9 +73,13 @@ class Judge:
             self.undecided += 1
         if decision.verdict != REFUTED:
             return None
-        text = pretty(build(claim, instance, traced)) + "\n"
         try:
+            # build() checks the document it builds; the text to be written is checked again
+            text = pretty(build(claim, instance, traced)) + "\n"
             established = check_document(json.loads(text))
+        except CheckerRefused as err:
+            self.rejection = str(err).partition("so it is not written: ")[2] or str(err)
+            return None
         except Rejected as err:
             self.rejection = str(err)
             return None

@@ -111,7 +111,8 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     """Search, shrink, certify and (for identities, with prove) prove.
 
     `report(kind, payload)`, if given, hears of progress as it happens:
-    ("coverage", Coverage), ("refutation", Refutation) for every certified
+    ("coverage", Coverage) as it grows, ("phases", {phase: instances}) as
+    each phase ends, ("refutation", Refutation) for every certified
     counterexample (the first at once, then each simpler one), ("proved",
     sizes), so that a caller that must stop the run loses nothing."""
     report = report or (lambda kind, payload: None)
@@ -128,11 +129,12 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
         claim, grid, seed, max_examples, database, search_deadline, judge, coverage,
         on_found=lambda r: report("refutation", r), progress=lambda: report("coverage", coverage))
     phases = {"hypothesis": count}
+    report("phases", phases)
     if found is None and use_jax and time.monotonic() < search_deadline:
         found, phases["jax"] = _jax_search(claim, grid, seed, batch, search_deadline, judge, coverage, report)
         first = time.monotonic() if found else None
+        report("phases", phases)
     stopped = BUDGET if time.monotonic() > search_deadline else None
-    report("coverage", coverage)
     outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage, phases, proof_grid=proof_grid,
                       undecided_candidates=judge.undecided)
     if found is not None:
@@ -227,7 +229,7 @@ def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline:
             coverage.add(sizes, len(order), int(after.met.sum()), int(after.defined.sum()))
             count += len(order)
             picks = candidates(after.score, moved, 8, kernel.nominated(moved, after))
-        report("coverage", coverage)
+        report("phases", {"jax": count})
         for candidate in picks:
             if time.monotonic() > deadline:
                 break

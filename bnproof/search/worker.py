@@ -84,22 +84,28 @@ class _Reporter:
         if kind == "refutation":
             # the first at once (it must be saved); simpler ones at most every REPORT_EVERY
             self.pending = payload
+        elif kind == "phases":  # a phase ended: its counts go out whole, at once
+            self._send_coverage(now)
+            self.conn.send((kind, dict(payload)))
         elif kind != "coverage":
             self.conn.send((kind, payload))
         if self.pending is not None and (not self.last["refutation"]
                                          or now - self.last["refutation"] >= REPORT_EVERY):
             self._send_refutation(self.pending)
         if kind == "coverage" and now - self.last["coverage"] >= REPORT_EVERY:
+            self._send_coverage(now)
+
+    def _send_coverage(self, now: float) -> None:
+        if self.coverage is not None:
             self.last["coverage"] = now
-            self.conn.send(("coverage", payload.rows()))
+            self.conn.send(("coverage", self.coverage.rows()))
 
     def _send_refutation(self, refutation) -> None:
         from .certify import described
 
         self.pending = None
         self.last["refutation"] = time.monotonic()
-        if self.coverage is not None:  # the counts up to this refutation come with it
-            self.conn.send(("coverage", self.coverage.rows()))
+        self._send_coverage(time.monotonic())  # the counts up to this refutation come with it
         self.conn.send(("refutation", described(self.claim, refutation)))
 
 
@@ -164,6 +170,7 @@ class _SoFar:
     refutation: object = None
     first_seconds: float | None = None
     proved: list = field(default_factory=list)
+    phases: dict = field(default_factory=dict)
     failure: str | None = None
 
     def outcome(self, claim, options: dict, seconds: float, stopped: str | None):
@@ -173,7 +180,7 @@ class _SoFar:
         grid = _proof_grid(claim) if prove else []
         verdict, reason = conclude(self.coverage, self.refutation, None, self.proved, grid, stopped,
                                    self.failure)
-        return Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage,
+        return Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage, dict(self.phases),
                        refutation=self.refutation, first_seconds=self.first_seconds,
                        proved_sizes=list(self.proved), proof_grid=grid, reason=reason, stopped=stopped)
 
@@ -267,6 +274,8 @@ class Supervisor:
                         on_refutation(payload)
                 elif kind == "proved":
                     so_far.proved.append(payload)
+                elif kind == "phases":
+                    so_far.phases.update(payload)
                 elif kind == "done":
                     payload.claim = claim
                     return payload

@@ -1,0 +1,198 @@
+"""`bnproof fuzz` keeps its time budget whatever the claim does, and Ctrl-C
+stops it at once, keeping what was found.  Claims here block for good (an
+hour's sleep) in the numeric path, so only a process that is killed ends;
+the assertions are on verdicts and counts, never on wall time (the
+subprocess timeout only turns a hang into a failure).  Every run happens in
+a scratch folder."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bnproof.errors import ExitCode
+
+HERE = Path(__file__).parent
+HANG_GUARD = 300  # seconds
+
+HELPERS = '''
+import time
+
+from bnproof.claims import Claim, Var
+
+
+def _blocks_in_floats(xp, y):
+    if xp.kind == "floating":  # Hypothesis's screen: every instance blocks
+        time.sleep(3600)
+    return xp.sum(y * y)
+
+
+def _blocks_in_jax(xp, y):
+    if xp.kind == "numeric":  # tracing for JAX blocks: Hypothesis finishes first
+        time.sleep(3600)
+    return xp.sum(y * y)
+'''
+
+SLEEPERS = HELPERS + '''
+A = Claim(id="sleep/a-floats", source="a test", statement="|y|^2 >= 0",
+          variables=(Var("y", ("m",)),), sizes={"m": (2, 3)}, residual=_blocks_in_floats)
+B = Claim(id="sleep/b-floats-again", source="a test", statement="|y|^2 >= 0",
+          variables=(Var("y", ("m",)),), sizes={"m": (2, 3)}, residual=_blocks_in_floats)
+'''
+
+IN_JAX = HELPERS + '''
+C = Claim(id="sleep/c-jax", source="a test", statement="|y|^2 >= 0",
+          variables=(Var("y", ("m",)),), sizes={"m": (2, 3)}, residual=_blocks_in_jax)
+'''
+
+# The false toy claim, with a float residual that blocks for good on the first
+# instance screened after a violating one: the first counterexample is found
+# and certified, then Hypothesis's shrinking stalls.  It writes its process id
+# (the worker's) when it blocks.
+STALLS = '''
+import os
+import time
+
+import numpy as np
+
+from bnproof.claims import Claim, Var
+from bnproof.claims.blocks import batch_norm, stats
+
+FIRST_VIOLATION = []
+
+
+def _residual(xp, y, gamma, beta):
+    if xp.kind != "floating":
+        return beta + xp.abs(gamma) - batch_norm(xp, y, gamma, beta)[0]
+    key = tuple(np.round(np.hstack([np.ravel(y), gamma, beta]), 9))
+    if FIRST_VIOLATION and key != FIRST_VIOLATION[0]:
+        with open("stalled.pid", "w") as fh:
+            fh.write(str(os.getpid()))
+        time.sleep(3600)
+    r = beta + xp.abs(gamma) - batch_norm(xp, y, gamma, beta)[0]
+    if r < 0 and not FIRST_VIOLATION:
+        FIRST_VIOLATION.append(key)
+    return r
+
+
+STALL = Claim(id="stall/bounded-bn-output", source="a test", statement=r"z_b \\le \\beta + |\\gamma|",
+              variables=(Var("y", ("m",)), Var("gamma", (), "nonzero"), Var("beta", ())),
+              sizes={"m": (2, 5)}, hypotheses=(lambda xp, y, gamma, beta: stats(xp, y)[1] ** 2,),
+              residual=_residual)
+'''
+
+
+def env_for(folder: Path) -> dict:
+    return dict(os.environ, BNPROOF_CACHE_DIR=str(folder / ".cache"), BNPROOF_PROOFS=str(folder / "proofs"))
+
+
+def run(*args, cwd: Path):
+    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env_for(cwd), timeout=HANG_GUARD)
+
+
+def check(path: Path, cwd: Path) -> str:
+    proc = run("check", str(path), cwd=cwd)
+    assert proc.returncode == 0, proc.stdout
+    return proc.stdout
+
+
+def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(tmp_path):
+    (tmp_path / "sleepers.py").write_text(SLEEPERS + (HERE / "claims" / "false_toy.py").read_text()
+                                          .split('"""', 2)[2])
+    proc = run("fuzz", "sleepers.py", "--no-jax", "--time-budget", "1", "--json", cwd=tmp_path)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    results = {r["claim"]: r for r in json.loads(proc.stdout)}
+    for blocked in ("sleep/a-floats", "sleep/b-floats-again"):
+        assert results[blocked]["verdict"] == "undecided"
+        assert results[blocked]["reason"] == "the time budget ran out before any instance was evaluated"
+        assert results[blocked]["stopped"] == "time budget" and results[blocked]["instances"] == 0
+    # the worker killed for the sleepers is replaced: the last claim is still searched
+    assert results["toy/bounded-bn-output"]["verdict"] == "refuted"
+    assert proc.returncode == ExitCode.REFUTED
+
+
+def test_a_jax_phase_that_blocks_keeps_the_hypothesis_evidence(tmp_path):
+    (tmp_path / "sleepers.py").write_text(IN_JAX)
+    proc = run("fuzz", "sleepers.py", "--time-budget", "2", "--max-examples", "30", "--json",
+               cwd=tmp_path)
+    result = json.loads(proc.stdout)
+    assert result["claim"] == "sleep/c-jax"
+    assert result["verdict"] == "survived" and result["stopped"] == "time budget"
+    assert result["instances"] >= 30 and result["met_hypotheses"] == result["instances"]
+
+
+def test_shrinking_cut_short_by_the_budget_keeps_the_certified_refutation(tmp_path):
+    (tmp_path / "stall.py").write_text(STALLS)
+    proc = run("fuzz", "stall.py", "--no-jax", "--time-budget", "1", "--json", cwd=tmp_path)
+    assert proc.returncode == ExitCode.REFUTED, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["verdict"] == "refuted" and result["stopped"] == "time budget"
+    assert (tmp_path / "stalled.pid").exists()  # it did stall after the first find
+    assert check(tmp_path / result["certificate"], tmp_path).startswith("ACCEPTED")
+
+
+def _wait_for(*paths: Path) -> None:
+    for _ in range(HANG_GUARD * 20):
+        if all(p.exists() for p in paths):
+            return
+        time.sleep(0.05)
+    pytest.fail(f"never appeared: {paths}")
+
+
+def test_ctrl_c_stops_at_once_keeping_the_certificate_and_the_record(tmp_path):
+    (tmp_path / "proofs" / "stall").mkdir(parents=True)
+    (tmp_path / "proofs" / "stall" / "claims.py").write_text(STALLS)
+    certificate = tmp_path / "certificates" / "stall" / "bounded-bn-output.json"
+    # its own session, so that SIGINT goes to the whole group as a terminal's Ctrl-C does
+    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", "stall/bounded-bn-output",
+                             "--no-jax", "--record", "--time-budget", str(HANG_GUARD)],
+                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _wait_for(certificate, tmp_path / "stalled.pid")
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=HANG_GUARD)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == ExitCode.INTERRUPTED == 130
+    assert err.strip() == "interrupted"  # one line; no progress display when stderr is not a terminal
+    assert "REFUTED" in out and "shrinking cut short by the interrupt" in out
+    assert check(certificate, tmp_path).startswith("ACCEPTED")
+    recorded = json.loads((tmp_path / "proofs" / "verdicts.json").read_text())
+    assert recorded["stall/bounded-bn-output"]["verdict"] == "refuted"
+    worker = int((tmp_path / "stalled.pid").read_text())
+    with pytest.raises(ProcessLookupError):  # the worker ignored SIGINT; the parent killed it
+        os.kill(worker, 0)
+
+
+def test_the_progress_line_leaves_nothing_behind(monkeypatch):
+    import io
+
+    from bnproof.render.fuzz import ProgressLine
+    from bnproof.search.coverage import Coverage
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    coverage = Coverage()
+    coverage.add({"m": 2}, 10, 7, 7)
+    with ProgressLine(enabled=True) as line:
+        line.show("toy/claim", coverage, 3.2, 5)
+        assert "toy/claim: 10 instances, 7 met the hypotheses; 3 s of 5 s left" in screen.getvalue()
+    # what a terminal shows last: the text after the last carriage return, with ESC[K erasing it
+    assert screen.getvalue().endswith("\r\x1b[K")
+    quiet = Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    with ProgressLine(enabled=False) as line:
+        line.show("toy/claim", coverage, 3.2, 5)
+    assert quiet.getvalue() == ""
