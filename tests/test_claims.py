@@ -142,12 +142,14 @@ def test_list_shows_every_claim_with_a_verdict(tmp_path):
 
 
 def test_identities_are_proved_exactly_at_small_sizes():
-    from bnproof.claims.prove import identity_holds
+    from bnproof.claims.prove import PROVED, prove_at
 
     for name in ["fact-c.1", "fact-c.2", "theorem-4.1/as-derived", "remark-2.7/corrected"]:
-        assert all(identity_holds(one(name), {"m": m}) for m in (2, 3))
-    # a false identity is not "proved"
-    assert not identity_holds(one("remark-2.7"), {"m": 3})
+        for m in (2, 3):
+            result = prove_at(one(name), {"m": m})
+            assert result.status == PROVED and decide(one(name), result.witness).verdict == HOLDS
+    # a false identity is not "proved" (more in test_prove_soundness.py)
+    assert not prove_at(one("remark-2.7"), {"m": 3}).proved
 
 
 def test_exact_note_appears_for_proved_identities(tmp_path):
