@@ -47,6 +47,7 @@ PRECISIONS = (64, 256, 1024, 4096)  # the first rungs; beyond 4096 bits ×4 whil
 MAX_WORK = 10**12  # bit-operations per decision (see _charge)
 MAX_NORM_ROOTS = 10  # square roots eliminated by one exact zero test (degree ≤ 2^10)
 UNARY = ("neg", "sqrt", "abs", "pow", "tanh")
+PIECEWISE = ("abs", "max", "min")
 TANH = "tanh is not algebraic: searched numerically only"
 
 
@@ -189,20 +190,27 @@ class Evaluator:
         return [_interval(self.exact[i]) if self.exact.get(i) is not None else _interval(balls[i])
                 for i in range(len(self.steps))]
 
-    def branch(self, i: int) -> int:
-        """The sign of the discriminant of piecewise step i (a, or a − b), decided exactly."""
-        needed = cone(self.steps, [i])
+    def branch_signs(self, output: int) -> dict[int, int]:
+        """The sign of the discriminant (a, or a − b) of every abs/max/min step the
+        output depends on, decided exactly; a step whose sign cannot be decided is absent."""
+        needed = cone(self.steps, [output])
+        piecewise = [i for i in needed if self.steps[i][0] in PIECEWISE]
         prec = PRECISIONS[0]
-        while i not in self.branches:
-            try:
-                balls = self._forward(prec, needed)
-                with ctx.workprec(prec):
-                    self._discriminant(i, balls)
-            except _Retry:
-                continue
-            except _Refine as need:
-                prec = self._next(prec, need.bits)
-        return self.branches[i]
+        try:
+            while True:
+                try:
+                    balls = self._forward(prec, needed)
+                    with ctx.workprec(prec):
+                        for i in piecewise:
+                            self._discriminant(i, balls)
+                    break
+                except _Retry:
+                    continue
+                except _Refine as need:
+                    prec = self._next(prec, need.bits)
+        except (DomainError, Undecided, TooMuchWork):
+            pass
+        return dict(self.branches)
 
     # -- work ------------------------------------------------------------------
 
@@ -389,7 +397,7 @@ class Evaluator:
             op = step[0]
             xs = [self.reps[k] for k in operands(step)]
             try:
-                if op in ("abs", "max", "min"):
+                if op in PIECEWISE:
                     sign = self._discriminant(i, balls)
                     self.reps[i] = _branch(op, xs, sign, field)
                 elif op == "pow":
@@ -484,7 +492,7 @@ def to_sympy(steps: list, inputs, output: int = -1):
     import sympy
 
     output = output % len(steps)
-    evaluator = Evaluator(steps, inputs)
+    signs = Evaluator(steps, inputs).branch_signs(output)
     values = {}
     for i in cone(steps, [output]):
         step = steps[i]
@@ -494,11 +502,9 @@ def to_sympy(steps: list, inputs, output: int = -1):
             values[i] = sympy.Rational(x.numerator, x.denominator)
             continue
         xs = [values[j] for j in operands(step)]
-        if op in ("abs", "max", "min"):
-            try:
-                values[i] = _branch_sympy(op, xs, evaluator.branch(i))
-            except (DomainError, Undecided, TooMuchWork):
-                values[i] = {"abs": sympy.Abs, "max": sympy.Max, "min": sympy.Min}[op](*xs)
+        if op in PIECEWISE:
+            values[i] = (_branch_sympy(op, xs, signs[i]) if i in signs else
+                         {"abs": sympy.Abs, "max": sympy.Max, "min": sympy.Min}[op](*xs))
             continue
         values[i] = {
             "add": lambda: xs[0] + xs[1], "sub": lambda: xs[0] - xs[1], "mul": lambda: xs[0] * xs[1],
