@@ -1,12 +1,14 @@
 """The array namespaces a claim's residual is written against.
 
 One definition, three backends:
-  * ``trace()``: numpy object arrays of program nodes, for exact evaluation
-    and certificates;
-  * ``symbolic()``: numpy object arrays of SymPy expressions, for identities
-    proved with symbols and for LaTeX;
+  * ``trace()``: numpy object arrays of program nodes, for exact evaluation,
+    certificates and the fixed-size identity prover (claims/prove.py);
+  * ``symbolic()``: numpy object arrays of SymPy expressions, for LaTeX and
+    cross-checks (never for proofs: SymPy's assumptions are not a proof);
   * ``numeric()``: ``jax.numpy``, float64, for vmapped batched search and
-    gradient-based search.
+    gradient-based search (``floating()``: numpy, for single instances).
+``tanh`` traces to a step that the exact engine never decides (undecided):
+claims using it are searched numerically only.
 A residual uses only: + − × ÷ by arrays or integers, ``**`` with an integer,
 ``@``, and the functions below (``max``/``min`` reduce over an axis or all
 entries; ``maximum``/``minimum`` are elementwise).  Divide arrays by integers, never an integer
