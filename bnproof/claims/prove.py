@@ -35,6 +35,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..program.evaluate import cone
 from ..program.radicals import Radicals, Vacuous
 from .api import Claim
 from .decide import HOLDS, Traced, decide, trace
@@ -65,21 +66,6 @@ class _TooManyCases(Exception):
 
 class _NotZero(Exception):
     pass
-
-
-def _cone(steps: list, output: int) -> list[int]:
-    """The steps the output depends on, in program order."""
-    needed, stack = {output}, [output]
-    while stack:
-        step = steps[stack.pop()]
-        operands = step[1:2] if step[0] in ("pow", "neg", "sqrt", "abs", "tanh") else step[1:3]
-        if step[0] in ("input", "const"):
-            operands = []
-        for j in operands:
-            if j not in needed:
-                needed.add(j)
-                stack.append(j)
-    return sorted(needed)
 
 
 class _CaseSplit:
@@ -158,15 +144,15 @@ def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES) -> ProofResu
     except Exception as err:  # the claim's own code failed at these sizes
         return result(NOT_PROVED, f"the residual could not be traced: {type(err).__name__}: {err}")
     steps = traced.steps
-    cone = _cone(steps, traced.residual)
-    outside = sorted({steps[i][0] for i in cone} - FIELD - PIECEWISE)
+    needed = cone(steps, [traced.residual])
+    outside = sorted({steps[i][0] for i in needed} - FIELD - PIECEWISE)
     if outside:
         return result(OUTSIDE_FRAGMENT, f"outside the provable fragment: uses {', '.join(outside)}")
     inputs = {}
-    for i in cone:
+    for i in needed:
         if steps[i][0] == "input":
             inputs.setdefault((steps[i][1], *steps[i][2:]), len(inputs))
-    split = _CaseSplit(steps, cone, inputs, traced.residual, max_cases)
+    split = _CaseSplit(steps, needed, inputs, traced.residual, max_cases)
     try:
         split.explore(0, {}, Radicals([f"{k[0]}{list(k[1:])}" for k in inputs]), {})
     except _TooManyCases:
