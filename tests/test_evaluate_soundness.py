@@ -11,11 +11,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import sympy
 
 from bnproof.claims import Claim, Var
 from bnproof.claims import xp as namespaces
-from bnproof.claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide, exact_instance, trace
-from bnproof.program.evaluate import (MAX_WORK, DomainError, decide_sign, run, to_sympy)
+from bnproof.claims.decide import (HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide, exact_instance, lookup,
+                                   trace)
+from bnproof.program.evaluate import MAX_WORK, DomainError, decide_sign, run, to_sympy
 from bnproof.program.trace import Program
 
 EPSILON = Fraction(1, 10**30)
@@ -98,7 +100,7 @@ def test_division_by_an_exact_zero_surd_is_outside_the_domain():
 def test_square_root_of_an_exact_zero_surd_is_zero():
     sign = sign_of(lambda xp: xp.sqrt(zero_surd(xp)) + 1)
     assert sign.sign == 1 and sign.value.lo == sign.value.hi == 1  # √0 + 1 = 1 exactly
-    assert decide(constant_claim(lambda xp: xp.sqrt(zero_surd(xp)) + 1, ), {}).verdict == HOLDS
+    assert decide(constant_claim(lambda xp: xp.sqrt(zero_surd(xp)) + 1), {}).verdict == HOLDS
 
 
 def test_root_of_a_tiny_negative_surd_is_undefined_and_of_a_tiny_positive_one_is_a_value():
@@ -130,7 +132,7 @@ def test_near_ties_are_decided(shift, expected):
 def test_report_expression_takes_the_decided_branch():
     steps, out = program_of(lambda xp: xp.maximum(zero_surd(xp) - EPSILON, xp.q(0)) + 1)
     expr = to_sympy(steps, None, out)
-    assert not expr.has(__import__("sympy").Max) and expr == 1
+    assert not expr.has(sympy.Max) and expr == 1
     steps, out = program_of(lambda xp: xp.abs(xp.q(1) - xp.sqrt(xp.q(2))))
     assert str(to_sympy(steps, None, out)) == "-1 + sqrt(2)"
 
@@ -258,14 +260,10 @@ def test_run_encloses_every_value_and_refuses_undefined_ones():
 
 
 def test_traced_instance_values_agree_with_sympy():
-    import sympy
-
     claim = Claim(id="test/sympy", source="a test", statement="s", variables=(Var("y", (3,)),),
                   residual=lambda xp, y: xp.sqrt(xp.sum(y * y)) - xp.max(xp.abs(y)))
     instance = exact_instance({"y": [1, -2, 2]})  # √9 − 2 = 1
     traced = trace(claim, {})
     decision = decide(claim, instance, traced)
     assert decision.verdict == HOLDS and decision.residual.value.lo == 1
-    from bnproof.claims.decide import lookup
-
     assert sympy.simplify(to_sympy(traced.steps, lookup(instance), traced.residual) - 1) == 0
