@@ -18,11 +18,13 @@ import pytest
 import sympy
 
 from bnproof.certificate.io import seal
-from bnproof.certificate.program import build
+from bnproof.certificate.program import build, claim_object
 from bnproof.checker import Rejected, check_document, check_file
 from bnproof.checker.algebra import Surd, sign
 from bnproof.checker.formulas import FORMULAS, bound
+from bnproof.checker.papers import CLAIMS as RESERVED, NAMES, paper_claim
 from bnproof.checker.parse import sha256_of
+from bnproof.checker.variables import bind, declared
 from bnproof.claims.api import all_claims, load_file
 from bnproof.claims.decide import exact_instance, lookup, sizes_of, trace
 from bnproof.cli.app import main as cli
@@ -32,20 +34,18 @@ ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = {c.id: c for c in all_claims()}
 
 
-def claim_object(claim) -> dict:
-    kind = "strict-inequality" if claim.kind == "inequality" and claim.strict else claim.kind
-    return {"id": claim.id, "source": claim.source, "statement": claim.statement, "kind": kind}
-
-
 def committed(name: str) -> dict:
     return json.loads((ROOT / "certificates" / name).read_text(encoding="utf-8"))
 
 
 def ours(claim_id: str, instance: dict):
-    """The checker's own residual on an instance given as exact numbers."""
-    def conv(x):
-        return [conv(e) for e in x] if isinstance(x, list) else F(x)
-    return bound(claim_object(CLAIMS[claim_id]))({k: conv(v) for k, v in instance.items()})
+    """The checker's own residual on an instance given as exact numbers, after the checker's
+    own check of the instance against the claim's declared variables."""
+    def text(x):
+        return [text(e) for e in x] if isinstance(x, list) else str(F(x))
+    claim = claim_object(CLAIMS[claim_id])
+    values = bind(declared(claim["variables"]), {k: text(v) for k, v in instance.items()})
+    return bound(claim)(values)
 
 
 def symbolic(x):
@@ -57,7 +57,7 @@ def symbolic(x):
 # --- the formulas agree with the claim files, exactly --------------------------
 
 def test_every_pin_is_the_claim_file_s_text():
-    for claim_id, (pin, _) in FORMULAS.items():
+    for claim_id, (pin, *_) in FORMULAS.items():
         assert sha256_of(claim_object(CLAIMS[claim_id]))[7:39] == pin, claim_id
 
 
@@ -68,6 +68,29 @@ def test_paper_claims_without_a_formula_are_reserved():
         with pytest.raises(Rejected, match="no formula in this checker"):
             bound(claim_object(claim))
     assert bound({**claim_object(CLAIMS["santurkar2018/theorem-4.1"]), "id": "me/theorem-4.1"}) is None
+
+
+def variants(name: str) -> list[str]:
+    """Names a person reads as this one."""
+    return [name, name.upper(), name.title(), f"/{name}", f"{name}/", f"/{name}/",
+            name.replace("/", "//"), name.replace("-", "_"), name.replace(".", "-"),
+            name.replace("-", "")]
+
+
+def test_every_id_and_alias_of_every_claim_of_the_papers_is_reserved():
+    # the checker's table is the claim files' own list, so a new alias cannot slip through
+    assert set(RESERVED) == set(CLAIMS)
+    assert {c.id: tuple(c.aliases) for c in CLAIMS.values()} == RESERVED
+    assert len(NAMES) == sum(1 + len(a) for a in RESERVED.values())  # no two read alike
+    for claim in CLAIMS.values():
+        obj = claim_object(claim)
+        for name in (claim.id, *claim.aliases):
+            for variant in variants(name):
+                assert paper_claim(variant) == claim.id, variant
+                if variant == claim.id and claim.id in FORMULAS:
+                    continue  # bound to the checker's formula
+                with pytest.raises(Rejected, match="a claim of the papers"):
+                    bound({**obj, "id": variant})
 
 
 def random_instance(claim, rng: random.Random) -> dict:
@@ -142,18 +165,22 @@ def test_formula_matches_a_hand_derivation(claim_id, instance, value):
 
 @pytest.mark.parametrize("claim_id, instance, reason", [
     ("santurkar2018/theorem-4.1", {"y": [1, 1], "g": [0, 1], "gamma": 1}, "sigma = 0"),
-    ("santurkar2018/theorem-4.4", {"y": [0, 1], "g": [0, 1], "gamma": 0, "lam": 1}, "gamma = 0"),
-    ("santurkar2018/theorem-4.4", {"y": [0, 1], "g": [0, 1], "gamma": 1, "lam": 0}, "lambda <= 0"),
+    ("santurkar2018/theorem-4.4", {"y": [0, 1], "g": [0, 1], "gamma": 0, "lam": 1},
+     "outside the claim's domain: an entry of gamma is 0, not nonzero"),
+    ("santurkar2018/theorem-4.4", {"y": [0, 1], "g": [0, 1], "gamma": 1, "lam": 0},
+     "outside the claim's domain: an entry of lam is 0, not positive"),
+    ("santurkar2018/theorem-4.2/part-2", {"y": [0, 1], "g": [0, 1], "gamma": 1, "h": -1},
+     "outside the claim's domain: an entry of h is -1, not positive"),
     ("santurkar2018/theorem-c.1", {"y": [0, 1], "g": [0, 0], "H": [[0, 1], [0, 0]], "gamma": 1, "lam": 1},
-     "H is not symmetric"),
+     "outside the claim's domain: H is not symmetric"),
     ("santurkar2018/lemma-4.5", {"X": [[1], [0], [0]], "y": [-1, 0, 0], "W0": [1], "gamma": -1},
      "<W0, W*> <= 0"),
     ("santurkar2018/lemma-4.5", {"X": [[1, 2], [2, 4], [3, 6]], "y": [1, 0, 0], "W0": [1, 1], "gamma": 1},
      "X^T X is not positive definite"),
     ("santurkar2018/lemma-4.5", {"X": [[1], [2], [3]], "y": [1, 1, 1], "W0": [1], "gamma": 1},
-     "division by zero"),  # c = 0: the BN loss is constant, there is no ray of optima
+     "c = 0: the BN loss is constant"),  # there is no ray of optima
     ("santurkar2018/theorem-4.1", {"y": [0, 1], "g": [0, 1, 2], "gamma": 1}, "instance.g: 3 entries, but m = 2"),
-    ("santurkar2018/theorem-4.1", {"y": [0, 1], "g": [0, 1], "gamma": 1, "h": 1}, "variables must be"),
+    ("santurkar2018/theorem-4.1", {"y": [0, 1], "g": [0, 1], "gamma": 1, "h": 1}, "instance: unexpected key 'h'"),
 ])
 def test_formula_refuses_instances_outside_the_claim(claim_id, instance, reason):
     with pytest.raises(Rejected, match=reason.replace("^", r"\^").replace("*", r"\*")):
@@ -210,11 +237,13 @@ def test_a_true_claim_cannot_be_refuted_with_another_claim_s_program():
         check_document(forged)
 
 
-def test_the_claim_s_text_is_pinned():
+def test_the_claim_s_text_and_variables_are_pinned():
     doc = committed("santurkar2018/theorem-4.4.json")
+    real_lam = [dict(v, domain="real") if v["name"] == "lam" else v for v in doc["claim"]["variables"]]
     for key, value in [("statement", doc["claim"]["statement"].replace(r"\leq", r"\geq")),
-                       ("source", "a blog post"), ("kind", "identity")]:
-        with pytest.raises(Rejected, match="statement, source or kind differs"):
+                       ("source", "a blog post"), ("kind", "identity"), ("variables", real_lam),
+                       ("variables", doc["claim"]["variables"][::-1])]:
+        with pytest.raises(Rejected, match="statement, source, kind or variables differ"):
             check_document(reseal(doc, claim={**doc["claim"], key: value}))
 
 
@@ -274,7 +303,7 @@ def run_check(capsys, *args) -> tuple[int, str]:
 def test_check_claim_accepts_the_claim_file_s_own_program(user_certificate, capsys):
     code, out = run_check(capsys, user_certificate, "--claim", user_certificate.parent / "my_claim.py")
     assert code == 0 and out.startswith(f"ACCEPTED {user_certificate}: me/bn-output-bounded refuted")
-    assert "the program is the one" in out and out.count("\n") == 1
+    assert "the claim, its variables and the program are those" in out and out.count("\n") == 1
 
 
 def test_check_claim_rejects_a_different_claim_file(user_certificate, capsys, tmp_path):
@@ -291,6 +320,6 @@ def test_check_claim_rejects_a_different_claim_file(user_certificate, capsys, tm
 def test_check_claim_on_a_paper_certificate(capsys):
     cert = ROOT / "certificates" / "santurkar2018" / "theorem-4.4.json"
     code, out = run_check(capsys, cert, "--claim", ROOT / "proofs" / "santurkar2018" / "theorem-4.4.py")
-    assert code == 0 and "the program is the one" in out
+    assert code == 0 and "the claim, its variables and the program are those" in out
     code, out = run_check(capsys, cert, "--claim", ROOT / "proofs" / "santurkar2018" / "theorem-4.1.py")
     assert code == 6 and "defines no claim santurkar2018/theorem-4.4" in out

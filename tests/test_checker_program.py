@@ -25,16 +25,28 @@ def seal(doc: dict) -> dict:
     return {**body, "digest": canonical_sha(body)}
 
 
+def shape(value) -> list:
+    return [len(value), *shape(value[0])] if isinstance(value, list) else []
+
+
 def certificate(steps, residual, hypotheses=(), instance=None, kind="inequality",
-                claim_id="toy", obligations=None, verdict="refuted") -> dict:
+                claim_id="toy", obligations=None, verdict="refuted", variables=None, sizes=None) -> dict:
+    """A version 2 program certificate; by default every instance variable is declared
+    real with its shape in integers, so no sizes are named."""
+    instance = {"x": "0"} if instance is None else instance
+    if variables is None:
+        variables = [{"name": k, "shape": shape(v), "domain": "real"} for k, v in instance.items()] \
+            if isinstance(instance, dict) else []
     if obligations is None:
         obligations = [{"fact": "hypothesis", "value": h, "sign": "positive"} for h in hypotheses]
         obligations.append({"fact": "residual", "value": residual,
                             "sign": "negative" if kind == "inequality" else "nonzero"})
     return seal({
-        "format": "bnproof-certificate", "version": 1, "bnproof_version": "0.1.0",
-        "claim": {"id": claim_id, "source": "a test", "statement": r"x \geq 1", "kind": kind},
-        "instance": {"x": "0"} if instance is None else instance,
+        "format": "bnproof-certificate", "version": 2, "bnproof_version": "0.1.0",
+        "claim": {"id": claim_id, "source": "a test", "statement": r"x \geq 1", "kind": kind,
+                  "variables": variables},
+        "sizes": sizes or {},
+        "instance": instance,
         "program": {"steps": steps, "residual": residual, "hypotheses": list(hypotheses)},
         "obligations": obligations,
         "verdict": verdict,
@@ -133,12 +145,46 @@ def test_identity_refutations(tmp_path):
 
 
 def test_claims_of_the_papers_are_not_taken_on_a_program_s_word(tmp_path):
-    # lemma-4.5 is the id of the certificate with witnesses, the rest are paper ids
-    # with no formula in the checker: a program alone cannot refute them
-    for cid in ("lemma-4.5", "santurkar2018/fact-c.1", "dannemann2025/example-3.2/ray",
-                "santurkar2018/no-such-claim"):
+    # paper ids with no formula in the checker: a program alone cannot refute them
+    for cid in ("santurkar2018/fact-c.1", "dannemann2025/example-3.2/ray"):
         rejected(tmp_path, certificate(TOY, 2, claim_id=cid), f"claim {cid}: a claim of the papers "
                  "with no formula in this checker")
+
+
+@pytest.mark.parametrize("cid, paper", [
+    # the aliases that `bnproof list` and `fuzz` show, with or without a formula here
+    ("lemma-4.5", "santurkar2018/lemma-4.5"),
+    ("theorem-4.1", "santurkar2018/theorem-4.1"),
+    ("theorem-4.1/as-derived", "santurkar2018/theorem-4.1/as-derived"),
+    ("fact-c.1", "santurkar2018/fact-c.1"),
+    ("fact-c.2", "santurkar2018/fact-c.2"),
+    ("remark-2.7/corrected", "dannemann2025/remark-2.7/corrected"),
+    ("example-3.2/ray", "dannemann2025/example-3.2/ray"),
+    # names a person reads as the same: case, surrounding or doubled slashes, punctuation
+    ("Theorem-4.1", "santurkar2018/theorem-4.1"),
+    ("/theorem-4.1/", "santurkar2018/theorem-4.1"),
+    ("theorem_4.1", "santurkar2018/theorem-4.1"),
+    ("THEOREM-4.1/AS-DERIVED", "santurkar2018/theorem-4.1/as-derived"),
+    ("Santurkar2018/Theorem-4.1", "santurkar2018/theorem-4.1"),
+    ("santurkar2018//theorem-4.1", "santurkar2018/theorem-4.1"),
+    ("/santurkar2018/fact-c.1", "santurkar2018/fact-c.1"),
+    ("fact-c.1/", "santurkar2018/fact-c.1"),
+    ("Fact_C.1", "santurkar2018/fact-c.1"),
+])
+def test_every_name_of_a_paper_s_claim_is_reserved(tmp_path, cid, paper):
+    # a forged program, validly sealed: before, the aliases were accepted as a user's claim
+    rejected(tmp_path, certificate(TOY, 2, claim_id=cid),
+             f"claim {cid}: reads as the name of a claim of the papers ({paper})")
+
+
+@pytest.mark.parametrize("cid", ["santurkar2018/no-such-claim", "dannemann2025", "SANTURKAR2018/x"])
+def test_the_papers_namespaces_are_reserved(tmp_path, cid):
+    rejected(tmp_path, certificate(TOY, 2, claim_id=cid), f"claim {cid}: reads as the name of a claim")
+
+
+def test_user_names_near_a_paper_s_are_still_users(tmp_path):
+    for cid in ("me/theorem-4.1", "theorem-4.1x", "my-lemma-4.5"):
+        assert accepted(tmp_path, certificate(TOY, 2, claim_id=cid)).startswith(f"{cid} refuted (trusting")
 
 
 # --- rejected -----------------------------------------------------------------
@@ -185,8 +231,9 @@ def _obligations(*items):
     ([["input", "v"]], 0, {"instance": {"v": ["1", "2"]}}, "instance.v is a list, not a number"),
     ([["input", "v", 0]], 0, {"instance": {"v": [["1"]]}}, "instance.v[0] is a list"),
     ([["input", "x"]], 0, {"instance": {"x": 0}}, "instance.x: expected a rational string"),
-    ([["input", "x"]], 0, {"instance": {"1x": "0"}}, "instance: '1x' is not a variable name"),
-    ([["input", "x"]], 0, {"instance": {"x": [[[[[[[[[[[[[[[[["1"]]]]]]]]]]]]]]]]]}}, "deeper than 16"),
+    ([["input", "x"]], 0, {"instance": {"1x": "0"}}, "claim.variables[0].name: not a variable name"),
+    ([["input", "x"]], 0, {"instance": {"x": [[[[[[[[[[[[[[[[["1"]]]]]]]]]]]]]]]]]}},
+     "claim.variables[0].shape: 17 entries, more than the limit 16"),
     ([["input", "x"]], 0, {"instance": []}, "instance: expected an object"),
     ([], 0, {}, "program: residual is not the index of one of the 0 steps"),
     (TOY, 3, {}, "program: residual is not the index"),
@@ -226,12 +273,23 @@ def test_arithmetic_failures(tmp_path, steps, reason):
     rejected(tmp_path, certificate(steps, len(steps) - 1), reason)
 
 
-def test_sqrt_of_an_interval_around_zero_is_clamped(tmp_path):
-    # sqrt(sqrt2*sqrt2 - 2) = 0: the radicand's interval straddles 0 and is clamped; then
-    # 0 - 1 < 0 is decided
+def test_a_radicand_not_proved_nonnegative_is_no_value(tmp_path):
+    # sqrt(sqrt2*sqrt2 - 2): the radicand is exactly 0, but its interval straddles 0 at
+    # every precision, so the square root never gets a value: undecided, not 0
     steps = [["const", "2"], ["sqrt", 0], ["mul", 1, 1], ["sub", 2, 0], ["sqrt", 3],
              ["const", "1"], ["sub", 4, 5]]
-    assert accepted(tmp_path, certificate(steps, 6)).startswith("toy refuted")
+    rejected(tmp_path, certificate(steps, 6), "undecided at 4096 bits: square root at step 4")
+
+
+# K sqrt2 - K sqrt2 - 1 is exactly -1 < 0, so its square root is undefined; with K = 2^5000
+# the interval of K sqrt2 is wider than 2^900 at 4096 bits and the radicand's straddles 0
+HUGE_K = [["const", str(2 ** 5000)], ["const", "2"], ["sqrt", 1], ["mul", 0, 2], ["sub", 3, 3],
+          ["const", "1"], ["sub", 4, 5], ["sqrt", 6], ["const", "1"], ["sub", 7, 8]]
+
+
+def test_the_square_root_of_minus_one_is_not_accepted(tmp_path):
+    # before: sqrt of [lo < 0, hi] was sqrt(max(lo, 0)), so sqrt(-1) - 1 "refuted" x >= 1
+    rejected(tmp_path, certificate(HUGE_K, 9), "undecided at 4096 bits: square root at step 7")
 
 
 @pytest.mark.parametrize("steps", [
@@ -282,7 +340,7 @@ def test_envelope_and_digest(tmp_path):
     tampered = dict(doc, instance={"x": "2"})  # x - 1 > 0 now, but the old seal
     rejected(tmp_path, tampered, "digest mismatch")
     rejected(tmp_path, seal(tampered), "residual: the value of step 2 is not negative")
-    rejected(tmp_path, seal({**doc, "version": 2}), "unsupported version")
+    rejected(tmp_path, seal({**doc, "version": 1}), "unsupported version (this checker knows version 2)")
     rejected(tmp_path, seal({**doc, "format": "other"}), "format")
     rejected(tmp_path, seal({**doc, "note": "x"}), "document: unexpected key 'note'")
     rejected(tmp_path, seal({**doc, "witnesses": {}}), "document: unexpected key 'program'")

@@ -59,7 +59,11 @@ LEMMA, PROGRAM = "lemma-4.5.json", "santurkar2018/theorem-4.1.json"
 INVALID = {
     "lemma-decimal": (LEMMA, _at(("instance", "X", 0, 0), "1.5")),
     "lemma-plus": (LEMMA, _at(("instance", "gamma", 0), "+1")),
-    "lemma-minus-zero": (LEMMA, _at(("witnesses", "neurons", 0, "lhs"), "-0")),
+    "lemma-minus-zero": (LEMMA, _at(("witnesses", "neurons", 0, "W_star", 0), "-0")),
+    "lemma-witness-too-long": (LEMMA, _at(("witnesses", "neurons", 0, "W_star", 0), "7" * 4001)),
+    "lemma-fraction-in-kernel": (LEMMA, _at(("witnesses", "kernel"), [["1/2", "1"]])),
+    "lemma-no-kernel": (LEMMA, lambda doc: doc["witnesses"].pop("kernel")),
+    "lemma-old-witness": (LEMMA, _at(("witnesses", "neurons", 0, "lhs"), "72/17")),
     "lemma-trailing-newline": (LEMMA, _at(("instance", "X", 0, 0), "1\n")),
     "lemma-number-not-string": (LEMMA, _at(("instance", "X", 0, 0), 1)),
     "lemma-extra-key": (LEMMA, _at(("witnesses", "neurons", 0, "note"), "trust me")),
@@ -68,9 +72,9 @@ INVALID = {
     "lemma-constant-with-direction": (LEMMA, _at(("witnesses", "neurons", 0, "bn_optimum", "kind"), "constant")),
     "lemma-loss": (LEMMA, _at(("instance", "loss"), "max")),
     "lemma-m-is-1": (LEMMA, _at(("instance", "X"), [["1", "1"]])),
-    "version-2": (LEMMA, _at(("version",), 2)),
+    "version-1": (LEMMA, _at(("version",), 1)),
     "version-true": (PROGRAM, _at(("version",), True)),
-    "version-string": (PROGRAM, _at(("version",), "1")),
+    "version-string": (PROGRAM, _at(("version",), "2")),
     "no-digest": (PROGRAM, lambda doc: doc.pop("digest")),
     "digest-uppercase": (PROGRAM, lambda doc: doc.update(digest=doc["digest"].upper())),
     "program-unknown-op": (PROGRAM, _at(("program", "steps", 5), ["exp", 0])),
@@ -84,6 +88,11 @@ INVALID = {
     "program-variable-name": (PROGRAM, lambda doc: doc["instance"].update({"1x": "0"})),
     "program-sign": (PROGRAM, _at(("obligations", 0, "sign"), "maybe")),
     "program-witnesses-too": (PROGRAM, _at(("witnesses",), {"neurons": []})),
+    "program-no-sizes": (PROGRAM, lambda doc: doc.pop("sizes")),
+    "program-size-zero": (PROGRAM, _at(("sizes", "m"), 0)),
+    "program-no-variables": (PROGRAM, lambda doc: doc["claim"].pop("variables")),
+    "program-domain": (PROGRAM, _at(("claim", "variables", 0, "domain"), "integer")),
+    "program-shape": (PROGRAM, _at(("claim", "variables", 0, "shape"), ["m", 0])),
 }
 
 

@@ -1,7 +1,8 @@
 """The certificate of a Lemma 4.5 verdict (format version 2).
 
 Witnesses in the most compact exact form the checker verifies: W* (unique) as
-rationals; the kernel of Xc as primitive integer vectors in echelon form; per neuron
+rationals; the kernel of Xc as integer vectors in echelon form over one common
+factor; per neuron
 the BN optimum direction as a primitive integer vector and the projection of W0 onto
 the kernel.  Everything else (distances, the residual, the verdicts) the checker
 recomputes.  Built only if the checker accepts it."""
@@ -15,7 +16,7 @@ import flint
 
 from .. import __version__
 from ..claims import lemma45
-from ..exact.linalg import rows_of, to_fraction
+from ..exact.linalg import to_fraction
 from .io import FORMAT, VERSION, checked, seal
 
 FACTS = ("normal-equations", "unique-minimum", "bn-optimum-set", "closest-bn-optimum",
@@ -39,8 +40,17 @@ def _primitive(values) -> list[str]:
     return [str(x // g) for x in ints]
 
 
-def _columns(mat) -> list[list]:
-    return [[row[k] for row in rows_of(mat)] for k in range(mat.ncols())]
+def _kernel(mat) -> list[list[str]]:
+    """The engine's basis (the columns: a 1 at each vector's own free coordinate, 0 at the
+    others') times one common factor, the smallest that makes it integer: echelon form
+    with a common pivot value, as the checker wants it."""
+    if mat is None:
+        return []
+    values = [to_fraction(x) for x in mat.entries()]  # row by row
+    scale = lcm(1, *(x.denominator for x in values))
+    ints = [int(x * scale) for x in values]
+    g, k = gcd(*ints) or 1, mat.ncols()
+    return [[str(ints[r * k + c] // g) for r in range(mat.nrows())] for c in range(k)]
 
 
 def _projection(kernel, w0):
@@ -69,9 +79,7 @@ def build(report: lemma45.Report) -> dict:
         "claim": {"id": lemma45.ID, "source": lemma45.SOURCE, "statement": lemma45.STATEMENT},
         "instance": _instance(report.instance),
         "witnesses": {
-            # the engine's basis has a 1 at its own free coordinate and 0 at the others:
-            # echelon form, which scaling keeps
-            "kernel": [] if kernel is None else [_primitive(v) for v in _columns(kernel)],
+            "kernel": _kernel(kernel),
             "neurons": [_neuron(n) for n in report.neurons],
         },
         "obligations": [{"neuron": j, "fact": fact} for j in range(report.instance.n) for fact in FACTS],

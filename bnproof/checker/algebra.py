@@ -90,7 +90,7 @@ def solve(A, b, budget: Budget, what: str) -> list | None:
     budget.charge(n * n * op(2 * max(abs(x).bit_length() for row in U for x in row)), what)
     x = [Fraction(0)] * n
     for i in reversed(range(n)):
-        x[i] = (U[i][n] - sum(U[i][j] * x[j] for j in range(i + 1, n))) / U[i][i]
+        x[i] = (U[i][n] - sum(U[i][j] * x[j] for j in range(i + 1, n))) / Fraction(U[i][i])  # never int / int
     return x
 
 

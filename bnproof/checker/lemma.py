@@ -71,35 +71,43 @@ def rhs_of(w0, w_star) -> Fraction | None:
     return None if norm2 == 0 else dot(diff, diff) - (norm2 - dot(w0, w_star)) ** 2 / norm2
 
 
-def alone(kernel) -> list[int] | None:
-    """For each vector a coordinate where it alone is nonzero (so the vectors are linearly
-    independent: that square block is diagonal), or None if some vector has none."""
-    out = []
+def echelon_form(kernel) -> list[int]:
+    """Where each kernel vector alone is nonzero, all of them there with one common value:
+    integer vectors in echelon form, so independent (that square block is a multiple of
+    the identity) and with an exact, cheap test of membership in their span."""
     for i, v in enumerate(kernel):
-        j = next((j for j, x in enumerate(v) if x and not any(u[j] for u in kernel[:i] + kernel[i + 1:])),
-                 None)
-        if j is None:
-            return None
-        out.append(j)
-    return out
+        if any(x.denominator != 1 for x in v):
+            raise Rejected(f"witnesses.kernel[{i}]: the kernel vectors must be integer vectors")
+    count = [sum(1 for v in kernel if v[j]) for j in range(len(kernel[0]))] if kernel else []
+    alone = [{j: v[j] for j in range(len(v)) if v[j] and count[j] == 1} for v in kernel]
+    common = set(alone[0].values()).intersection(*(a.values() for a in alone)) if kernel else {1}
+    if not common:
+        raise Rejected("witnesses.kernel: not in echelon form (each vector needs a coordinate "
+                       "where it alone is nonzero, all with the same value there)")
+    c = min(common)
+    return [next(j for j, x in a.items() if x == c) for a in alone]
 
 
-def check_kernel(batch: Batch, kernel) -> list[int]:
-    """The stated vectors are a basis of ker Xc: in it (Xc v = 0 iff Xc^T Xc v = 0),
-    independent, and as many as d - rank(Xc).  Returns where each alone is nonzero."""
+def check_kernel(batch: Batch, kernel) -> None:
+    """The stated vectors (independent, by their echelon form) are a basis of ker Xc: in it
+    (Xc v = 0 iff Xc^T Xc v = 0) and as many as d - rank(Xc)."""
     if batch.rank_c == 0:
         raise Rejected("bn-optimum-set: Xc = 0: all samples are equal, sigma is identically 0")
     for i, v in enumerate(kernel):
         if any(matvec(batch.Gc, v)):
             raise Rejected(f"bn-optimum-set: kernel vector {i} is not in ker Xc")
-    spots = alone(kernel)
-    if spots is None:
-        raise Rejected("bn-optimum-set: the kernel vectors are not independent in echelon form "
-                       "(each needs a coordinate where it alone is nonzero)")
     if len(kernel) != batch.d - batch.rank_c:
         raise Rejected(f"bn-optimum-set: {len(kernel)} kernel vectors, but dim ker Xc = "
                        f"{batch.d - batch.rank_c}")
-    return spots
+
+
+def in_span(p, kernel, spots) -> bool:
+    """p in the span of echelon-form integer vectors with common pivot value c: then
+    c p = sum of p[spot_i] v_i, checked in integers (D p for the lcm D of p's denominators)."""
+    D = scale(p)
+    P = [x.numerator * (D // x.denominator) for x in p]
+    c = kernel[0][spots[0]] if kernel else 1
+    return all(c * P[j] == sum(P[s] * v[j] for s, v in zip(spots, kernel)) for j in range(len(p)))
 
 
 def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> str:
@@ -133,11 +141,8 @@ def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> 
             fail("bn-optimum-set", "Xc^T Xc b is not a positive multiple of sign(gamma) c")
         if any(dot(b, v) for v in kernel):
             fail("bn-optimum-set", "b is not orthogonal to the kernel")
-        # p in span(kernel), its coefficient on v_i read where v_i alone is nonzero; w0 - p
-        # orthogonal to the kernel
-        coefficients = [p[i] / v[i] for i, v in zip(spots, kernel)]
-        if p != [sum((a * v[i] for a, v in zip(coefficients, kernel)), Fraction(0)) for i in range(d)] \
-                or any(dot([x - q for x, q in zip(w0, p)], v) for v in kernel):
+        # p is the orthogonal projection of w0 onto the kernel: in its span, w0 - p orthogonal
+        if not in_span(p, kernel, spots) or any(dot([x - q for x, q in zip(w0, p)], v) for v in kernel):
             fail("closest-bn-optimum", "the projection is not that of W0 onto ker Xc")
         lhs = closest(w0, b, p)[1]
 
@@ -153,7 +158,7 @@ def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> 
 
 def read_lemma(doc: dict) -> tuple:
     """Everything but the arithmetic: structure, seal, claim, instance and witness shapes,
-    and the work bound.  Returns (X, Y, W0, gamma, kernel, neurons)."""
+    and the work bound.  Returns (X, Y, W0, gamma, kernel, spots, neurons)."""
     keys(doc, "document", TOP)
     claim = keys(doc["claim"], "claim", {"id", "source", "statement"})
     inst = keys(doc["instance"], "instance", {name for name, _, _ in VARIABLES} | {"loss"})
@@ -177,6 +182,7 @@ def read_lemma(doc: dict) -> tuple:
         raise Rejected(f"instance: d = {d} and n = {n} may be at most {MAX_D}")
     kernel = [vector(v, f"witnesses.kernel[{i}]", d, MAX_WITNESS_DIGITS)
               for i, v in enumerate(array(wit["kernel"], "witnesses.kernel", d))]
+    spots = echelon_form(kernel)
     neurons = array(wit["neurons"], "witnesses.neurons", MAX_D, n)
     for j, w in enumerate(neurons):
         path = f"witnesses.neurons[{j}]"
@@ -191,23 +197,24 @@ def read_lemma(doc: dict) -> tuple:
         if type(item) is not dict or type(item.get("neuron")) is not int or item != expected[i]:
             raise Rejected(f"obligations[{i}]: expected neuron {expected[i]['neuron']}, "
                            f"fact {expected[i]['fact']}")
-    witness = [x for v in kernel for x in v] + [x for w in neurons for x in flat(
+    witness = [x for w in neurons for x in flat(
         [w["W_star"], *([w["bn_optimum"]["direction"], w["bn_optimum"]["projection"]]
                         if w["bn_optimum"]["kind"] == "ray" else [])])]
-    # witness strings are not parsed yet: bound their bits by their length (3.33 bits a digit)
+    # neuron witnesses are parsed later: bound their bits by their length (3.33 bits a digit)
     wbits = max((len(x) * 10 // 3 + 4 for x in witness if type(x) is str), default=0)
-    work = lemma_work(m, d, instance_bits(flat([X, Y, W0])), n, wbits, len(kernel))
+    kbits = max((abs(x.numerator).bit_length() for v in kernel for x in v), default=0)
+    work = lemma_work(m, d, instance_bits(flat([X, Y, W0])), n, wbits, len(kernel), kbits)
     if work > MAX_LEMMA_WORK:
         raise Rejected(f"too much arithmetic: {work:.2e} work units a priori, more than the "
                        f"checker's limit {MAX_LEMMA_WORK:.0e}")
-    return X, Y, W0, gamma, kernel, neurons
+    return X, Y, W0, gamma, kernel, spots, neurons
 
 
 def check_lemma(doc: dict) -> str:
     """A Lemma 4.5 certificate with witnesses; returns "<claim id> <verdict>"."""
-    X, Y, W0, gamma, kernel, neurons = read_lemma(doc)
+    X, Y, W0, gamma, kernel, spots, neurons = read_lemma(doc)
     batch = Batch(X, Budget(MAX_LEMMA_WORK))
-    spots = check_kernel(batch, kernel)
+    check_kernel(batch, kernel)
     verdicts = [check_neuron(j, batch, kernel, spots, [row[j] for row in Y], W0[j], gamma[j], w)
                 for j, w in enumerate(neurons)]
     want = REFUTED if REFUTED in verdicts else NOT_MET if NOT_MET in verdicts else HOLDS

@@ -57,20 +57,23 @@ def _no_constant(name):
 
 
 def read(path) -> object:
+    nonblock = os.O_NONBLOCK if hasattr(os, "O_NONBLOCK") else 0  # not on Windows
     try:  # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | nonblock)
     except OSError as exc:
         raise Rejected(f"cannot read file: {exc.strerror or type(exc).__name__}") from None
-    with os.fdopen(fd, "rb") as fh:
-        info = os.fstat(fh.fileno())
+    try:
+        info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Rejected("cannot read file: not a regular file")
         if info.st_size > MAX_BYTES:  # the size is checked before a byte is read
             raise Rejected("file larger than 50 MB")
-        try:
+        with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read(MAX_BYTES + 1)
-        except OSError as exc:
-            raise Rejected(f"cannot read file: {exc.strerror or type(exc).__name__}") from None
+    except OSError as exc:
+        raise Rejected(f"cannot read file: {exc.strerror or type(exc).__name__}") from None
+    finally:
+        os.close(fd)
     if len(data) > MAX_BYTES:  # a file that grew while it was read
         raise Rejected("file larger than 50 MB")
     try:
@@ -181,30 +184,36 @@ def elimination_work(d: int, column_bits: int) -> int:
     """Fraction-free elimination of a d x d integer Gram matrix whose k x k minors have at
     most k * column_bits bits (Hadamard: at most the product of k squared column norms):
     at pivot k, (d - k)^2 entries each take two products and one exact division."""
-    return sum(3 * (d - k) ** 2 * op(2 * k * column_bits) for k in range(1, d + 1))
+    return sum(3 * (d - k) ** 2 * op(k * column_bits) for k in range(1, d + 1))
 
 
 def witness_bits(m: int, d: int, bits: int) -> int:
-    """The longest Lemma 4.5 witness a writer needs (in bits, numerator and denominator
-    together): W*, the ray's direction as primitive integers, the kernel basis and the
-    projection of W0 are ratios of minors of the Gram matrices (Cramer), so at most
-    twice d times a column's bits, plus W0's own."""
+    """The longest Lemma 4.5 witness number a writer needs (in bits, numerator and
+    denominator together): W*, the direction as primitive integers and the projection of
+    W0 are ratios of minors of the Gram matrices (Cramer), at most twice d times a
+    column's bits, plus W0's own."""
     return 2 * d * (2 * bits + 2 * m.bit_length() + 2) + 2 * bits + 64
 
 
 def lemma_work(m: int, d: int, bits: int, n: int = 1, witness: int | None = None,
-               kernel: int | None = None) -> int:
+               kernel: int | None = None, kernel_bits: int = 0) -> int:
     """The work the checker charges, before it starts, for a Lemma 4.5 certificate with an
-    m x d batch, n neurons, instance numbers of at most `bits` bits (instance_bits),
-    witness numbers of at most `witness` bits (default: witness_bits, the most a writer
-    needs) and `kernel` kernel vectors (default d, the most there can be).  It is
-    refused when this exceeds MAX_LEMMA_WORK."""
+    m x d batch, n neurons, instance numbers of at most `bits` bits (instance_bits), neuron
+    witnesses of at most `witness` bits (default witness_bits, the most a writer needs),
+    and `kernel` kernel vectors of at most `kernel_bits` bits (default: the costlier of
+    none and one vector of (d - 1) minors' bits: rank X <= rank Xc + 1, so with X^T X
+    nonsingular, as the Lemma needs, ker Xc has dimension at most 1).  It is refused
+    when this exceeds MAX_LEMMA_WORK."""
+    g1 = 2 * bits + m.bit_length()              # per column, minors of Xi^T Xi (Xi = L X)
+    g2 = 2 * bits + 2 * m.bit_length() + 2      # per column, minors of m L^2 Xc^T Xc
     w = witness_bits(m, d, bits) if witness is None else witness
-    k = d if kernel is None else kernel
-    g = 2 * bits + 2 * m.bit_length() + 2       # an entry of m X^T X or of m^2 Xc^T Xc
-    gram = 2 * m * d * d * op(bits)              # X^T X and the column sums
-    ranks = elimination_work(d, g)               # rank of X^T X and of Xc^T Xc
-    ranks += elimination_work(d, g)
-    kernel_work = k * d * d * op(g + w) + k * k * d * OVERHEAD
-    neuron = m * d * op(2 * bits) + 2 * d * d * op(g + w) + 3 * k * d * op(3 * w)
-    return gram + ranks + kernel_work + n * neuron
+    fixed = 2 * m * d * d * op(bits) + elimination_work(d, g1) + elimination_work(d, g2)
+
+    def rest(k: int, kb: int) -> int:
+        kernel_check = k * d * d * op(g2 + kb) + k * k * d * OVERHEAD
+        neuron = m * d * op(2 * bits) + 2 * d * d * op(g2 + w) + 2 * k * d * op(w + kb)
+        return kernel_check + n * neuron
+
+    if kernel is None:
+        return fixed + max(rest(0, 0), rest(1, (d - 1) * g2 + 64))
+    return fixed + rest(kernel, kernel_bits)

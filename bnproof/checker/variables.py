@@ -74,8 +74,8 @@ def bind(variables, instance, sizes: dict | None = None) -> dict:
     sizes = {} if sizes is None else dict(sizes)
     for name, shape, domain in variables:
         path = "instance." + name
+        _fit(instance[name], shape, sizes, path)
         value = tensor(instance[name], path)
-        _fit(value, shape, sizes, path)
         entries = _entries(value)
         bad = next((x for x in entries if x <= 0), None) if domain == "positive" else \
             next((x for x in entries if x == 0), None) if domain == "nonzero" else None

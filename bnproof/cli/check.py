@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import List, Optional
 
@@ -13,45 +12,54 @@ from ..errors import ExitCode
 from .app import EPILOG, app
 
 
-def derived_program(claims: list, claim_file: Path, doc: dict) -> tuple[dict | None, str]:
-    """The program the claim file gives at the certificate's sizes, or None and why."""
-    from ..claims.decide import exact_instance, sizes_of, trace
+def difference(claims: list, claim_file: Path, doc: dict) -> str | None:
+    """The first difference between an accepted program certificate and the claim of its id
+    in the claim file (the claim object, then the program traced at the certificate's
+    sizes), or None: everything the certificate binds must be the claim file's."""
+    from ..certificate.program import claim_object, program_of
+    from ..claims.decide import trace
 
     claim_id = doc["claim"]["id"]
     claim = next((c for c in claims if c.id == claim_id), None)
     if claim is None:
-        return None, f"{claim_file} defines no claim {claim_id}"
-    if {v.name for v in claim.variables} != set(doc["instance"]):
-        return None, f"the instance's variables are not those of {claim_id} in {claim_file}"
+        return f"{claim_file} defines no claim {claim_id}"
+    want, have = claim_object(claim), doc["claim"]
+    for key in ("source", "statement", "kind"):
+        if have[key] != want[key]:
+            return f"the claim's {key} differs from that of {claim_id} in {claim_file}"
+    for i, (a, b) in enumerate(zip(have["variables"], want["variables"])):
+        if a != b:
+            return (f"variable {i} is declared {a['name']} {a['shape']} {a['domain']}, but {claim_file} "
+                    f"declares {b['name']} {b['shape']} {b['domain']}")
+    if len(have["variables"]) != len(want["variables"]):
+        return (f"{len(have['variables'])} variables are declared, but {claim_file} declares "
+                f"{len(want['variables'])}")
     try:
-        traced = trace(claim, sizes_of(claim, exact_instance(doc["instance"])))
+        traced = program_of(trace(claim, doc["sizes"]))
     except Exception as err:  # noqa: BLE001 - the claim file is the user's code
-        return None, f"{claim_id} in {claim_file} cannot be traced on this instance: {err}"
-    # the same JSON round trip as the certificate builder (bnproof/certificate/program.py)
-    return json.loads(json.dumps({"steps": traced.steps, "residual": traced.residual,
-                                  "hypotheses": list(traced.hypotheses)})), ""
+        return f"{claim_id} in {claim_file} cannot be traced at sizes {doc['sizes']}: {err}"
+    steps, theirs = doc["program"]["steps"], traced["steps"]
+    if steps != theirs:
+        k = next((k for k, (a, b) in enumerate(zip(steps, theirs)) if a != b), min(len(steps), len(theirs)))
+        return (f"the program differs from the one {claim_file} gives, from step {k} "
+                f"({len(steps)} steps, the claim file's {len(theirs)})")
+    for key in ("residual", "hypotheses"):
+        if doc["program"][key] != traced[key]:
+            return f"the program's {key} differ from those {claim_file} gives"
+    return None
 
 
 def bind(claims: list, claim_file: Path, path: Path) -> tuple[bool, str]:
-    """Compare an accepted program certificate's program with the claim file's."""
-    from ..checker import program_digest
+    """Compare an accepted certificate with the claim file."""
     from ..checker.parse import read
 
     doc = read(path)
     if "program" not in doc:
         return False, "not a program certificate, so there is no program to compare"
-    want, why = derived_program(claims, claim_file, doc)
-    if want is None:
+    why = difference(claims, claim_file, doc)
+    if why is not None:
         return False, why
-    have = doc["program"]
-    if program_digest(have) == program_digest(want):
-        return True, f"the program is the one {claim_file} gives"
-    if have["steps"] != want["steps"]:
-        k = next((k for k, (a, b) in enumerate(zip(have["steps"], want["steps"])) if a != b),
-                 min(len(have["steps"]), len(want["steps"])))
-        return False, (f"the program differs from the one {claim_file} gives, from step {k} "
-                       f"({len(have['steps'])} steps, the claim file's {len(want['steps'])})")
-    return False, f"the program's residual or hypotheses differ from those {claim_file} gives"
+    return True, f"the claim, its variables and the program are those {claim_file} gives"
 
 
 @app.command(epilog=EPILOG)
@@ -59,7 +67,8 @@ def check(
     files: List[Path] = typer.Argument(..., help="Certificate files to verify."),
     claim: Optional[Path] = typer.Option(
         None, "--claim", metavar="FILE.py",
-        help="A claim file: re-derive each certificate's program from it and require the same program."),
+        help="A claim file: require each certificate's claim (text, kind, variables) and program "
+             "to be the ones it gives."),
     show_program: bool = typer.Option(
         False, "--show-program", help="After each accepted program certificate, print its program."),
 ) -> None:
@@ -69,7 +78,8 @@ def check(
     It prints ACCEPTED, or REJECTED with the reason, one line per file.  For a
     claim of the papers it recomputes the residual with its own formula; for any
     other claim it trusts the program, names its hash, and --claim FILE.py checks
-    that the program is the one the claim file defines."""
+    that the claim (source, statement, kind, variables) and the program are the ones
+    the claim file defines, naming the first difference."""
     from ..checker import check_file
 
     claims = None
