@@ -41,9 +41,10 @@ def verify(
     if claim not in KNOWN_CLAIMS:
         known = ", ".join(KNOWN_CLAIMS)
         raise BadInput(f"unknown claim {claim!r}; known claims: {known}")
-    from ..instance import example_3_2, load_instance
+    from ..instance import check_certifiable, example_3_2, load_instance
 
     instance = example_3_2() if data is None else load_instance(data)
+    check_certifiable(instance)  # before any work: the checker's own size limits
     worker = None
     if crosscheck:
         from ..numeric import crosscheck as cc
@@ -54,7 +55,8 @@ def verify(
     try:
         from ..claims import lemma45
 
-        report = lemma45.analyse(instance)
+        with _status(f"deriving the optima exactly (m = {instance.m}, d = {instance.d})"):
+            report = lemma45.analyse(instance)
         if worker is not None:
             worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
         from ..render import report as render
@@ -72,7 +74,8 @@ def verify(
     from ..certificate.io import write_atomic
     from ..checker import check_file
 
-    path = write_atomic(out or _default_certificate_path(claim, data), certificate.build(report))
+    with _status("writing the certificate and re-checking it independently"):
+        path = write_atomic(out or _default_certificate_path(claim, data), certificate.build(report))
     accepted, line = check_file(path)
     if not accepted:
         raise BnproofError(f"the checker rejected the certificate just written: {line}")
@@ -92,6 +95,19 @@ def verify(
             typer.echo(f"note: hypothesis not met{where}: ⟨W0, W*⟩ = {n.inner} ≤ 0, so Lemma 4.5 "
                        "says nothing about this instance", err=True)
     raise typer.Exit(_exit_for(report.verdict))
+
+
+def _status(text: str):
+    """A transient spinner on stderr for large instances, only on a terminal (it
+    vanishes when done, so piped output and --json stay clean)."""
+    import contextlib
+    import sys
+
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True).status(text)
 
 
 def _exit_for(verdict: str) -> int:

@@ -1,0 +1,83 @@
+"""`verify --data` on hostile sizes: refused before any work with one line, by the
+checker's own a-priori bound, so that whatever the engine accepts gives a
+certificate the checker accepts (work is asserted by counts, never by time)."""
+
+import json
+import random
+
+import pytest
+from bnproof.checker.parse import MAX_LEMMA_WORK, instance_bits, lemma_work
+from bnproof.cli import main
+from bnproof.errors import ExitCode
+from bnproof.instance import check_certifiable, instance_from_json
+
+
+def random_data(m, d, low=-5, high=5, seed=0):
+    rng = random.Random(seed)
+    return {"X": [[rng.randint(low, high) for _ in range(d)] for _ in range(m)],
+            "y": [rng.randint(low, high) for _ in range(m)], "W0": [1] * d}
+
+
+class Result:
+    def __init__(self, exit_code, output):
+        self.exit_code, self.output = exit_code, output
+
+
+def verify(tmp_path, capsys, data, *extra):
+    """The real entry point in-process (so the fixture below sees any work)."""
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", "lemma-4.5", "--data", str(path), "--no-crosscheck",
+              "--out", str(tmp_path / "cert.json"), *extra])
+    out = capsys.readouterr()
+    return Result(exit_.value.code, out.out + out.err)
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Any exact work at all fails the test: refusals must come before it."""
+    from bnproof.claims import lemma45
+
+    def forbidden(*_):
+        raise AssertionError("the exact engine ran on data that should have been refused")
+    monkeypatch.setattr(lemma45, "analyse", forbidden)
+
+
+def test_wide_data_is_refused_before_any_work(tmp_path, capsys, no_work):
+    result = verify(tmp_path, capsys, random_data(300, 200))
+    assert result.exit_code == ExitCode.BAD_INPUT
+    assert "checker's work limit" in result.output and "300×200" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "cert.json").exists()
+
+
+def test_huge_numbers_are_refused_before_any_work(tmp_path, capsys, no_work):
+    # 400-digit entries: a small batch (40 × 32), but witnesses of ~10^5 digits
+    big = {"X": [[str(10**399 + 7 * i + j * j) for j in range(32)] for i in range(40)],
+           "y": [str(10**399 - i) for i in range(40)], "W0": ["1"] * 32}
+    result = verify(tmp_path, capsys, big)
+    assert result.exit_code == ExitCode.BAD_INPUT and "work limit" in result.output
+
+
+def test_the_bound_is_the_checkers_and_grows_with_every_size():
+    # refusal is decided by the checker's own function, monotone in m, d and the bits
+    base = lemma_work(100, 16, 4)
+    assert lemma_work(200, 16, 4) > base and lemma_work(100, 32, 4) > base
+    assert lemma_work(100, 16, 8) > base
+    inst = instance_from_json(random_data(300, 200))
+    numbers = [x for rows in (inst.X, inst.Y, inst.W0) for row in rows for x in row]
+    assert lemma_work(300, 200, instance_bits(numbers + [1, 0])) > MAX_LEMMA_WORK
+    check_certifiable(instance_from_json(random_data(50, 8)))  # small data passes
+
+
+@pytest.mark.slow
+def test_accepted_data_gives_a_certificate_the_checker_accepts(tmp_path, capsys):
+    # 400 random small-integer rows with d = 32: accepted, so its certificate must check
+    from bnproof.checker import check_file
+
+    result = verify(tmp_path, capsys, random_data(400, 32, seed=3), "--json")
+    assert result.exit_code in (ExitCode.OK, ExitCode.REFUTED, ExitCode.HYPOTHESIS_NOT_MET), \
+        result.output
+    accepted, line = check_file(tmp_path / "cert.json")
+    assert accepted, line
