@@ -45,12 +45,22 @@ def fuzz(
     hypotheses" (never a proof), "vacuous" when no instance met the
     hypotheses, or "undecided" with the reason.  Ctrl-C stops at once and keeps
     what was found (exit code 130)."""
+    try:
+        _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
+              resume, prove)
+    except KeyboardInterrupt:  # wherever it lands: typer would exit 130 without a word
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
+
+
+def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
+          resume, prove) -> None:
     from ..claims.api import resolve
     from ..render import fuzz as render_fuzz
     from ..search import fuzz as search
     from ..search import record as store
     from ..search.space import size_grid
-    from ..search.worker import Interrupted, Supervisor
+    from ..search.worker import Supervisor
 
     claims = resolve(claim)
     sizes = _parse_sizes(size)
@@ -92,17 +102,17 @@ def fuzz(
                     on_refutation=lambda found, c=c: render_fuzz.write_certificate(c, found),
                     on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget))
                 finish(c, outcome, line)
-        except Interrupted as stop:
+        except KeyboardInterrupt as stop:
             supervisor.close()
             line.clear()
             # a claim refuted before the interrupt keeps its verdict; its certificate is on disk
-            if stop.outcome is not None and stop.outcome.verdict == search.REFUTED:
-                finish(stop.outcome.claim, stop.outcome, line)
+            outcome = getattr(stop, "outcome", None)
+            if outcome is not None and outcome.verdict == search.REFUTED:
+                finish(outcome.claim, outcome, line)
             if as_json and results:
                 typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2,
                                       ensure_ascii=False))
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(ExitCode.INTERRUPTED) from None
+            raise
     if as_json:
         typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2, ensure_ascii=False))
     raise typer.Exit(render_fuzz.exit_code(verdicts))

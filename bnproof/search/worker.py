@@ -2,8 +2,10 @@
 
 Some work cannot stop itself: an XLA compilation of a large residual, a
 symbolic proof, a claim's own code that blocks.  So the search runs in a
-child process (started with "spawn": JAX is not fork-safe) and the parent
-enforces each claim's time budget, plus a small grace, with SIGKILL.
+child process (a fresh interpreter, `python -m bnproof.search.worker`: JAX
+is not fork-safe) and the parent enforces each claim's time budget, plus a
+small grace, with SIGKILL.  They talk over two pipes with
+multiprocessing's Connection (pickled messages between our own processes).
 
 Claim objects hold lambdas and cannot be pickled, so the worker loads the
 claim itself from its file (Claim.path) and id; everything else crosses as
@@ -12,18 +14,22 @@ The worker reports as it goes: coverage, each certified counterexample (the
 first at once), each proved size.  A claim cut short thus keeps what was
 found: the parent concludes from those reports (fuzz.conclude).
 
-The worker ignores SIGINT: Ctrl-C reaches the parent, which kills the worker
-and stops the run.  One worker serves claim after claim while it behaves; a
-killed one is replaced for the next claim.
+The worker runs in a session of its own and ignores SIGINT: Ctrl-C reaches
+the parent only, which kills the worker and stops the run (so the worker
+never prints a traceback of its own for it, even while starting).  It exits
+by itself when the parent is gone.  One worker serves claim after claim
+while it behaves; a killed one is replaced for the next claim.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+from multiprocessing.connection import Connection
 from dataclasses import dataclass, field, replace
 
 from ..errors import BnproofError, ExitCode
@@ -127,10 +133,9 @@ def _run_job(conn, job: dict) -> None:
     conn.send(("done", replace(outcome, claim=None)))
 
 
-def serve(conn, parent: int, warm_jax: bool) -> None:
+def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> None:
     """The worker's main loop: one job (a claim) at a time, until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent at spawn
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     from . import fuzz  # noqa: F401 - import the search before saying ready
 
@@ -146,7 +151,7 @@ def serve(conn, parent: int, warm_jax: bool) -> None:
     conn.send(("ready", None))
     while True:
         try:
-            job = conn.recv()
+            job = jobs.recv()
         except (EOFError, OSError):
             os._exit(0)
         try:
@@ -190,8 +195,9 @@ class Supervisor:
 
     def __init__(self, warm_jax: bool = False):
         self.warm_jax = warm_jax
-        self.process = None
-        self.conn = None
+        self.process = None  # subprocess.Popen
+        self.jobs = None  # Connection: jobs to the worker
+        self.conn = None  # Connection: reports from the worker
 
     def __enter__(self):
         return self
@@ -200,31 +206,38 @@ class Supervisor:
         self.close()
 
     def close(self) -> None:
-        if self.process is not None:
-            if self.process.is_alive():
-                self.process.kill()
-            self.process.join()
-            self.conn.close()
-        self.process = self.conn = None
+        """Kill the worker (SIGKILL) if it runs."""
+        process, connections = self.process, (self.jobs, self.conn)
+        self.process = self.jobs = self.conn = None
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+        for connection in connections:
+            if connection is not None:
+                connection.close()
 
     def _start(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        process = context.Process(target=serve, args=(theirs, os.getpid(), self.warm_jax),
-                                  name="bnproof-fuzz-worker", daemon=True)
-        # SIGINT stays blocked while the child starts (it inherits the mask and
-        # ignores SIGINT before unblocking); ours is delivered right after.
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        jobs_read, jobs_write = os.pipe()
+        events_read, events_write = os.pipe()
+        command = [sys.executable, "-m", "bnproof.search.worker", str(jobs_read), str(events_write),
+                   str(os.getpid()), "1" if self.warm_jax else "0"]
+        self.jobs = Connection(jobs_write, readable=False)
+        self.conn = Connection(events_read, writable=False)
         try:
-            process.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        theirs.close()
-        self.process, self.conn = process, ours
+            self.process = process = subprocess.Popen(
+                command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
+                start_new_session=True)
+        except BaseException:
+            self.close()
+            raise
+        finally:  # the child's ends: once it has them (or failed to start), ours go
+            os.close(jobs_read)
+            os.close(events_write)
         deadline = time.monotonic() + START_TIMEOUT
         try:
             while not self.conn.poll(0.1):
-                if not process.is_alive() or time.monotonic() > deadline:
+                if process.poll() is not None or time.monotonic() > deadline:
                     raise BnproofError("the fuzz worker process did not start")
             self.conn.recv()
         except (EOFError, OSError):
@@ -239,7 +252,7 @@ class Supervisor:
         the worker does.  `on_refutation(refutation)` hears of every certified
         counterexample as soon as it arrives; `on_progress(coverage, seconds
         left)` is called a few times a second.  Raises Interrupted on Ctrl-C."""
-        if self.process is None or not self.process.is_alive():
+        if self.process is None or self.process.poll() is not None:
             self.close()
             self._start()
         budget = float(options["time_budget"])
@@ -247,7 +260,7 @@ class Supervisor:
         hard = start + budget + grace(budget)
         so_far = _SoFar()
         try:
-            self.conn.send({"path": claim.path, "id": claim.id, "options": options})
+            self.jobs.send({"path": claim.path, "id": claim.id, "options": options})
             while True:
                 left = hard - time.monotonic()
                 if on_progress:
@@ -260,7 +273,7 @@ class Supervisor:
                 try:
                     kind, payload = self.conn.recv()
                 except (EOFError, OSError):
-                    code = self.process.exitcode if self.process else None
+                    code = self.process.poll() if self.process else None
                     self.close()
                     so_far.failure = so_far.failure or f"the search process died (exit code {code})"
                     return so_far.outcome(claim, options, time.monotonic() - start, None)
@@ -289,3 +302,17 @@ class Supervisor:
         except KeyboardInterrupt:
             self.close()
             raise Interrupted(so_far.outcome(claim, options, time.monotonic() - start, "interrupt")) from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m bnproof.search.worker JOBS_FD EVENTS_FD PARENT_PID WARM_JAX` (started by Supervisor)."""
+    jobs_fd, events_fd, parent, warm = (argv or sys.argv[1:])[:4]
+    try:
+        serve(Connection(int(jobs_fd), writable=False), Connection(int(events_fd), readable=False),
+              int(parent), warm == "1")
+    except (BrokenPipeError, ConnectionError, EOFError):  # the parent is gone: nobody to tell
+        os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
