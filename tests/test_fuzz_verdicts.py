@@ -222,3 +222,18 @@ FALSE = Claim(id="scratch/false", source="a test", statement="x", variables=(),
     refuted = fuzz(claims["scratch/false"])
     assert refuted.verdict == REFUTED and refuted.counterexample == {}
     assert refuted.refutation.residual_text == "-3/2 + sqrt(2)"
+
+
+def test_a_claim_whose_code_fails_is_undecided_not_an_internal_error(tmp_path):
+    (tmp_path / "bug.py").write_text('''
+from bnproof.claims import Claim, Var
+
+BUG = Claim(id="scratch/bug", source="a test", statement="x", variables=(Var("x", ()),),
+            residual=lambda xp, x: x + "a string")
+''')
+    proc = run("fuzz", "bug.py", "--no-jax", "--json", cwd=tmp_path)
+    assert proc.returncode == ExitCode.UNDECIDED, proc.stderr
+    assert "Traceback" not in proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["verdict"] == "undecided"
+    assert result["reason"].startswith("the search stopped on an error: TypeError")
