@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from pathlib import Path
+import signal
+import sys
 from typing import List
 
 import typer
@@ -15,7 +17,7 @@ from .app import EPILOG, app
 @app.command(epilog=EPILOG)
 def fuzz(
     claim: str = typer.Argument(..., help="A claim id or alias (see `bnproof list`), or a claim file FILE.py."),
-    seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same search."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Random seed: the same seed gives the same search."),
     max_examples: int = typer.Option(200, "--max-examples", min=1, help="Hypothesis examples per claim."),
     batch: int = typer.Option(2048, "--batch", min=1, help="JAX instances per size in the batched search."),
     time_budget: float = typer.Option(
@@ -49,29 +51,55 @@ def fuzz(
         _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
               resume, prove)
     except KeyboardInterrupt:  # wherever it lands: typer would exit 130 without a word
+        _ignore_further_interrupts()
         typer.echo("interrupted", err=True)
         raise typer.Exit(ExitCode.INTERRUPTED) from None
 
 
+def _ignore_further_interrupts() -> None:
+    """Once stopping, stop: a second Ctrl-C would cut the saving of what was
+    found short, or kill the process by the signal instead of exit code 130."""
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to do
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _claims(name: str) -> list:
+    """The claims to search: each id unique and usable as a certificate's path."""
+    from ..claims.api import resolve
+    from ..search.fuzz import check_id
+
+    with contextlib.redirect_stdout(sys.stderr):  # a claim file's prints are not the report
+        found = resolve(name)
+    claims, seen = [], {}
+    for c in found:
+        if c.id in seen:
+            if seen[c.id] == c:  # one claim bound to two names: searched once
+                continue
+            raise BadInput(f"two claims have the id {c.id!r}"
+                           f"{' in ' + c.path if c.path else ''}: each id names one certificate and one record")
+        check_id(c)
+        seen[c.id] = c
+        claims.append(c)
+    return claims
+
+
 def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
           resume, prove) -> None:
-    from ..claims.api import resolve
     from ..render import fuzz as render_fuzz
     from ..search import fuzz as search
     from ..search import record as store
     from ..search.space import size_grid
     from ..search.worker import Supervisor
 
-    claims = resolve(claim)
+    claims = _claims(claim)
     sizes = _parse_sizes(size)
     if resume and not record:
         raise BadInput("--resume continues a --record run: give both")
     for c in claims:  # bad sizes are bad input before anything runs
         size_grid(c, sizes)
     options = {"seed": seed, "max_examples": max_examples, "batch": batch, "time_budget": time_budget,
-               "sizes": sizes, "use_jax": not no_jax, "prove": prove,
-               "database": Path(".bnproof") / "examples"}
-    entries = store.load() if record else {}
+               "sizes": sizes, "use_jax": not no_jax, "prove": prove}
+    entries = store.load(strict=True) if record else {}
     verdicts, results = [], []
 
     def finish(c, outcome, line) -> None:
@@ -79,7 +107,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
         result = render_fuzz.to_json(outcome, path, timings)
         if record:  # at once, so an interrupted run loses nothing it finished
             entries[c.id] = render_fuzz.record_entry(outcome)
-            store.save(entries)
+            store.update(c.id, entries[c.id])  # one entry: other runs' records stay
         line.clear()
         if not as_json:
             for text in render_fuzz.to_text(outcome, result, timings):
@@ -103,6 +131,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                     on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget))
                 finish(c, outcome, line)
         except KeyboardInterrupt as stop:
+            _ignore_further_interrupts()
             supervisor.close()
             line.clear()
             # a claim refuted before the interrupt keeps its verdict; its certificate is on disk

@@ -10,6 +10,7 @@ refutation: the search goes on looking for one it can certify.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -42,14 +43,18 @@ def _frozen(value):
 
 class Judge:
     """Exact confirmation plus certification, remembered per instance (shrinkers
-    revisit instances).  `rejection` keeps the last reason the checker gave."""
+    revisit instances).  `rejection` keeps the last reason the checker gave;
+    `verdict(instance)` the exact verdict of an instance already judged;
+    `on_undecided(count)` hears each time the exact engine cannot decide one."""
 
-    def __init__(self, claim: Claim):
+    def __init__(self, claim: Claim, on_undecided=None):
         self.claim = claim
         self.rejection: str | None = None
         self.undecided = 0  # nominated instances the exact engine could not decide
+        self.on_undecided = on_undecided
         self._traced: dict = {}
         self._seen: dict = {}
+        self._verdicts: dict = {}
 
     def traced(self, sizes: dict):
         key = tuple(sorted(sizes.items()))
@@ -57,20 +62,31 @@ class Judge:
             self._traced[key] = trace(self.claim, sizes)
         return self._traced[key]
 
+    @staticmethod
+    def _key(instance: dict) -> tuple:
+        return tuple(sorted((k, _frozen(v)) for k, v in instance.items()))
+
     def confirm(self, instance: dict) -> Refutation | None:
-        key = tuple(sorted((k, _frozen(v)) for k, v in instance.items()))
+        key = self._key(instance)
         if key not in self._seen:
-            self._seen[key] = self._judge(instance)
+            self._seen[key] = self._judge(instance, key)
         return self._seen[key]
 
-    def _judge(self, instance: dict) -> Refutation | None:
+    def verdict(self, instance: dict) -> str | None:
+        """The exact verdict of an instance `confirm` judged (None: outside its domain)."""
+        return self._verdicts.get(self._key(instance))
+
+    def _judge(self, instance: dict, key: tuple) -> Refutation | None:
         claim = self.claim
         if not all(valid_exact(v, instance[v.name]) for v in claim.variables):
             return None
         traced = self.traced(sizes_of(claim, instance))
         decision = decide(claim, instance, traced=traced)
+        self._verdicts[key] = decision.verdict
         if decision.verdict == UNDECIDED:
             self.undecided += 1
+            if self.on_undecided:
+                self.on_undecided(self.undecided)
         if decision.verdict != REFUTED:
             return None
         try:
@@ -105,6 +121,9 @@ def described(claim: Claim, refutation: Refutation) -> Refutation:
         if len(traced.steps) <= MAX_SIMPLIFY_STEPS:
             # sums of surds: expand, rationalize denominators, collect
             expr = sympy.expand(sympy.radsimp(sympy.expand(expr)))
-        return replace(refutation, residual_text=sympy.sstr(expr), residual_float=float(expr.evalf(30)))
+        approx = float(expr.evalf(30))
+        # beyond the float range there is no float to show (and JSON has no Infinity)
+        return replace(refutation, residual_text=sympy.sstr(expr),
+                       residual_float=approx if math.isfinite(approx) else None)
     except Exception as err:  # noqa: BLE001 - only the display fails; the certificate stands
         return replace(refutation, residual_text=f"(not written out: {type(err).__name__}; see the certificate)")

@@ -21,6 +21,7 @@ symbolic proof, a residual that blocks) is bounded too.
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ import numpy as np
 
 from ..claims.api import Claim
 from ..claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide
+from ..errors import BadInput
 from . import hypothesis_search
 from .certify import Judge, Refutation, described
 from .coverage import Coverage
@@ -84,8 +86,11 @@ class Outcome:
 
 def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str | None,
              proved: list, proof_grid: list, stopped: str | None = None,
-             failure: str | None = None) -> tuple[str, str | None]:
-    """(verdict, reason) from what a search established, however it ended."""
+             failure: str | None = None, undecided: int = 0) -> tuple[str, str | None]:
+    """(verdict, reason) from what a search established, however it ended.
+    `undecided` counts instances that looked like violations in floats but
+    that the exact engine could not decide (say through tanh): the claim may
+    well be false there, so it has not survived."""
     if refutation is not None:
         return REFUTED, None
     if rejection is not None:
@@ -94,6 +99,10 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
         return UNDECIDED, failure
     if proof_grid and len(proved) == len(proof_grid):
         return VERIFIED, None
+    if undecided:
+        return UNDECIDED, (f"{undecided} instance{'s' if undecided > 1 else ''} looked like "
+                           f"violation{'s' if undecided > 1 else ''} in floats but could not be decided "
+                           "exactly, so none is a counterexample and the claim has not survived")
     total = coverage.total()
     if total.drawn == 0:
         return UNDECIDED, ("the time budget ran out before any instance was evaluated" if stopped == BUDGET
@@ -106,7 +115,7 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
 
 
 def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048,
-         time_budget: float = 20.0, sizes: dict | None = None, database: Path | None = None,
+         time_budget: float = 20.0, sizes: dict | None = None,
          use_jax: bool = True, prove: bool = False, report=None) -> Outcome:
     """Search, shrink, certify and (for identities, with prove) prove.
 
@@ -118,7 +127,7 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     report = report or (lambda kind, payload: None)
     start = time.monotonic()
     deadline = start + time_budget
-    judge = Judge(claim)
+    judge = Judge(claim, on_undecided=lambda n: report("undecided", n))
     if not claim.variables:
         return _decide_alone(claim, judge, seed, start, report)
     grid = size_grid(claim, sizes)
@@ -126,17 +135,18 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     search_deadline = start + time_budget * (1 - PROOF_SHARE) if proof_grid else deadline
     coverage = Coverage()
     found, count, first = hypothesis_search.search(
-        claim, grid, seed, max_examples, database, search_deadline, judge, coverage,
+        claim, grid, seed, max_examples, search_deadline, judge, coverage,
         on_found=lambda r: report("refutation", r), progress=lambda: report("coverage", coverage))
     phases = {"hypothesis": count}
     report("phases", phases)
+    notes = []
     if found is None and use_jax and time.monotonic() < search_deadline:
-        found, phases["jax"] = _jax_search(claim, grid, seed, batch, search_deadline, judge, coverage, report)
+        found, phases["jax"] = _jax_search(claim, grid, seed, batch, search_deadline, judge, coverage, report,
+                                           notes)
         first = time.monotonic() if found else None
         report("phases", phases)
     stopped = BUDGET if time.monotonic() > search_deadline else None
-    outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage, phases, proof_grid=proof_grid,
-                      undecided_candidates=judge.undecided)
+    outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage, phases, proof_grid=proof_grid, notes=notes)
     if found is not None:
         outcome.first_seconds = first - start
         instance, found = shrink(claim, found.instance, found, accept=judge.confirm, deadline=deadline,
@@ -154,8 +164,10 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
                 report("proved", sizes_now)
             elif why and not any(n.startswith("not proved at") for n in outcome.notes):
                 outcome.notes.append(f"not proved at {_sizes_text(sizes_now)}: {why}")
+    outcome.undecided_candidates = judge.undecided
     outcome.verdict, outcome.reason = conclude(coverage, outcome.refutation, judge.rejection,
-                                               outcome.proved_sizes, proof_grid, stopped)
+                                               outcome.proved_sizes, proof_grid, stopped,
+                                               undecided=judge.undecided)
     outcome.stopped = stopped
     outcome.seconds = time.monotonic() - start
     return outcome
@@ -206,41 +218,123 @@ def _sizes_text(sizes: dict) -> str:
 
 
 def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline: float,
-                judge: Judge, coverage: Coverage, report):
+                judge: Judge, coverage: Coverage, report, notes: list):
+    """The certified counterexample it found (or None) and the instances it
+    evaluated.  JAX is a second numeric search, after Hypothesis: if it fails
+    on the claim's code (say a constant too large for a 64-bit integer), what
+    was found so far stands and the failure is a note, not the verdict."""
+    rng = np.random.default_rng(seed)
+    state = {"count": 0, "best": None}
+    try:
+        _jax_sizes(claim, grid, batch, deadline, judge, coverage, report, rng, state)
+    except Exception as err:  # noqa: BLE001 - the claim's code in JAX; Hypothesis's evidence stands
+        notes.append(f"the JAX search stopped on an error: {short_error(err)}")
+    return state["best"], state["count"]
+
+
+def _jax_sizes(claim, grid, batch, deadline, judge, coverage, report, rng, state) -> None:
     from .batched import BatchedResidual, candidates
     from .space import random_batch
 
-    rng = np.random.default_rng(seed)
-    count, best = 0, None
     for sizes in grid:
         if time.monotonic() > deadline:
             break
         kernel = BatchedResidual(claim, sizes)
         values = random_batch(claim, sizes, batch, rng)
         screened = kernel.screen(values)
-        coverage.add(sizes, batch, int(screened.met.sum()), int(screened.defined.sum()))
-        count += batch
+        coverage.add(sizes, batch, *_float_tally(claim, values, screened, deadline))
+        state["count"] += batch
         picks = candidates(screened.score, values, 8, kernel.nominated(values, screened))
         if not picks and time.monotonic() < deadline:
             # push the most promising downhill: toward the hypotheses, then down the residual
             order = screened.rank()[:64]
             moved = kernel.descend({k: np.asarray(v)[order] for k, v in values.items()}, deadline=deadline)
             after = kernel.screen(moved)
-            coverage.add(sizes, len(order), int(after.met.sum()), int(after.defined.sum()))
-            count += len(order)
+            coverage.add(sizes, len(order), *_float_tally(claim, moved, after, deadline))
+            state["count"] += len(order)
             picks = candidates(after.score, moved, 8, kernel.nominated(moved, after))
-        report("phases", {"jax": count})
+        report("phases", {"jax": state["count"]})
+        best = state["best"]
         for candidate in picks:
             if time.monotonic() > deadline:
                 break
             hit = exactify(candidate, judge.confirm)
             if hit and (best is None or complexity(hit[0]) < complexity(best.instance)):
-                best = hit[1]
+                best = state["best"] = hit[1]
                 report("refutation", best)
         if best:
             break
-    return best, count
+
+
+CROSS_CHECKS = 16  # instances per batch whose JAX screen is compared with the float screen
+
+
+def _float_tally(claim: Claim, values: dict, screened, deadline: float) -> tuple[int, int]:
+    """(met, defined) of a JAX batch, as the float screen (the one Hypothesis
+    uses, with the exact engine's rules) would count them.  JAX differentiates
+    through kinks (relu'(0), |x|'(0)) where the exact engine, and the float
+    screen, find the residual undefined; so a few instances are screened
+    again, and on any disagreement every one is, until the deadline (those
+    left over count as not met)."""
+    from ..claims.xp import floating
+    from .screen import screen
+
+    met, defined = screened.met, screened.defined
+    n = len(met)
+    xp = floating()
+
+    def agrees(i: int) -> tuple[bool, bool, bool]:
+        instance = {name: np.asarray(v)[i].tolist() for name, v in values.items()}
+        try:
+            s = screen(claim, instance, xp)
+        except Exception:  # noqa: BLE001 - the float screen cannot judge it; JAX's word stands
+            return bool(met[i]), bool(defined[i]), True
+        return s.met, s.met and s.r is not None, s.met == bool(met[i]) and (s.r is not None) == bool(defined[i])
+
+    sample = sorted(set(np.linspace(0, n - 1, min(n, CROSS_CHECKS)).astype(int).tolist()))
+    if all(agrees(i)[2] for i in sample):
+        return int(met.sum()), int(defined.sum())
+    counted_met = counted_defined = 0
+    for i in range(n):
+        if time.monotonic() > deadline:
+            break
+        m, d, _ = agrees(i)
+        counted_met += int(m)
+        counted_defined += int(d)
+    return counted_met, counted_defined
+
+
+def short_error(err: BaseException, limit: int = 300) -> str:
+    """"TypeError: message", cut to `limit` characters (some messages quote a
+    thousand-digit integer)."""
+    text = f"{type(err).__name__}: {err}"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# The checker's rule for a claim id (one clean line of printable ASCII, no spaces),
+# plus what makes it a safe path under certificates/: parts separated by
+# single slashes, none empty, "." or "..", no backslash.
+CHECKER_ID = re.compile(r"[!-~]{1,100}")
+
+
+def id_problem(claim_id) -> str | None:
+    """Why this id cannot name a certificate (None if it can)."""
+    if not isinstance(claim_id, str) or not CHECKER_ID.fullmatch(claim_id):
+        return "a claim id is 1 to 100 printable ASCII characters without spaces (the certificate's rule)"
+    if "\\" in claim_id or any(part in ("", ".", "..") for part in claim_id.split("/")):
+        return ("a claim id names its certificate file under certificates/: parts separated by single "
+                "slashes, none empty, '.' or '..', and no backslash")
+    return None
+
+
+def check_id(claim: Claim) -> None:
+    problem = id_problem(claim.id)
+    if problem:
+        where = f" in {claim.path}" if claim.path else ""
+        raise BadInput(f"claim id {claim.id!r}{where} cannot be used: {problem}")
 
 
 def certificate_path(claim: Claim) -> Path:
+    """certificates/<id>.json, relative to the working folder; never outside it."""
+    check_id(claim)
     return Path("certificates") / f"{claim.id}.json"

@@ -5,24 +5,23 @@ raised only after the exact decision says "refuted" and the checker accepts
 the certificate, so Hypothesis's own shrinker shrinks through certified
 refutations.  ``target()`` steers toward the hypotheses while they fail and
 toward violations once they hold; a power-of-ten scale per variable reaches
-instances at large and small magnitudes.  The example database keeps found
-counterexamples across runs (it is a cache: certificates are the record).
+instances at large and small magnitudes.  No example database: Hypothesis
+ignores one under @seed, and a seed must give the same search on every run
+(certificates are the record of what was found).
 """
 
 from __future__ import annotations
 
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
-from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Unsatisfiable
 
 from ..claims.api import Claim
-from ..claims.decide import sizes_of
+from ..claims.decide import HOLDS, REFUTED, UNDECIDED, sizes_of
 from ..claims.xp import floating
 from .certify import Judge, Refutation
 from .coverage import Coverage
@@ -47,6 +46,10 @@ DENOMINATORS = (1, 2, 3, 4, 6)
 NUMERATORS = st.integers(-12, 12)
 # A power of ten per variable, 10^0 three times in four (and where shrinking heads).
 SCALE_EXPONENTS = st.one_of(st.just(0), st.just(0), st.just(0), st.integers(-4, 6))
+# Instances whose values floats cannot hold (a constant like 2**5000) go to the
+# exact engine directly, at most this many per search: it decides them whatever
+# their size, but at its own pace.
+MAX_UNREPRESENTABLE = 64
 
 
 def _integers(domain: str):
@@ -95,7 +98,7 @@ def instances(claim: Claim, grid: list[dict]):
 
 
 def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
-           database: Path | None, deadline: float, judge: Judge, coverage: Coverage,
+           deadline: float, judge: Judge, coverage: Coverage,
            on_found=None, progress=None):
     """The certified counterexample Hypothesis shrank to (or, cut short by the
     deadline, the simplest found so far) or None, the number of instances
@@ -103,12 +106,33 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
     Every evaluated instance is tallied in `coverage`; `on_found` hears of
     each certified refutation as it is found."""
     xp = floating()
-    state = {"count": 0, "first": None, "best": None}
+    state = {"count": 0, "first": None, "best": None, "exact": 0}
+
+    def found_one(instance, found):
+        state["first"] = state["first"] or time.monotonic()
+        if state["best"] is None or complexity(instance) < complexity(state["best"].instance):
+            state["best"] = found
+            if on_found:
+                on_found(found)
+        raise Found(found)
 
     def test(instance):
         if time.monotonic() > deadline:
             raise OutOfTime
         s = screen(claim, instance, xp)
+        if s.unrepresentable and state["exact"] < MAX_UNREPRESENTABLE:
+            # floats overflow here: the exact engine decides, and counts it
+            state["exact"] += 1
+            found = judge.confirm(instance)
+            verdict = REFUTED if found else judge.verdict(instance)
+            inside = verdict in (HOLDS, REFUTED, UNDECIDED)
+            coverage.add(sizes_of(claim, instance), 1, int(inside), int(inside))
+            state["count"] += 1
+            if progress:
+                progress()
+            if found:
+                found_one(instance, found)
+            return
         coverage.add(sizes_of(claim, instance), 1, int(s.met), int(s.r is not None))
         state["count"] += 1
         if progress:
@@ -122,17 +146,11 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         if nominated(claim, instance, s.r, xp):  # floats nominate; the exact engine and checker judge
             found = judge.confirm(instance)
             if found:
-                state["first"] = state["first"] or time.monotonic()
-                if state["best"] is None or complexity(instance) < complexity(state["best"].instance):
-                    state["best"] = found
-                    if on_found:
-                        on_found(found)
-                raise Found(found)
+                found_one(instance, found)
 
     test._hypothesis_internal_add_digest = claim.id.encode()
-    db = DirectoryBasedExampleDatabase(str(database)) if database else None
     run = seed(seed_value)(settings(
-        max_examples=max_examples, database=db, deadline=None, verbosity=Verbosity.quiet,
+        max_examples=max_examples, database=None, deadline=None, verbosity=Verbosity.quiet,
         report_multiple_bugs=False, derandomize=False, print_blob=False,
         phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
         suppress_health_check=list(HealthCheck),

@@ -43,35 +43,61 @@ class Screen:
     met: bool  # every hypothesis > 0 in floats
     hmin: float | None  # the smallest hypothesis value (None: undefined; +inf: no hypotheses)
     r: float | None  # the residual where the hypotheses are met and it is finite
+    # floats could not represent a value (an integer beyond 1e308, an infinite
+    # result): only the exact engine can say whether the instance is inside
+    unrepresentable: bool = False
 
 
 def _floats(instance: dict) -> dict:
     return {k: np.asarray(v, dtype=float) if isinstance(v, list) else float(v) for k, v in instance.items()}
 
 
-def _residual(claim: Claim, values: dict, xp) -> float | None:
+class _Unrepresentable(Exception):
+    pass
+
+
+def _residual(claim: Claim, values: dict, xp, strict: bool = False) -> float | None:
+    """The float residual, None where undefined; with `strict`, raises
+    _Unrepresentable where floats overflow (an OverflowError or ±inf)."""
     try:
         r = float(np.reshape(claim.residual(xp, **values), ()))
-    except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError, OverflowError):
+    except OverflowError:
+        if strict:
+            raise _Unrepresentable from None
         return None
+    except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError):
+        return None
+    if np.isinf(r) and strict:
+        raise _Unrepresentable
     return r if np.isfinite(r) else None
 
 
 def screen(claim: Claim, instance: dict, xp) -> Screen:
     """One exact instance, in numpy floats."""
-    values = _floats(instance)
+    try:
+        values = _floats(instance)
+    except OverflowError:  # an entry beyond the float range
+        return Screen(False, None, None, unrepresentable=True)
     with np.errstate(all="ignore"):
         hmin = np.inf
         try:
             for h in claim.hypotheses:
-                hmin = min(hmin, float(np.min(h(xp, **values))))
-        except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError, OverflowError):
+                value = float(np.min(h(xp, **values)))
+                if np.isinf(value):
+                    return Screen(False, None, None, unrepresentable=True)
+                hmin = min(hmin, value)
+        except OverflowError:
+            return Screen(False, None, None, unrepresentable=True)
+        except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError):
             return Screen(False, None, None)
         if np.isnan(hmin):
             return Screen(False, None, None)
         if not hmin > HYPOTHESIS_FLOOR:
             return Screen(False, hmin, None)
-        return Screen(True, hmin, _residual(claim, values, xp))
+        try:
+            return Screen(True, hmin, _residual(claim, values, xp, strict=True))
+        except _Unrepresentable:
+            return Screen(True, hmin, None, unrepresentable=True)
 
 
 def nominated(claim: Claim, instance: dict, r: float, xp) -> bool:

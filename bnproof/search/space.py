@@ -14,9 +14,28 @@ from ..errors import BadInput
 MAX_ENTRIES = 256
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _check_claim_sizes(claim: Claim) -> None:
+    """The claim's own ranges and fixed dimensions, as bad input before anything runs."""
+    for name, value in claim.sizes.items():
+        if (not isinstance(value, (tuple, list)) or len(value) != 2 or not all(map(_is_int, value))
+                or not 1 <= value[0] <= value[1]):
+            raise BadInput(f"claim {claim.id}: size {name!r} needs a range (smallest, largest) of integers "
+                           f"with 1 <= smallest <= largest, got {value!r}")
+    for v in claim.variables:
+        for s in v.shape:
+            if not isinstance(s, str) and (not _is_int(s) or s < 1):
+                raise BadInput(f"claim {claim.id}: variable {v.name} has dimension {s!r}; "
+                               "a dimension is a size name or an integer >= 1")
+
+
 def size_grid(claim: Claim, sizes: dict | None = None) -> list[dict]:
     """Every size assignment in the claim's ranges, smallest first."""
-    ranges = dict(claim.sizes)
+    _check_claim_sizes(claim)
+    ranges = {name: tuple(int(x) for x in value) for name, value in claim.sizes.items()}
     for name, value in (sizes or {}).items():
         if name not in ranges:
             raise BadInput(f"claim {claim.id} has no size {name!r} (sizes: {', '.join(ranges) or 'none'})")

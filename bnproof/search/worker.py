@@ -37,6 +37,9 @@ from .coverage import Coverage
 from .fuzz import BUDGET
 
 START_TIMEOUT = 120.0  # seconds for a fresh worker to import its libraries
+# The worker's first lines: only builtins until sys.path is the parent's.
+BOOT = ("import sys; n = int(sys.argv[1]); sys.path[:] = sys.argv[2:2 + n]; del sys.argv[1:2 + n]; "
+        "from bnproof.search.worker import main; main()")
 REPORT_EVERY = 0.25  # seconds between coverage and refutation reports
 
 
@@ -75,43 +78,55 @@ def _watch_parent(parent: int) -> None:
 
 
 class _Reporter:
-    """fuzz()'s report callback: throttled, and refutations written out first."""
+    """fuzz()'s report callback.  Coverage goes out as it grows, every
+    instance (as the change since the last report: a few bytes), so that a
+    worker killed while blocked in the claim's code has reported every
+    instance it evaluated; simpler refutations at most every REPORT_EVERY,
+    the first at once."""
 
     def __init__(self, conn, claim):
         self.conn, self.claim = conn, claim
-        self.last = {"coverage": 0.0, "refutation": 0.0}
+        self.last = {"refutation": 0.0}
         self.pending = None
         self.coverage = None  # fuzz's own Coverage object, updated in place
+        self.sent: dict = {}  # per size: the (drawn, met, defined) already reported
 
     def __call__(self, kind: str, payload) -> None:
         now = time.monotonic()
         if kind == "coverage":
             self.coverage = payload
-        if kind == "refutation":
+            self._send_coverage()
+        elif kind == "refutation":
             # the first at once (it must be saved); simpler ones at most every REPORT_EVERY
             self.pending = payload
         elif kind == "phases":  # a phase ended: its counts go out whole, at once
-            self._send_coverage(now)
+            self._send_coverage()
             self.conn.send((kind, dict(payload)))
-        elif kind != "coverage":
+        else:
             self.conn.send((kind, payload))
         if self.pending is not None and (not self.last["refutation"]
                                          or now - self.last["refutation"] >= REPORT_EVERY):
             self._send_refutation(self.pending)
-        if kind == "coverage" and now - self.last["coverage"] >= REPORT_EVERY:
-            self._send_coverage(now)
 
-    def _send_coverage(self, now: float) -> None:
-        if self.coverage is not None:
-            self.last["coverage"] = now
-            self.conn.send(("coverage", self.coverage.rows()))
+    def _send_coverage(self) -> None:
+        if self.coverage is None:
+            return
+        delta = []
+        for key, tally in list(self.coverage.by_size.items()):
+            now = (tally.drawn, tally.met, tally.defined)
+            before = self.sent.get(key, (0, 0, 0))
+            if now != before:
+                self.sent[key] = now
+                delta.append((dict(key), *(a - b for a, b in zip(now, before))))
+        if delta:
+            self.conn.send(("coverage", delta))
 
     def _send_refutation(self, refutation) -> None:
         from .certify import described
 
         self.pending = None
         self.last["refutation"] = time.monotonic()
-        self._send_coverage(time.monotonic())  # the counts up to this refutation come with it
+        self._send_coverage()  # the counts up to this refutation come with it
         self.conn.send(("refutation", described(self.claim, refutation)))
 
 
@@ -161,7 +176,9 @@ def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> No
         except BnproofError as err:
             conn.send(("error", (str(err), int(err.exit_code))))
         except Exception as err:  # noqa: BLE001 - the claim ends undecided, with the reason
-            conn.send(("failed", f"the search stopped on an error: {type(err).__name__}: {err}"))
+            from .fuzz import short_error
+
+            conn.send(("failed", f"the search stopped on an error: {short_error(err)}"))
 
 
 # ---------------------------------------------------------------- the parent
@@ -177,6 +194,7 @@ class _SoFar:
     proved: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)
     failure: str | None = None
+    undecided: int = 0
 
     def outcome(self, claim, options: dict, seconds: float, stopped: str | None):
         from .fuzz import Outcome, _proof_grid, conclude
@@ -184,10 +202,21 @@ class _SoFar:
         prove = options.get("prove") and claim.kind == "identity" and claim.exact_sizes and claim.variables
         grid = _proof_grid(claim) if prove else []
         verdict, reason = conclude(self.coverage, self.refutation, None, self.proved, grid, stopped,
-                                   self.failure)
-        return Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage, dict(self.phases),
+                                   self.failure, undecided=self.undecided)
+        return Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage, self._phases(),
                        refutation=self.refutation, first_seconds=self.first_seconds,
-                       proved_sizes=list(self.proved), proof_grid=grid, reason=reason, stopped=stopped)
+                       proved_sizes=list(self.proved), proof_grid=grid, reason=reason, stopped=stopped,
+                       undecided_candidates=self.undecided)
+
+    def _phases(self) -> dict:
+        """The instances per phase; those of the phase cut short (reported as
+        coverage, not yet as a phase) go to it, so the phases add up."""
+        phases = dict(self.phases)
+        missing = self.coverage.total().drawn - sum(phases.values())
+        if missing > 0:
+            phase = "jax" if "hypothesis" in phases else "hypothesis"
+            phases[phase] = phases.get(phase, 0) + missing
+        return phases
 
 
 class Supervisor:
@@ -206,10 +235,16 @@ class Supervisor:
         self.close()
 
     def close(self) -> None:
-        """Kill the worker (SIGKILL) if it runs."""
+        """Kill the worker (SIGKILL) if it runs, with whatever the claim's code
+        started in its process group (the worker leads a session of its own)."""
         process, connections = self.process, (self.jobs, self.conn)
         self.process = self.jobs = self.conn = None
         if process is not None:
+            if process.returncode is None:  # not reaped yet, so its group id is still its own
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
             if process.poll() is None:
                 process.kill()
             process.wait()
@@ -220,13 +255,19 @@ class Supervisor:
     def _start(self) -> None:
         jobs_read, jobs_write = os.pipe()
         events_read, events_write = os.pipe()
-        command = [sys.executable, "-m", "bnproof.search.worker", str(jobs_read), str(events_write),
+        # `python -m` would put the working folder first on the import path, so a
+        # claim file there named like a module (array.py, random.py) would break
+        # the worker's imports: it imports from the parent's path instead
+        paths = [p for p in sys.path if p]
+        command = [sys.executable, "-c", BOOT, str(len(paths)), *paths, str(jobs_read), str(events_write),
                    str(os.getpid()), "1" if self.warm_jax else "0"]
         self.jobs = Connection(jobs_write, readable=False)
         self.conn = Connection(events_read, writable=False)
         try:
+            # what the claim's code prints goes to stderr: stdout is the report (--json)
             self.process = process = subprocess.Popen(
                 command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
+                stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
                 start_new_session=True)
         except BaseException:
             self.close()
@@ -278,7 +319,10 @@ class Supervisor:
                     so_far.failure = so_far.failure or f"the search process died (exit code {code})"
                     return so_far.outcome(claim, options, time.monotonic() - start, None)
                 if kind == "coverage":
-                    so_far.coverage = Coverage.from_rows(payload)
+                    for sizes, drawn, met, defined in payload:
+                        so_far.coverage.add(sizes, drawn, met, defined)
+                elif kind == "undecided":
+                    so_far.undecided = payload
                 elif kind == "refutation":
                     if so_far.refutation is None:
                         so_far.first_seconds = time.monotonic() - start
@@ -302,6 +346,14 @@ class Supervisor:
         except KeyboardInterrupt:
             self.close()
             raise Interrupted(so_far.outcome(claim, options, time.monotonic() - start, "interrupt")) from None
+
+
+def _has_fileno(stream) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,332 @@
+"""`bnproof fuzz` against a hostile but realistic user: claim ids that would
+write outside certificates/, duplicate ids, claim files named like standard
+modules, claims that print, bad size ranges, numeric-only violations,
+constants beyond the float range, derivatives at kinks, a worker killed
+while blocked, concurrent --record runs, repeated Ctrl-C and a claim that
+starts processes of its own.  Every run happens in a scratch folder; the
+subprocess timeout only turns a hang into a failure."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bnproof.claims.api import load_file
+from bnproof.errors import ExitCode
+from bnproof.search.fuzz import REFUTED, SURVIVED, UNDECIDED, VACUOUS, fuzz
+
+HERE = Path(__file__).parent
+HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
+TOY = (HERE / "claims" / "false_toy.py").read_text()
+
+
+def env_for(folder: Path) -> dict:
+    return dict(os.environ, BNPROOF_CACHE_DIR=str(folder / ".cache"), BNPROOF_PROOFS=str(folder / "proofs"))
+
+
+def run(*args, cwd: Path, isolated: bool = False):
+    # -I: the working folder is not on the import path, as for the installed `bnproof` script
+    python = [sys.executable, "-I"] if isolated else [sys.executable]
+    return subprocess.run([*python, "-m", "bnproof", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env_for(cwd), timeout=HANG_GUARD)
+
+
+def claims_from(folder: Path, text: str, name: str = "claims.py") -> dict:
+    path = folder / name
+    path.write_text("from bnproof.claims import Claim, Var\n" + text)
+    return {c.id: c for c in load_file(path)}
+
+
+def files_under(folder: Path) -> set:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*.json")}
+
+
+# ------------------------------------------------------------ ids and files
+
+
+@pytest.mark.parametrize("claim_id", ["../../escaped", "/ABSOLUTE/escaped", "a/", "a//b", ".", "a/../b",
+                                      "back\\\\slash", "with space", "caf\u00e9", "x" * 101, ""])
+def test_an_id_that_cannot_name_a_certificate_is_bad_input_before_any_search(tmp_path, claim_id):
+    work = tmp_path / "work"
+    work.mkdir()
+    claim_id = claim_id.replace("/ABSOLUTE", str(tmp_path))
+    (work / "c.py").write_text(TOY.replace('id="toy/bounded-bn-output"', f"id={claim_id!r}"))
+    proc = run("fuzz", "c.py", "--no-jax", "--no-timings", cwd=work)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("error: claim id ") and "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+    assert files_under(tmp_path) == set()  # nothing written, inside certificates/ or out of it
+
+
+def test_two_claims_with_one_id_are_bad_input_and_one_claim_with_two_names_is_searched_once(tmp_path):
+    (tmp_path / "dup.py").write_text('''
+from bnproof.claims import Claim, Var
+TRUE = Claim(id="dup/x", source="true", statement="x^2 >= 0", variables=(Var("x", ()),),
+             residual=lambda xp, x: x * x)
+FALSE = Claim(id="dup/x", source="false", statement="x >= 1", variables=(Var("x", ()),),
+              residual=lambda xp, x: x - 1)
+''')
+    proc = run("fuzz", "dup.py", "--no-jax", cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout
+    assert "two claims have the id 'dup/x'" in proc.stderr and not (tmp_path / "certificates").exists()
+
+    (tmp_path / "alias.py").write_text(TOY + "\nALIAS = TOY\n")
+    proc = run("fuzz", "alias.py", "--no-jax", "--json", "--no-timings", cwd=tmp_path)
+    assert proc.returncode == ExitCode.REFUTED, proc.stderr
+    assert json.loads(proc.stdout)["claim"] == "toy/bounded-bn-output"  # one object, not a list of two
+
+
+def test_a_claim_file_named_like_a_standard_module_is_searched(tmp_path):
+    # the worker used to start with `python -m`, which put array.py ahead of the standard library
+    (tmp_path / "array.py").write_text(TOY)
+    proc = run("fuzz", "array.py", "--no-jax", "--no-timings", "--json", cwd=tmp_path, isolated=True)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == ExitCode.REFUTED, proc.stderr
+    assert json.loads(proc.stdout)["verdict"] == REFUTED
+
+
+def test_what_a_claim_file_prints_stays_out_of_the_json_report(tmp_path):
+    (tmp_path / "chatty.py").write_text('''
+print("loading my claim")
+from bnproof.claims import Claim, Var
+
+def residual(xp, x):
+    print("evaluating", x)
+    return x * x
+
+CHATTY = Claim(id="chatty/square", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+               residual=residual)
+''')
+    proc = run("fuzz", "chatty.py", "--json", "--no-timings", "--max-examples", "5", "--batch", "4",
+               cwd=tmp_path)
+    assert proc.returncode == ExitCode.OK, proc.stderr
+    assert json.loads(proc.stdout)["verdict"] == SURVIVED  # stdout is the report and nothing else
+    assert "loading my claim" in proc.stderr and "evaluating" in proc.stderr
+
+
+@pytest.mark.parametrize("variable, sizes", [
+    ('Var("y", ("m",))', '{"m": (1.5, 2)}'),  # was an internal error (exit 8)
+    ('Var("y", ("m",))', '{"m": (3, 2)}'),  # an empty range: was "undecided"
+    ('Var("y", ("m",))', '{"m": (0, 2)}'),
+    ('Var("y", (0,))', '{}'),  # no entries at all: the checker refused every certificate
+    ('Var("y", (-1,))', '{}'),
+])
+def test_impossible_sizes_in_a_claim_are_bad_input(tmp_path, variable, sizes):
+    (tmp_path / "sizes.py").write_text(f'''
+from bnproof.claims import Claim, Var
+SIZES = Claim(id="sizes/bad", source="a test", statement="x", variables=({variable},), sizes={sizes},
+              residual=lambda xp, y: xp.sum(y) + 1)
+''')
+    proc = run("fuzz", "sizes.py", "--no-jax", cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("error: claim sizes/bad") and "Traceback" not in proc.stderr
+
+
+def test_a_negative_seed_is_a_usage_error_not_a_failed_search(tmp_path):
+    (tmp_path / "toy.py").write_text(TOY)
+    proc = run("fuzz", "toy.py", "--seed", "-5", cwd=tmp_path)
+    assert proc.returncode == ExitCode.USAGE, proc.stdout  # numpy's generator takes no negative seed
+
+
+# ------------------------------------------------------------ verdicts
+
+
+def test_violations_in_floats_that_cannot_be_decided_exactly_are_not_a_survival(tmp_path):
+    claims = claims_from(tmp_path, '''
+TANH = Claim(id="tanh/below-half", source="a test", statement=r"\\tanh x \\le 1/2", variables=(Var("x", ()),),
+             residual=lambda xp, x: xp.q(1, 2) - xp.tanh(x))
+''')
+    outcome = fuzz(claims["tanh/below-half"], max_examples=60, use_jax=False)
+    assert outcome.undecided_candidates > 0  # tanh has no exact decision
+    assert outcome.verdict == UNDECIDED  # it was "survived", exit 0, for a false claim
+    assert "could not be decided exactly" in outcome.reason
+
+
+def test_constants_beyond_the_float_range_are_decided_exactly(tmp_path):
+    claims = claims_from(tmp_path, '''
+FALSE = Claim(id="big/false", source="a test", statement="x^2 >= 2^5000", variables=(Var("x", ()),),
+              residual=lambda xp, x: x * x - 2 ** 5000)
+TRUE = Claim(id="big/true", source="a test", statement="x^2 + 2^5000 >= 0", variables=(Var("x", ()),),
+             residual=lambda xp, x: x * x + 2 ** 5000)
+''')
+    refuted = fuzz(claims["big/false"], max_examples=30, use_jax=False)
+    assert refuted.verdict == REFUTED  # was "vacuous": floats overflow, the instances were inside
+    assert refuted.refutation.residual_float is None  # no float for it (and no Infinity in JSON)
+    survived = fuzz(claims["big/true"], max_examples=30, use_jax=False)
+    assert survived.verdict == SURVIVED and survived.coverage.total().defined > 0
+
+
+def test_a_jax_phase_that_fails_keeps_the_hypothesis_evidence(tmp_path):
+    claims = claims_from(tmp_path, '''
+def residual(xp, x):
+    if xp.kind == "numeric":
+        raise OverflowError("jax cannot hold " + "9" * 2000)
+    return x * x
+
+JAX_FAILS = Claim(id="jax/fails", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+                  residual=residual)
+''')
+    outcome = fuzz(claims["jax/fails"], max_examples=30, batch=16)
+    assert outcome.verdict == SURVIVED and outcome.instances == 30  # was "undecided"
+    assert outcome.notes[0].startswith("the JAX search stopped on an error: OverflowError")
+    assert len(outcome.notes[0]) < 400  # not the two thousand digits
+
+
+def test_derivatives_at_kinks_are_not_counted_as_defined(tmp_path):
+    # relu'(0) is undefined exactly (and in the float screen); JAX says 1/2
+    claims = claims_from(tmp_path, '''
+def relu_slope_at_zero(xp, x):
+    return xp.sum(xp.grad(lambda t: xp.sum(xp.relu(t)), x * 0))
+
+AT_LEAST_ONE = Claim(id="kink/at-least-one", source="a test", statement="relu'(0) >= 1",
+                     variables=(Var("x", (1,)),), residual=lambda xp, x: relu_slope_at_zero(xp, x) - 1)
+AT_MOST_ZERO = Claim(id="kink/at-most-zero", source="a test", statement="relu'(0) <= 0",
+                     variables=(Var("x", (1,)),), residual=lambda xp, x: -relu_slope_at_zero(xp, x))
+''')
+    for claim in claims.values():  # both "survived" (exit 0) before: they contradict each other
+        outcome = fuzz(claim, max_examples=20, batch=64)
+        assert outcome.phases["jax"] > 0
+        assert outcome.verdict == VACUOUS, (claim.id, outcome.verdict, outcome.coverage.rows())
+        assert outcome.coverage.total().defined == 0
+
+
+# ------------------------------------------------------------ the worker and the record
+
+
+def test_instances_evaluated_before_the_worker_is_killed_are_all_counted(tmp_path):
+    (tmp_path / "blocks.py").write_text('''
+import time
+
+from bnproof.claims import Claim, Var
+
+CALLS = [0]
+
+
+def residual(xp, x):
+    if xp.kind == "floating":
+        CALLS[0] += 1
+        if CALLS[0] > 30:  # the 31st instance blocks for good
+            time.sleep(3600)
+    return x * x
+
+
+BLOCKS = Claim(id="blocks/after-30", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+               residual=residual)
+''')
+    proc = run("fuzz", "blocks.py", "--no-jax", "--json", "--time-budget", "1", cwd=tmp_path)
+    result = json.loads(proc.stdout)
+    assert result["stopped"] == "time budget" and result["verdict"] == SURVIVED
+    assert result["instances"] == 30  # was 1: coverage went out at most every quarter second
+    assert sum(result["phases"].values()) == result["instances"]
+
+
+def test_a_record_keeps_what_another_run_recorded_meanwhile(tmp_path):
+    # the claim's code plays the other run: it records a verdict while this run searches
+    (tmp_path / "proofs").mkdir()
+    (tmp_path / "meanwhile.py").write_text('''
+import json
+import os
+from pathlib import Path
+
+from bnproof.claims import Claim, Var
+
+RECORDS = Path(os.environ["BNPROOF_PROOFS"]) / "verdicts.json"
+
+
+def residual(xp, x):
+    if xp.kind == "floating" and not RECORDS.exists():
+        RECORDS.write_text(json.dumps({"other/claim": {"verdict": "survived", "instances": 1,
+                                                      "met_hypotheses": 1, "seed": 0}}))
+    return x * x
+
+
+MEANWHILE = Claim(id="meanwhile/square", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+                  residual=residual)
+''')
+    proc = run("fuzz", "meanwhile.py", "--no-jax", "--record", "--max-examples", "5", cwd=tmp_path)
+    assert proc.returncode == ExitCode.OK, proc.stderr
+    recorded = json.loads((tmp_path / "proofs" / "verdicts.json").read_text())
+    assert set(recorded) == {"other/claim", "meanwhile/square"}  # the other run's entry was lost
+
+
+def test_a_record_that_is_not_json_is_not_overwritten(tmp_path):
+    (tmp_path / "proofs").mkdir()
+    records = tmp_path / "proofs" / "verdicts.json"
+    records.write_text('{"hand/edited": {"verdict": "survived",}}')  # a trailing comma
+    (tmp_path / "toy.py").write_text(TOY)
+    proc = run("fuzz", "toy.py", "--no-jax", "--record", cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout
+    assert records.read_text() == '{"hand/edited": {"verdict": "survived",}}'
+
+
+def test_processes_the_claim_started_go_with_a_killed_worker(tmp_path):
+    (tmp_path / "spawns.py").write_text('''
+import subprocess
+import time
+
+from bnproof.claims import Claim, Var
+
+
+def residual(xp, x):
+    if xp.kind == "floating":
+        child = subprocess.Popen(["sleep", "600"])
+        with open("child.pid", "w") as fh:
+            fh.write(str(child.pid))
+        time.sleep(3600)
+    return x * x
+
+
+SPAWNS = Claim(id="spawns/sleep", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+               residual=residual)
+''')
+    proc = run("fuzz", "spawns.py", "--no-jax", "--time-budget", "1", cwd=tmp_path)
+    assert proc.returncode == ExitCode.UNDECIDED, proc.stderr
+    child = int((tmp_path / "child.pid").read_text())
+    state = subprocess.run(["ps", "-o", "stat=", "-p", str(child)], capture_output=True, text=True).stdout
+    assert state.strip() in ("", "Z"), state  # gone, or a zombie nobody has reaped yet: not sleeping
+
+
+STALLS = TOY.replace('from bnproof.claims.blocks import batch_norm, stats', '''import os
+import time
+
+from bnproof.claims.blocks import batch_norm, stats
+
+
+def _residual(xp, y, gamma, beta):
+    if xp.kind == "floating":
+        with open("stalled.pid", "w") as fh:
+            fh.write(str(os.getpid()))
+        time.sleep(3600)
+    return beta + xp.abs(gamma) - batch_norm(xp, y, gamma, beta)[0]''').replace(
+    "residual=lambda xp, y, gamma, beta: beta + xp.abs(gamma) - batch_norm(xp, y, gamma, beta)[0]",
+    "residual=_residual")
+
+
+def test_ctrl_c_pressed_again_and_again_still_exits_130_quietly(tmp_path):
+    (tmp_path / "stall.py").write_text(STALLS)
+    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", "stall.py", "--no-jax",
+                             "--time-budget", str(HANG_GUARD)],
+                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        for _ in range(HANG_GUARD * 20):
+            if (tmp_path / "stalled.pid").exists():
+                break
+            time.sleep(0.05)
+        for _ in range(40):  # an impatient user: Ctrl-C until it is gone
+            try:
+                os.killpg(proc.pid, signal.SIGINT)
+            except ProcessLookupError:
+                break
+            time.sleep(0.005)
+        out, err = proc.communicate(timeout=HANG_GUARD)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == ExitCode.INTERRUPTED == 130  # not killed by the signal (-2)
+    assert err.strip() == "interrupted", err  # and no traceback from the shutdown
