@@ -4,6 +4,7 @@ into a program, then decide their signs rigorously."""
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -44,6 +45,11 @@ def _node(program: Program, value) -> Node:
 
 def trace(claim: Claim, sizes: dict) -> Traced:
     program = Program()
+    for v in claim.variables:  # refuse a hostile size before any array is allocated
+        shape = claim.shape_of(v, sizes)
+        if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in shape):
+            raise ValueError(f"{v.name}: sizes must be integers >= 0, got {shape}")
+        program.reserve(math.prod(shape))
     xp = namespaces.trace(program)
     values = {v.name: _inputs(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
     residual = _node(program, claim.residual(xp, **values))
@@ -88,15 +94,38 @@ class Decision:
     detail: str = ""
 
 
+def outside_domains(claim: Claim, instance: dict) -> str | None:
+    """Why the instance is outside a declared domain (an entry of a nonzero variable
+    is 0, of a positive one ≤ 0, a symmetric matrix is not symmetric), or None."""
+    for v in claim.variables:
+        value = np.asarray(instance[v.name], dtype=object)
+        entries = [Fraction(x) for x in value.reshape(-1)]
+        if v.domain == "positive" and any(x <= 0 for x in entries):
+            return f"an entry of {v.name} is not positive"
+        if v.domain == "nonzero" and any(x == 0 for x in entries):
+            return f"an entry of {v.name} is 0"
+        if v.domain == "symmetric":
+            n = value.shape[0]
+            if any(Fraction(value[i, j]) != Fraction(value[j, i])
+                   for i in range(n) for j in range(i + 1, n)):
+                return f"{v.name} is not symmetric"
+    return None
+
+
 def decide(claim: Claim, instance: dict, traced: Traced | None = None) -> Decision:
     """Exact verdict of the claim on an instance of exact rationals.
 
     Never raises (short of KeyboardInterrupt): whatever cannot be decided, for
-    whatever reason, is UNDECIDED with the reason.  A hypothesis proved ≤ 0, or
-    an operation proved undefined, puts the instance outside the claim; a
-    hypothesis whose sign is undecided leaves the verdict undecided."""
+    whatever reason, is UNDECIDED with the reason.  An entry outside its
+    variable's declared domain, a hypothesis proved ≤ 0, or an operation proved
+    undefined, puts the instance outside the claim; a hypothesis whose sign is
+    undecided leaves the verdict undecided."""
     try:
-        traced = traced or trace(claim, sizes_of(claim, instance))
+        sizes = sizes_of(claim, instance)
+        why = outside_domains(claim, instance)
+        if why is not None:
+            return Decision(OUTSIDE, None, f"outside the claim's declared domains: {why}")
+        traced = traced or trace(claim, sizes)
         evaluator = Evaluator(traced.steps, lookup(instance))
         for k, h in enumerate(traced.hypotheses):
             sign = evaluator.sign(h)

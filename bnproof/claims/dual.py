@@ -26,6 +26,20 @@ class Dual:
     def _split(x):
         return (x.a, x.b) if isinstance(x, Dual) else (x, 0)
 
+    # Truth values and ==/!= are the value's own: a traced value refuses them (so a Python
+    # `if` cannot fix a branch of the program), a float answers by value.  Without these a
+    # dual would be always true and equal only to itself.
+    def __bool__(self):
+        return bool(self.a)
+
+    def __eq__(self, o):
+        return self.a == self._split(o)[0]
+
+    def __ne__(self, o):
+        return self.a != self._split(o)[0]
+
+    __hash__ = object.__hash__
+
     def __add__(self, o):
         if isinstance(o, np.ndarray):
             return NotImplemented  # elementwise, so each entry keeps its derivative

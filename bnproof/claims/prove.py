@@ -32,16 +32,19 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..program.evaluate import cone
-from ..program.radicals import Radicals, Vacuous
+from ..program.radicals import Radicals, TooMuchWork, Vacuous
 from .api import Claim
 from .decide import HOLDS, Traced, decide, trace
 
 PROVED, NOT_PROVED, OUTSIDE_FRAGMENT = "proved", "not-proved", "outside-fragment"
 MAX_CASES = 256  # branch combinations of the case split
+MAX_PROOF_WORK = 10**11  # the field's work units (see radicals.Radicals), all cases together
+MAX_GRID = 64  # sizes tried by verified_sizes
 WITNESS_TRIES = 8
 PIECEWISE = {"abs", "max", "min"}
 FIELD = {"input", "const", "add", "sub", "mul", "div", "neg", "pow", "sqrt"}
@@ -54,6 +57,7 @@ class ProofResult:
     sizes: dict
     witness: dict | None = None  # an exact instance on which the claim is defined and holds
     cases: int = 0  # branch combinations explored
+    work: int = 0  # the exact arithmetic's work units spent (all cases together)
 
     @property
     def proved(self) -> bool:
@@ -98,6 +102,7 @@ class _CaseSplit:
             self.cases += 1
             if self.cases > self.max_cases:
                 raise _TooManyCases
+            field._charge_cost(2 * len(values))  # the copies of the values below
             for choice in (1, -1):  # the discriminant ≥ 0, then ≤ 0
                 sub = dict(values)
                 sub[i] = _branch(op, a, b, choice, field)
@@ -132,10 +137,15 @@ def _branch(op: str, a, b, choice: int, field: Radicals):
     return b if choice > 0 else a  # min
 
 
-def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES) -> ProofResult:
-    """Prove claim's residual ≡ 0 at these sizes wherever it is defined, with a witness."""
+def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES,
+             max_work: int = MAX_PROOF_WORK) -> ProofResult:
+    """Prove claim's residual ≡ 0 at these sizes wherever it is defined, with a witness.
+    Never raises: whatever stops the proof (the case or work limit, the claim's own code)
+    is NOT_PROVED with the reason."""
+    field = None
+
     def result(status, reason, **extra):
-        return ProofResult(status, reason, dict(sizes), **extra)
+        return ProofResult(status, reason, dict(sizes), work=field.work if field else 0, **extra)
 
     if claim.kind != "identity":
         return result(NOT_PROVED, "only identities are proved at fixed sizes")
@@ -153,8 +163,16 @@ def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES) -> ProofResu
         if steps[i][0] == "input":
             inputs.setdefault((steps[i][1], *steps[i][2:]), len(inputs))
     split = _CaseSplit(steps, needed, inputs, traced.residual, max_cases)
+    field = Radicals([f"{k[0]}{list(k[1:])}" for k in inputs], max_work=max_work)
     try:
-        split.explore(0, {}, Radicals([f"{k[0]}{list(k[1:])}" for k in inputs]), {})
+        split.explore(0, {}, field, {})
+    except TooMuchWork:
+        return result(NOT_PROVED, f"not proved: the work limit of exact arithmetic ({max_work:.0e}) "
+                                  "is reached", cases=split.cases)
+    except (RecursionError, MemoryError) as err:
+        return result(NOT_PROVED, f"not proved: the prover ran out of "
+                                  f"{'stack' if isinstance(err, RecursionError) else 'memory'}",
+                      cases=split.cases)
     except _TooManyCases:
         return result(NOT_PROVED, f"not proved: {split.piecewise} piecewise operations exceed the "
                                   f"case-split limit ({max_cases} cases)", cases=split.cases)
@@ -162,6 +180,8 @@ def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES) -> ProofResu
         return result(NOT_PROVED, "not proved: the residual does not reduce to 0"
                       + (f" (in one of {split.cases} cases)" if split.cases > 1 else ""),
                       cases=split.cases)
+    except Exception as err:  # a bug is never a proof, and never escapes
+        return result(NOT_PROVED, f"not proved: {type(err).__name__}: {err}", cases=split.cases)
     if split.vacuous == split.cases:
         return result(NOT_PROVED, "not proved: the residual is defined nowhere "
                                   "(a division by zero or the root of a negative constant)",
@@ -223,10 +243,39 @@ def identity_holds(claim: Claim, sizes: dict) -> bool:
     return prove_at(claim, sizes).proved
 
 
-def verified_sizes(claim: Claim) -> list[dict]:
-    """The sizes in claim.exact_sizes at which the identity is proved."""
+def verified_sizes(claim: Claim, max_work: int = MAX_PROOF_WORK) -> list[dict]:
+    """The sizes in claim.exact_sizes at which the identity is proved: at most MAX_GRID
+    of them are tried, in order, sharing one work limit; malformed ranges prove nothing."""
     ranges = claim.exact_sizes or {}
-    names = sorted(ranges)
-    grid = [dict(zip(names, combo)) for combo in
-            itertools.product(*(range(ranges[n][0], ranges[n][1] + 1) for n in names))]
-    return [sizes for sizes in grid if prove_at(claim, sizes).proved]
+    try:
+        names = sorted(ranges)
+        bounds = [ranges[n] for n in names]
+        if not all(len(b) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in b)
+                   for b in bounds):
+            return []
+    except (TypeError, ValueError):
+        return []
+    if any(lo > hi for lo, hi in bounds):
+        return []
+    proved, left = [], max_work
+    for combo in itertools.islice(_grid(bounds), MAX_GRID):
+        if left <= 0:
+            break
+        sizes = dict(zip(names, combo))
+        result = prove_at(claim, sizes, max_work=left)
+        left -= result.work
+        if result.proved:
+            proved.append(sizes)
+    return proved
+
+
+def _grid(bounds: list) -> Iterator[tuple]:
+    """The size combinations in order, lazily (itertools.product would first build every
+    range in full); every range is nonempty, so each combination comes after finite work."""
+    if not bounds:
+        yield ()
+        return
+    lo, hi = bounds[0]
+    for value in range(lo, hi + 1):
+        for rest in _grid(bounds[1:]):
+            yield (value, *rest)

@@ -31,6 +31,7 @@ every point where the program is defined; nothing is claimed elsewhere.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from flint import fmpq, fmpq_mpoly_ctx
@@ -42,16 +43,31 @@ class Vacuous(ArithmeticError):
 
 
 class TooMuchWork(ArithmeticError):
-    """The field's work limit was reached (checked before each product)."""
+    """The field's work limit was reached (checked before each product, reduction and
+    cancellation; forks share one limit)."""
+
+
+MAX_CANCEL_TERMS = 2_000_000  # a gcd is cancelled only when no quotient can have more terms
+PASS = 4096  # work units per term of a pass over a polynomial (its Python-level overhead)
+
+
+class _Budget:
+    __slots__ = ("work", "max_work")
+
+    def __init__(self, max_work: int | None):
+        self.work, self.max_work = 0, max_work
 
 
 class Value:
-    """N/D, both in normal form, gcd-cancelled, D with leading coefficient 1."""
+    """N/D, both in normal form, D with leading coefficient 1, gcd-cancelled unless that
+    could cost more than MAX_CANCEL_TERMS terms (cancelling is never needed for
+    soundness); bits bounds the size of every coefficient (numerator and denominator)."""
 
-    __slots__ = ("n", "d")
+    __slots__ = ("n", "d", "bits")
 
-    def __init__(self, n, d):
+    def __init__(self, n, d, bits: int | None = None):
         self.n, self.d = n, d
+        self.bits = _bits(n, d) if bits is None else bits
 
     def is_zero(self) -> bool:
         return self.n.is_zero()
@@ -72,21 +88,50 @@ def _fraction(q: fmpq) -> Fraction:
     return Fraction(int(q.p), int(q.q))
 
 
+def _bits(*polys) -> int:
+    """The largest size (numerator bits + denominator bits) of a coefficient."""
+    return max((int(c.p).bit_length() + int(c.q).bit_length() for p in polys for c in p.coeffs()),
+               default=1)
+
+
 class Radicals:
     """The field of values of one program: inputs, roots and their relations.
 
     ``fork()`` gives an independent copy (the prover's case split explores
     branches that may create different roots); values are immutable and may
-    be shared between forks."""
+    be shared between forks.
+
+    Work is counted, never timed: each product is charged terms × terms × bits²
+    before it is formed, each pass over a polynomial (a sum, a negation, a
+    normalization, the text of a radicand or a sign key) terms × (PASS + bits),
+    a reduction by a relation like the product it replaces, and a gcd
+    cancellation the dense bound of its quotients; TooMuchWork stops the field
+    at ``max_work``, one limit shared by all of its forks."""
 
     def __init__(self, inputs: list[str] | tuple[str, ...] = (), capacity: int = 2,
                  max_work: int | None = None):
         self.inputs = tuple(inputs)
         self.relations: list[tuple[int, object]] = []  # (root number k, Rₖ), in creation order
+        self.relation_bits: dict[int, int] = {}  # k -> coefficient size of Rₖ
         self.roots: dict[tuple[str, str], int] = {}  # radicand (N, D) as text -> root number
-        self.work = 0  # a bound on each product's cost, charged before it is formed
-        self.max_work = max_work  # None: no limit
+        self.budget = _Budget(max_work)  # shared by every fork: one limit for a whole case split
         self._grow(max(1, capacity))
+
+    @property
+    def work(self) -> int:
+        return self.budget.work
+
+    @work.setter
+    def work(self, value: int) -> None:
+        self.budget.work = value
+
+    @property
+    def max_work(self) -> int | None:
+        return self.budget.max_work  # None: no limit
+
+    @max_work.setter
+    def max_work(self, value: int | None) -> None:
+        self.budget.max_work = value
 
     def _grow(self, capacity: int) -> None:
         self.capacity = capacity
@@ -98,12 +143,32 @@ class Radicals:
         self.relations = [(k, self._here(r)) for k, r in self.relations]
 
     def fork(self) -> "Radicals":
+        """An independent field with the same roots so far, sharing this one's work limit."""
         other = object.__new__(Radicals)
-        other.inputs, other.work, other.max_work = self.inputs, self.work, self.max_work
+        other.inputs, other.budget = self.inputs, self.budget
         other.capacity, other.ctx = self.capacity, self.ctx
         other._root_gens, other._input_gens = self._root_gens, self._input_gens
         other.relations, other.roots = list(self.relations), dict(self.roots)
+        other.relation_bits = dict(self.relation_bits)
         return other
+
+    # -- work -----------------------------------------------------------------
+
+    def _charge_cost(self, cost: int) -> None:
+        if self.max_work is not None and self.work + cost > self.max_work:
+            raise TooMuchWork("the work limit of exact arithmetic is reached")
+        self.work += cost
+
+    def _charge_product(self, a, b, bits: int, times: int = 1) -> None:
+        self._charge_cost(len(a) * len(b) * times * bits * bits)
+
+    def _charge_pass(self, terms: int, bits: int) -> None:
+        self._charge_cost(terms * (PASS + bits))
+
+    def _measure(self, *polys) -> int:
+        """_bits(polys), the pass it takes charged first (as one of PASS per term)."""
+        self._charge_cost(PASS * sum(len(p) for p in polys))
+        return _bits(*polys)
 
     # -- construction -------------------------------------------------------
 
@@ -112,47 +177,65 @@ class Radicals:
 
     def const(self, x) -> Value:
         x = Fraction(x)
-        return Value(self.ctx.constant(fmpq(x.numerator, x.denominator)), self.ctx.constant(1))
+        bits = x.numerator.bit_length() + x.denominator.bit_length()
+        return Value(self.ctx.constant(fmpq(x.numerator, x.denominator)), self.ctx.constant(1), bits)
 
     def input(self, j: int) -> Value:
-        return Value(self._input_gens[j], self.ctx.constant(1))
+        return Value(self._input_gens[j], self.ctx.constant(1), 2)
 
     def root_gen(self, k: int):
         return self._root_gens[k]
 
     def make(self, n, d) -> Value:
         """The normal form of n/d; d must not reduce to 0 (Vacuous otherwise)."""
-        n, d = self.reduce(self._here(n)), self.reduce(self._here(d))
+        n, d = self._here(n), self._here(d)
+        bits = self._measure(n, d)
+        n, d = self.reduce(n, bits), self.reduce(d, bits)
         if d.is_zero():
             raise Vacuous("division by a quantity that is identically zero")
         if n.is_zero():
-            return Value(n, self.ctx.constant(1))
+            return Value(n, self.ctx.constant(1), 1)
         if not d.is_constant():
-            g = n.gcd(d)
-            if not g.is_one():
-                n, d = n / g, d / g
+            n, d = self._cancel(n, d)
         lc = d.leading_coefficient()
         if lc != 1:
+            self._charge_pass(len(n) + len(d), 2 * self._measure(n, d))
             n, d = n * (1 / lc), d * (1 / lc)
-        return Value(n, d)
+        return Value(n, d, self._measure(n, d))
 
-    def reduce(self, p):
-        """The remainder of p modulo the relations, from the last root to the first."""
+    def _cancel(self, n, d):
+        """n/d with their gcd cancelled, when that is cheap enough to bound.
+
+        An exact quotient can have far more terms than its dividend ((x^N − 1)/(x − 1)),
+        but never more than the dense bound Π(degᵢ + 1) over the dividend's variables:
+        above MAX_CANCEL_TERMS the gcd is not cancelled (n/d is the same value
+        uncancelled).  The gcd is charged the dense bound (a dense algorithm's size) and
+        a pass over the operands, the quotients a pass each."""
+        dense = sum(math.prod(int(e) + 1 for e in p.degrees() if e) for p in (n, d))
+        if dense > MAX_CANCEL_TERMS:
+            return n, d
+        bits = self._measure(n, d)
+        self._charge_cost(16 * dense + (len(n) + len(d)) * (PASS + bits * bits))
+        g = n.gcd(d)
+        if g.is_one():
+            return n, d
+        n, d = n / g, d / g
+        self._charge_cost(PASS * (len(n) + len(d)))
+        return n, d
+
+    def reduce(self, p, bits: int | None = None):
+        """The remainder of p modulo the relations, from the last root to the first
+        (bits: a bound on p's coefficient sizes, measured when not given)."""
         for k, r in reversed(self.relations):
             gen = self._root_gens[k]
-            if p.degrees()[self.capacity - 1 - k] >= 2:
+            degree = int(p.degrees()[self.capacity - 1 - k])
+            if degree >= 2:
+                if bits is None:
+                    bits = self._measure(p)
+                bits += self.relation_bits[k] * (degree // 2) + 1  # a bound after the division
+                self._charge_product(p, r, bits, degree // 2)  # each r² replaced by Rₖ
                 p = divmod(p, gen * gen - r)[1]
         return p
-
-    def _charge(self, a, b) -> None:
-        """Terms of a times terms of b times the square of their largest coefficient size:
-        a bound on the product's cost, charged before it is formed."""
-        bits = max((c.p.bit_length() + c.q.bit_length() for p in (a, b) for c in p.coeffs()),
-                   default=1)
-        cost = len(a) * len(b) * bits * bits
-        if self.max_work is not None and self.work + cost > self.max_work:
-            raise TooMuchWork("the work limit of exact arithmetic is reached")
-        self.work += cost
 
     # -- arithmetic ---------------------------------------------------------
 
@@ -161,31 +244,36 @@ class Radicals:
 
     def add(self, a: Value, b: Value) -> Value:
         an, ad, bn, bd = self._pair(a, b)
+        bits = max(a.bits, b.bits)
+        self._charge_pass(len(an) + len(ad) + len(bn) + len(bd), bits)
         if ad == bd:
             return self.make(an + bn, ad)
-        self._charge(an, bd)
-        self._charge(bn, ad)
-        self._charge(ad, bd)
+        self._charge_product(an, bd, bits)
+        self._charge_product(bn, ad, bits)
+        self._charge_product(ad, bd, bits)
         return self.make(an * bd + bn * ad, ad * bd)
 
     def sub(self, a: Value, b: Value) -> Value:
         return self.add(a, self.neg(b))
 
     def neg(self, a: Value) -> Value:
-        return Value(-self._here(a.n), self._here(a.d))
+        self._charge_pass(len(a.n), a.bits)
+        return Value(-self._here(a.n), self._here(a.d), a.bits)
 
     def mul(self, a: Value, b: Value) -> Value:
         an, ad, bn, bd = self._pair(a, b)
-        self._charge(an, bn)
-        self._charge(ad, bd)
+        bits = max(a.bits, b.bits)
+        self._charge_product(an, bn, bits)
+        self._charge_product(ad, bd, bits)
         return self.make(an * bn, ad * bd)
 
     def div(self, a: Value, b: Value) -> Value:
         if b.is_zero():
             raise Vacuous("division by a quantity that is identically zero")
         an, ad, bn, bd = self._pair(a, b)
-        self._charge(an, bd)
-        self._charge(ad, bn)
+        bits = max(a.bits, b.bits)
+        self._charge_product(an, bd, bits)
+        self._charge_product(ad, bn, bits)
         return self.make(an * bd, ad * bn)
 
     def pow(self, a: Value, k: int) -> Value:
@@ -206,6 +294,7 @@ class Radicals:
             if root is not None:
                 return self.const(root)
         n, d = self._here(a.n), self._here(a.d)
+        self._charge_pass(len(n) + len(d), a.bits)  # the text of the radicand
         key = (str(n), str(d))
         k = self.roots.get(key)
         if k is None:
@@ -213,17 +302,24 @@ class Radicals:
             if k >= self.capacity:
                 self._grow(2 * self.capacity)
                 n, d = self._here(n), self._here(d)
+            self._charge_product(n, d, a.bits)
+            relation = self.reduce(n * d, 2 * a.bits + 1)
             self.roots[key] = k
-            self.relations.append((k, self.reduce(n * d)))
+            self.relations.append((k, relation))
+            self.relation_bits[k] = self._measure(relation)
         return self.make(self._root_gens[k], d)
 
     def sign_key(self, a: Value) -> tuple[str | None, int]:
         """(key, s): the sign of a is s times the sign of the polynomial named key;
         key None when a is constant (then s is its sign)."""
-        p = self.reduce(self._here(a.n) * self._here(a.d))
+        n, d = self._here(a.n), self._here(a.d)
+        self._charge_product(n, d, a.bits)
+        p = self.reduce(n * d, 2 * a.bits + 1)
         if p.is_constant():
             c = _constant(p)
             return None, (c > 0) - (c < 0)
+        bits = self._measure(p)
+        self._charge_pass(2 * len(p), 2 * bits)  # normalized, then its text
         lc = p.leading_coefficient()
         return str(p * (1 / lc)), 1 if lc > 0 else -1
 

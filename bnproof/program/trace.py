@@ -22,20 +22,33 @@ from __future__ import annotations
 from fractions import Fraction
 
 OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow", "tanh"}
+MAX_STEPS = 1_000_000  # a hostile size stops the trace here, before memory runs out
+
+
+class ProgramTooLarge(ValueError):
+    """The traced program would exceed MAX_STEPS steps."""
 
 
 class Program:
-    def __init__(self):
+    def __init__(self, max_steps: int = MAX_STEPS):
         self.steps: list[list] = []
         self._consts: dict[Fraction, int] = {}
+        self.max_steps = max_steps
+
+    def reserve(self, count: int) -> None:
+        """Refuse, before anything is allocated, `count` more steps beyond the limit."""
+        if len(self.steps) + count > self.max_steps:
+            raise ProgramTooLarge(f"the traced program would exceed {self.max_steps} steps")
 
     def emit(self, step: list) -> "Node":
+        self.reserve(1)
         self.steps.append(step)
         return Node(self, len(self.steps) - 1)
 
     def const(self, value) -> "Node":
         value = Fraction(value)
         if value not in self._consts:
+            self.reserve(1)
             self._consts[value] = len(self.steps)
             self.steps.append(["const", str(value)])
         return Node(self, self._consts[value])
@@ -105,6 +118,16 @@ class Node:
     def __bool__(self):
         raise TypeError("a traced value has no truth value: use xp.maximum/xp.minimum/xp.abs, "
                         "not if/and/or, so that the program stays straight-line")
+
+    # Python's default == compares identity, not value: `x == y` on two inputs would be False
+    # at x = y = 1 and silently fix a branch of the program.  Comparisons are refused, like
+    # truth values (<, <=, >, >= are undefined already).
+    def __eq__(self, other):
+        raise TypeError("a traced value cannot be compared with ==/!=: use xp.maximum/xp.minimum/"
+                        "xp.abs, so that the program stays straight-line")
+
+    __ne__ = __eq__
+    __hash__ = object.__hash__
 
     def sqrt(self):
         return self.program.emit(["sqrt", self.index])

@@ -1,0 +1,121 @@
+"""Red-team findings against the exact engine, each a defect that was reproduced first.
+
+Every expectation is derived by hand:
+  * `1 if x == y else 0` is 1 at x = y = 1, so "it is identically 0" is false; Python's
+    default == on traced values compared identity and fixed the branch to 0 at every point;
+  * `x − 1 if x != 0 else 5` is 5 ≥ 0 at x = 0, so refuting "≥ 0" there is false;
+  * |γ| > 0 holds on γ's declared domain (nonzero), so γ = 0 refutes nothing;
+  * (x^N − 1)/(x^(N−1) − 1) has gcd x − 1, and cancelling it leaves N − 1 terms;
+  * (Σx + 1)^64 − (Σx + 1)^64 = 0, but expanding it in 6 variables has ~10^8 terms.
+Work is bounded by counts (the field's work units), never by a clock.
+"""
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from bnproof.claims import Claim, Var
+from bnproof.claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide, trace
+from bnproof.claims.prove import MAX_GRID, NOT_PROVED, PROVED, prove_at, verified_sizes
+from bnproof.program.radicals import Radicals
+from bnproof.program.trace import ProgramTooLarge
+
+
+def identity(residual, variables, sizes=None, hypotheses=()):
+    return Claim(id="test/redteam", source="a test", statement="=", kind="identity",
+                 variables=variables, sizes=sizes or {}, residual=residual, hypotheses=hypotheses)
+
+
+def inequality(residual, variables, strict=False):
+    return Claim(id="test/redteam-ineq", source="a test", statement="≥", variables=variables,
+                 residual=residual, strict=strict)
+
+
+# -- a Python branch on a traced value never fixes the program -------------------------------
+
+
+def test_equality_of_traced_values_is_refused_not_identity():
+    indicator = identity(lambda xp, x, y: xp.q(1) if x == y else xp.q(0), (Var("x"), Var("y")))
+    assert prove_at(indicator, {}).status == NOT_PROVED
+    decision = decide(indicator, {"x": Fraction(1), "y": Fraction(1)})
+    assert decision.verdict == UNDECIDED and "compared" in decision.detail
+    guarded = inequality(lambda xp, x: x - 1 if x != 0 else xp.q(5), (Var("x"),))
+    assert decide(guarded, {"x": Fraction(0)}).verdict == UNDECIDED  # was refuted
+
+
+def test_truth_value_of_a_dual_is_its_value():
+    # "∂/∂w0 of (w0 if w1 else 0) is 1": false at w1 = 0; a dual used to be always true
+    claim = identity(lambda xp, w: xp.grad(lambda v: v[0] if v[1] else v[1] * 0, w)[0] - 1,
+                     (Var("w", (2,)),))
+    assert prove_at(claim, {}).status == NOT_PROVED
+    assert decide(claim, {"w": [Fraction(1), Fraction(0)]}).verdict == UNDECIDED
+
+
+# -- decide honours the declared domains --------------------------------------------------
+
+
+def test_instances_outside_the_declared_domains_are_outside_never_refuted():
+    nonzero = inequality(lambda xp, g: xp.abs(g), (Var("g", (), "nonzero"),), strict=True)
+    assert decide(nonzero, {"g": Fraction(0)}).verdict == OUTSIDE
+    assert decide(nonzero, {"g": Fraction(-2)}).verdict == HOLDS
+    positive = inequality(lambda xp, p: p, (Var("p", (), "positive"),), strict=True)
+    assert decide(positive, {"p": Fraction(0)}).verdict == OUTSIDE
+    symmetric = inequality(lambda xp, H: H[0][1] - H[1][0] - 1, (Var("H", (2, 2), "symmetric"),))
+    # the program reads H[1][0] as H[0][1]; an asymmetric instance is not what it decides
+    asymmetric = {"H": [[Fraction(0), Fraction(5)], [Fraction(0), Fraction(0)]]}
+    assert decide(symmetric, asymmetric).verdict == OUTSIDE
+    assert decide(symmetric, {"H": [[Fraction(0)] * 2] * 2}).verdict == REFUTED
+
+
+# -- the prover's work is bounded by a count, shared by all cases ---------------------------
+
+
+def test_prover_stops_at_its_work_limit():
+    power = identity(lambda xp, x: (xp.sum(x) + 1) ** 64 - (xp.sum(x) + 1) ** 64,
+                     (Var("x", (6,)),))
+    result = prove_at(power, {}, max_work=10**9)
+    assert result.status == NOT_PROVED and "work limit" in result.reason
+    assert 0 < result.work <= 10**9
+
+
+def test_case_split_shares_one_work_limit():
+    # 2^4 sign cases, each expanding a power of Σ|x_i| + 1: the limit bounds all of them together
+    claim = identity(lambda xp, x: (xp.sum(xp.abs(x)) + 1) ** 6 - (xp.sum(xp.abs(x)) + 1) ** 6,
+                     (Var("x", (4,)),))
+    full = prove_at(claim, {})
+    assert full.status == PROVED and full.cases == 16
+    half = prove_at(claim, {}, max_work=full.work // 2)
+    assert half.status == NOT_PROVED and "work limit" in half.reason
+    assert half.work <= full.work // 2
+
+
+def test_gcd_cancellation_never_builds_a_dense_quotient():
+    field = Radicals(["x"])
+    x = field.input(0)
+    power = x
+    for _ in range(4):  # x^(64^4): four sparse products
+        power = field.pow(power, 64)
+    one = field.const(1)
+    ratio = field.div(field.sub(power, one), field.sub(field.div(power, x), one))
+    # cancelling gcd x − 1 would leave 64^4 − 1 terms; the dense bound refuses it
+    assert len(ratio.n) + len(ratio.d) <= 4
+
+
+def test_hostile_sizes_stop_the_trace_before_allocating():
+    claim = identity(lambda xp, x: xp.sum(x) - xp.sum(x), (Var("x", ("m", "m")),), {"m": (1, 10**6)})
+    with pytest.raises(ProgramTooLarge):
+        trace(claim, {"m": 10**6})
+    result = prove_at(claim, {"m": 10**6})
+    assert result.status == NOT_PROVED and "ProgramTooLarge" in result.reason
+    assert prove_at(claim, {"m": -1}).status == NOT_PROVED
+    assert prove_at(claim, {"m": 2}).status == PROVED
+
+
+def test_verified_sizes_never_raises_and_is_bounded():
+    claim = identity(lambda xp, x: xp.sum(x) - xp.sum(x), (Var("x", ("m",)),), {"m": (1, 3)})
+    assert verified_sizes(replace(claim, exact_sizes={"m": (1, 3)})) == [{"m": 1}, {"m": 2}, {"m": 3}]
+    for bad in ({"m": (1, 2.5)}, {"m": (1,)}, {"m": "13"}, {"m": (True, 2)}):
+        assert verified_sizes(replace(claim, exact_sizes=bad)) == []
+    many = verified_sizes(replace(claim, exact_sizes={"m": (1, 10**12)}))
+    assert many == [{"m": m} for m in range(1, MAX_GRID + 1)]
