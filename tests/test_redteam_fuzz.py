@@ -227,8 +227,8 @@ BLOCKS = Claim(id="blocks/after-30", source="a test", statement="x^2 >= 0", vari
 
 def test_a_record_keeps_what_another_run_recorded_meanwhile(tmp_path):
     # the claim's code plays the other run: it records a verdict while this run searches
-    (tmp_path / "proofs").mkdir()
-    (tmp_path / "meanwhile.py").write_text('''
+    (tmp_path / "proofs" / "meanwhile").mkdir(parents=True)
+    (tmp_path / "proofs" / "meanwhile" / "claims.py").write_text('''
 import json
 import os
 from pathlib import Path
@@ -248,20 +248,74 @@ def residual(xp, x):
 MEANWHILE = Claim(id="meanwhile/square", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
                   residual=residual)
 ''')
-    proc = run("fuzz", "meanwhile.py", "--no-jax", "--record", "--max-examples", "5", cwd=tmp_path)
+    proc = run("fuzz", "meanwhile/square", "--no-jax", "--record", "--max-examples", "5", cwd=tmp_path)
     assert proc.returncode == ExitCode.OK, proc.stderr
     recorded = json.loads((tmp_path / "proofs" / "verdicts.json").read_text())
     assert set(recorded) == {"other/claim", "meanwhile/square"}  # the other run's entry was lost
 
 
 def test_a_record_that_is_not_json_is_not_overwritten(tmp_path):
-    (tmp_path / "proofs").mkdir()
+    (tmp_path / "proofs" / "toy").mkdir(parents=True)
     records = tmp_path / "proofs" / "verdicts.json"
     records.write_text('{"hand/edited": {"verdict": "survived",}}')  # a trailing comma
-    (tmp_path / "toy.py").write_text(TOY)
-    proc = run("fuzz", "toy.py", "--no-jax", "--record", cwd=tmp_path)
+    (tmp_path / "proofs" / "toy" / "claims.py").write_text(TOY)
+    proc = run("fuzz", "toy/bounded-bn-output", "--no-jax", "--record", cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout
     assert records.read_text() == '{"hand/edited": {"verdict": "survived",}}'
+
+
+def test_the_record_takes_only_claims_of_proofs_and_only_beside_its_certificates(tmp_path):
+    (tmp_path / "proofs" / "toy").mkdir(parents=True)
+    (tmp_path / "proofs" / "toy" / "claims.py").write_text(TOY)
+    (tmp_path / "scratch.py").write_text(TOY.replace("toy/bounded-bn-output", "scratch/toy"))
+    # a scratch claim is never listed: its entry would be junk in the committed record
+    proc = run("fuzz", "scratch.py", "--no-jax", "--record", cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT and "search it without --record" in proc.stderr
+    # from another folder, the record would name a certificate written elsewhere
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "bnproof", "fuzz", "toy/bounded-bn-output", "--no-jax",
+                           "--record"], capture_output=True, text=True, cwd=elsewhere,
+                          env=env_for(tmp_path), timeout=HANG_GUARD)
+    assert proc.returncode == ExitCode.BAD_INPUT and "run it from" in proc.stderr
+    assert not (tmp_path / "proofs" / "verdicts.json").exists()
+    assert files_under(tmp_path) == set()
+
+
+def test_a_claim_file_edited_during_the_run_is_not_searched_in_its_new_form(tmp_path):
+    # the first claim's code edits the file, as an editor saving it during a long run would;
+    # the worker loads the file again for the second claim
+    (tmp_path / "edited.py").write_text('''
+from pathlib import Path
+
+from bnproof.claims import Claim, Var
+
+HERE = Path(__file__)
+
+
+def residual(xp, x):
+    done = HERE.with_name("edited.done")
+    if xp.kind == "floating" and not done.exists():
+        done.touch()
+        HERE.write_text(HERE.read_text().replace("x * x + ONE", "x * x - ONE"))
+    return x * x
+
+
+ONE = 1
+
+
+FIRST = Claim(id="edited/first", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+              residual=residual)
+SECOND = Claim(id="edited/second", source="a test", statement="x^2 + 1 >= 0", variables=(Var("x", ()),),
+               residual=lambda xp, x: x * x + ONE)
+''')
+    proc = run("fuzz", "edited.py", "--no-jax", "--json", "--no-timings", "--max-examples", "5", cwd=tmp_path)
+    results = {r["claim"]: r for r in json.loads(proc.stdout)}
+    assert results["edited/first"]["verdict"] == SURVIVED
+    # it was refuted, with a certificate of "x^2 - 1 >= 0" reported as "x^2 + 1 >= 0"
+    assert results["edited/second"]["verdict"] == UNDECIDED, results["edited/second"]
+    assert "changed during the run" in results["edited/second"]["reason"]
+    assert not (tmp_path / "certificates").exists()
 
 
 def test_processes_the_claim_started_go_with_a_killed_worker(tmp_path):

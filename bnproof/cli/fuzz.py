@@ -6,6 +6,7 @@ import contextlib
 import json
 import signal
 import sys
+from pathlib import Path
 from typing import List
 
 import typer
@@ -63,13 +64,16 @@ def _ignore_further_interrupts() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _claims(name: str) -> list:
-    """The claims to search: each id unique and usable as a certificate's path."""
+def _claims(name: str) -> tuple[list, dict]:
+    """The claims to search, each id unique and usable as a certificate's
+    path, and each claim file's fingerprint as it was loaded."""
     from ..claims.api import resolve
     from ..search.fuzz import check_id
+    from ..search.worker import digest
 
     with contextlib.redirect_stdout(sys.stderr):  # a claim file's prints are not the report
         found = resolve(name)
+    digests = {c.path: digest(c.path) for c in found if c.path}
     claims, seen = [], {}
     for c in found:
         if c.id in seen:
@@ -80,7 +84,7 @@ def _claims(name: str) -> list:
         check_id(c)
         seen[c.id] = c
         claims.append(c)
-    return claims
+    return claims, digests
 
 
 def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
@@ -91,10 +95,12 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
     from ..search.space import size_grid
     from ..search.worker import Supervisor
 
-    claims = _claims(claim)
+    claims, digests = _claims(claim)
     sizes = _parse_sizes(size)
     if resume and not record:
         raise BadInput("--resume continues a --record run: give both")
+    if record:
+        _check_recordable(claims)
     for c in claims:  # bad sizes are bad input before anything runs
         size_grid(c, sizes)
     options = {"seed": seed, "max_examples": max_examples, "batch": batch, "time_budget": time_budget,
@@ -128,7 +134,8 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                 outcome = supervisor.run(
                     c, options,
                     on_refutation=lambda found, c=c: render_fuzz.write_certificate(c, found),
-                    on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget))
+                    on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget),
+                    digest=digests.get(c.path))
                 finish(c, outcome, line)
         except KeyboardInterrupt as stop:
             _ignore_further_interrupts()
@@ -145,6 +152,22 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
     if as_json:
         typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2, ensure_ascii=False))
     raise typer.Exit(render_fuzz.exit_code(verdicts))
+
+
+def _check_recordable(claims: list) -> None:
+    """--record keeps proofs/verdicts.json, the record `bnproof list` shows,
+    beside the certificates it names: only claims of proofs/, only from the
+    folder that holds both (certificates/ is written in the working folder)."""
+    from ..claims.api import proofs_root
+
+    root = proofs_root().resolve()
+    if Path.cwd().resolve() != root.parent:
+        raise BadInput(f"--record writes {root / 'verdicts.json'} and the certificates it names: "
+                       f"run it from {root.parent}, where certificates/ is")
+    for c in claims:
+        if not c.path or not Path(c.path).resolve().is_relative_to(root):
+            raise BadInput(f"--record keeps the verdicts of the claims in {root} (bnproof list); "
+                           f"{c.path or c.id} is not one of them: search it without --record")
 
 
 def _parse_sizes(items: list[str]) -> dict:

@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 from multiprocessing.connection import Connection
+from pathlib import Path
 from dataclasses import dataclass, field, replace
 
 from ..errors import BnproofError, ExitCode
@@ -130,19 +131,44 @@ class _Reporter:
         self.conn.send(("refutation", described(self.claim, refutation)))
 
 
-def _load(path: str, claim_id: str):
+class ClaimChanged(Exception):
+    """The claim file is not what the parent loaded: the claim ends undecided."""
+
+
+def digest(path: str) -> str | None:
+    """The claim file's fingerprint, None where it cannot be read."""
+    import hashlib
+
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _load(path: str, claim_id: str, expected: str | None = None):
+    """The claim as the parent loaded it.  The file is executed again here, so
+    one edited since (saved from an editor during a long run) would be searched
+    in its new form and reported and certified under the old one's statement."""
     from ..claims.api import load_file
 
-    for claim in load_file(path):
+    if expected is not None and digest(path) != expected:
+        raise ClaimChanged(f"the claim file {path} changed during the run; fuzz it again")
+    try:
+        claims = load_file(path)
+    except BnproofError as err:
+        raise ClaimChanged(f"the claim file {path} no longer loads: {err}") from None
+    if expected is not None and digest(path) != expected:
+        raise ClaimChanged(f"the claim file {path} changed during the run; fuzz it again")
+    for claim in claims:
         if claim.id == claim_id:
             return claim
-    raise BnproofError(f"claim {claim_id} is no longer defined in {path}")
+    raise ClaimChanged(f"claim {claim_id} is no longer defined in {path}")
 
 
 def _run_job(conn, job: dict) -> None:
     from .fuzz import fuzz
 
-    claim = _load(job["path"], job["id"])
+    claim = _load(job["path"], job["id"], job.get("digest"))
     reporter = _Reporter(conn, claim)
     outcome = fuzz(claim, report=reporter, **job["options"])
     conn.send(("done", replace(outcome, claim=None)))
@@ -173,6 +199,8 @@ def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> No
             _run_job(conn, job)
         except KeyboardInterrupt:  # raised by the claim's own code: the user's stop
             conn.send(("interrupted", None))
+        except ClaimChanged as err:
+            conn.send(("failed", str(err)))
         except BnproofError as err:
             conn.send(("error", (str(err), int(err.exit_code))))
         except Exception as err:  # noqa: BLE001 - the claim ends undecided, with the reason
@@ -288,7 +316,7 @@ class Supervisor:
             self.close()
             raise
 
-    def run(self, claim, options: dict, on_refutation=None, on_progress=None):
+    def run(self, claim, options: dict, on_refutation=None, on_progress=None, digest: str | None = None):
         """The claim's Outcome, within options["time_budget"] plus grace, whatever
         the worker does.  `on_refutation(refutation)` hears of every certified
         counterexample as soon as it arrives; `on_progress(coverage, seconds
@@ -301,7 +329,7 @@ class Supervisor:
         hard = start + budget + grace(budget)
         so_far = _SoFar()
         try:
-            self.jobs.send({"path": claim.path, "id": claim.id, "options": options})
+            self.jobs.send({"path": claim.path, "id": claim.id, "options": options, "digest": digest})
             while True:
                 left = hard - time.monotonic()
                 if on_progress:
