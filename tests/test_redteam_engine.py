@@ -119,3 +119,35 @@ def test_verified_sizes_never_raises_and_is_bounded():
         assert verified_sizes(replace(claim, exact_sizes=bad)) == []
     many = verified_sizes(replace(claim, exact_sizes={"m": (1, 10**12)}))
     assert many == [{"m": m} for m in range(1, MAX_GRID + 1)]
+
+
+# -- nothing raises out of decide or prove_at; only exact numbers are traced -------------------
+
+
+def test_a_claim_that_exits_is_undecided_not_an_exit():
+    import sys
+
+    def leaves(xp, x):
+        sys.exit(3)
+
+    claim = identity(leaves, (Var("x"),))
+    assert decide(claim, {"x": Fraction(1)}).verdict == UNDECIDED
+    assert prove_at(claim, {}).status == NOT_PROVED
+    assert verified_sizes(replace(claim, exact_sizes={})) == []
+
+
+@pytest.mark.parametrize("value", ["-1", True, 0.1, 1j, float("nan")])
+def test_residuals_that_are_not_exact_numbers_are_undecided(value):
+    # "-1" used to parse as −1 (refuted), True as 1, 0.1 as its binary fraction
+    claim = inequality(lambda xp, x: value, (Var("x"),))
+    assert decide(claim, {"x": Fraction(1)}).verdict == UNDECIDED
+
+
+def test_float_constants_are_refused_not_made_binary_fractions():
+    # leaky_relu(−|x| − 1, 0.1) + (|x| + 1)/10 is 0 for slope 1/10, and 2^-55-ish for double(0.1)
+    claim = identity(lambda xp, x: xp.leaky_relu(-xp.abs(x) - 1, 0.1) + (xp.abs(x) + 1) / 10,
+                     (Var("x"),))
+    assert decide(claim, {"x": Fraction(1)}).verdict == UNDECIDED  # was refuted
+    exact = identity(lambda xp, x: xp.leaky_relu(-xp.abs(x) - 1, Fraction(1, 10)) + (xp.abs(x) + 1) / 10,
+                     (Var("x"),))
+    assert decide(exact, {"x": Fraction(1)}).verdict == HOLDS

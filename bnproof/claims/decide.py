@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,7 +41,13 @@ def _node(program: Program, value) -> Node:
         if value.size != 1:
             raise ValueError(f"a residual must be a scalar, got shape {value.shape}")
         value = value.reshape(()).item()
-    return value if isinstance(value, Node) else program.const(value)
+    if isinstance(value, Node):
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Rational):
+        # a float, a string ("1" would parse), a truth value: not an exact number the claim computed
+        raise TypeError(f"a residual or hypothesis must be an exact number, got {type(value).__name__} "
+                        "(use exact numbers: int or Fraction)")
+    return program.const(value)
 
 
 def trace(claim: Claim, sizes: dict) -> Traced:
@@ -138,7 +145,9 @@ def decide(claim: Claim, instance: dict, traced: Traced | None = None) -> Decisi
         sign = evaluator.sign(traced.residual)
     except DomainError as err:
         return Decision(OUTSIDE, None, f"outside the claim's domain: {err}")
-    except Exception as err:  # a bug or a hostile claim: never a verdict it did not earn
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # a bug or a hostile claim (even sys.exit): never a verdict it did not earn
         return Decision(UNDECIDED, None, f"undecided: {type(err).__name__}: {err}")
     if sign.sign is None:
         return Decision(UNDECIDED, sign, sign.how)

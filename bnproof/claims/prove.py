@@ -151,7 +151,9 @@ def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES,
         return result(NOT_PROVED, "only identities are proved at fixed sizes")
     try:
         traced = trace(claim, sizes)
-    except Exception as err:  # the claim's own code failed at these sizes
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # the claim's own code failed at these sizes (even sys.exit)
         return result(NOT_PROVED, f"the residual could not be traced: {type(err).__name__}: {err}")
     steps = traced.steps
     needed = cone(steps, [traced.residual])
@@ -180,7 +182,9 @@ def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES,
         return result(NOT_PROVED, "not proved: the residual does not reduce to 0"
                       + (f" (in one of {split.cases} cases)" if split.cases > 1 else ""),
                       cases=split.cases)
-    except Exception as err:  # a bug is never a proof, and never escapes
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # a bug is never a proof, and never escapes
         return result(NOT_PROVED, f"not proved: {type(err).__name__}: {err}", cases=split.cases)
     if split.vacuous == split.cases:
         return result(NOT_PROVED, "not proved: the residual is defined nowhere "

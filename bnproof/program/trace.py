@@ -46,6 +46,8 @@ class Program:
         return Node(self, len(self.steps) - 1)
 
     def const(self, value) -> "Node":
+        if isinstance(value, (bool, float, complex, str)):  # never a silent binary fraction or parse
+            raise TypeError(f"cannot trace the constant {value!r} (use exact numbers: int or Fraction)")
         value = Fraction(value)
         if value not in self._consts:
             self.reserve(1)
