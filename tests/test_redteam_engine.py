@@ -151,3 +151,19 @@ def test_float_constants_are_refused_not_made_binary_fractions():
     exact = identity(lambda xp, x: xp.leaky_relu(-xp.abs(x) - 1, Fraction(1, 10)) + (xp.abs(x) + 1) / 10,
                      (Var("x"),))
     assert decide(exact, {"x": Fraction(1)}).verdict == HOLDS
+
+
+# -- xp.grad takes partial derivatives entry by entry, whatever the shape --------------------
+
+
+def test_gradient_of_a_matrix_variable_is_entrywise():
+    # ∂/∂W₀₀ (Σ W)² = 2 Σ W: 20 at W = [[1, 2], [3, 4]]; seeding whole rows gave 2·(1 + 3) = 8
+    claim = identity(lambda xp, W: xp.grad(lambda V: xp.sum(V) ** 2, W)[0][0] - 2 * xp.sum(W),
+                     (Var("W", (2, 2)),))
+    W = {"W": [[Fraction(1), Fraction(2)], [Fraction(3), Fraction(4)]]}
+    assert decide(claim, W).verdict == HOLDS  # was refuted
+    assert prove_at(claim, {}).status == PROVED
+    scalar = identity(lambda xp, x: xp.grad(lambda v: v * v * v, x) - 3 * x * x, (Var("x"),))
+    assert decide(scalar, {"x": Fraction(3)}).verdict == HOLDS  # a 0-d variable was a TypeError
+    vector_valued = identity(lambda xp, w: xp.sum(xp.grad(lambda v: v * 2, w)), (Var("w", (2,)),))
+    assert decide(vector_valued, {"w": [Fraction(1), Fraction(2)]}).verdict == UNDECIDED

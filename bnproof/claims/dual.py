@@ -135,13 +135,24 @@ def maximum(x, y, plain_max, absolute, half, sign: int = 1):
     return Dual(plain_max(a, c), (b + e) * half + (b - e) * half * slope * sign)
 
 
-def gradient(fn, x: np.ndarray) -> np.ndarray:
-    """∇fn(x) for a scalar fn of a 1-d object array, one forward pass per entry."""
-    out = np.empty(len(x), dtype=object)
-    for k in range(len(x)):
-        seeded = np.array([Dual(v, int(i == k)) for i, v in enumerate(x)], dtype=object)
+def gradient(fn, x) -> np.ndarray:
+    """∇fn(x) for a scalar fn of an array x of any shape (0-d included), one forward pass
+    per entry; the gradient has x's shape, as jax.grad's does.  Each entry is seeded on
+    its own: seeding a whole row (the rows of a 2-d x taken as entries) gave directional
+    derivatives along the row instead of partial derivatives."""
+    x = np.asarray(x, dtype=object)
+    out = np.empty(x.shape, dtype=object)
+    for k in np.ndindex(x.shape):
+        seeded = np.empty(x.shape, dtype=object)
+        for j in np.ndindex(x.shape):
+            seeded[j] = Dual(x[j], int(j == k))
         value = fn(seeded)
-        value = value.reshape(()).item() if isinstance(value, np.ndarray) else value
+        if isinstance(value, np.ndarray):
+            if value.size != 1:
+                raise TypeError(f"xp.grad needs a scalar function, got shape {value.shape}")
+            value = value.reshape(()).item()
         b = value.b if isinstance(value, Dual) else 0
+        if isinstance(b, np.ndarray) or isinstance(value, Dual) and isinstance(value.a, np.ndarray):
+            raise TypeError("xp.grad needs a scalar function of the array's entries")
         out[k] = 0 * x[k] if _is_zero(b) else b
     return out
