@@ -384,3 +384,35 @@ def test_ctrl_c_pressed_again_and_again_still_exits_130_quietly(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == ExitCode.INTERRUPTED == 130  # not killed by the signal (-2)
     assert err.strip() == "interrupted", err  # and no traceback from the shutdown
+
+
+def test_a_worker_killed_for_its_budget_is_replaced_by_a_spare_already_started(tmp_path, monkeypatch):
+    # a run of claims that block cost a fresh start-up (a JAX import) each on top of budget + grace
+    from bnproof.search.worker import Supervisor
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "blocks.py").write_text('''
+import time
+
+from bnproof.claims import Claim, Var
+
+
+def residual(xp, x):
+    time.sleep(3600)
+
+
+BLOCKS = Claim(id="blocks/forever", source="a test", statement="x", variables=(Var("x", ()),),
+               residual=residual)
+''')
+    claim = load_file(tmp_path / "blocks.py")[0]
+    options = {"seed": 0, "max_examples": 10, "batch": 8, "time_budget": 0.5, "sizes": {},
+               "use_jax": False, "prove": False}
+    with Supervisor(warm_jax=False) as supervisor:
+        first = supervisor.run(claim, options)
+        assert first.verdict == UNDECIDED and first.stopped == "time budget"
+        spare = supervisor.spare
+        assert supervisor.worker is None and spare is not None and spare.alive()
+        second = supervisor.run(claim, options)
+        assert second.verdict == UNDECIDED
+        assert spare.process is None  # it served the second claim, and was killed in turn
+    assert supervisor.spare is None and supervisor.worker is None

@@ -247,26 +247,60 @@ class _SoFar:
         return phases
 
 
-class Supervisor:
-    """Runs claims in a worker process under hard time budgets."""
+class _Worker:
+    """One worker process and its two pipe ends."""
 
-    def __init__(self, warm_jax: bool = False):
-        self.warm_jax = warm_jax
-        self.process = None  # subprocess.Popen
-        self.jobs = None  # Connection: jobs to the worker
-        self.conn = None  # Connection: reports from the worker
+    def __init__(self, warm_jax: bool):
+        jobs_read, jobs_write = os.pipe()
+        events_read, events_write = os.pipe()
+        # `python -m` would put the working folder first on the import path, so a
+        # claim file there named like a module (array.py, random.py) would break
+        # the worker's imports: it imports from the parent's path instead
+        paths = [p for p in sys.path if p]
+        command = [sys.executable, "-c", BOOT, str(len(paths)), *paths, str(jobs_read), str(events_write),
+                   str(os.getpid()), "1" if warm_jax else "0"]
+        self.jobs = Connection(jobs_write, readable=False)
+        self.conn = Connection(events_read, writable=False)
+        self.process = None
+        self.ready = False
+        try:
+            # what the claim's code prints goes to stderr: stdout is the report (--json)
+            self.process = subprocess.Popen(
+                command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
+                stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
+                start_new_session=True)
+        except BaseException:
+            self.kill()
+            raise
+        finally:  # the child's ends: once it has them (or failed to start), ours go
+            os.close(jobs_read)
+            os.close(events_write)
 
-    def __enter__(self):
-        return self
+    def wait_ready(self) -> None:
+        """Until the worker has imported its libraries; killed if it cannot."""
+        if self.ready:
+            return
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while not self.conn.poll(0.1):
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise BnproofError("the fuzz worker process did not start")
+            self.conn.recv()
+        except (EOFError, OSError):
+            self.kill()
+            raise BnproofError("the fuzz worker process did not start") from None
+        except BaseException:
+            self.kill()
+            raise
+        self.ready = True
 
-    def __exit__(self, *exc):
-        self.close()
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
-    def close(self) -> None:
-        """Kill the worker (SIGKILL) if it runs, with whatever the claim's code
-        started in its process group (the worker leads a session of its own)."""
-        process, connections = self.process, (self.jobs, self.conn)
-        self.process = self.jobs = self.conn = None
+    def kill(self) -> None:
+        """SIGKILL, with whatever the claim's code started in its process group
+        (the worker leads a session of its own)."""
+        process, self.process = self.process, None
         if process is not None:
             if process.returncode is None:  # not reaped yet, so its group id is still its own
                 try:
@@ -276,74 +310,92 @@ class Supervisor:
             if process.poll() is None:
                 process.kill()
             process.wait()
-        for connection in connections:
-            if connection is not None:
-                connection.close()
+        for connection in (self.jobs, self.conn):
+            connection.close()
+
+
+class Supervisor:
+    """Runs claims in a worker process under hard time budgets.
+
+    A worker killed for its budget is replaced by a spare started when that
+    budget ran out (while the grace ran), so a run of claims that must be
+    killed costs about n x (budget + grace), not a fresh start-up each."""
+
+    def __init__(self, warm_jax: bool = False):
+        self.warm_jax = warm_jax
+        self.worker: _Worker | None = None
+        self.spare: _Worker | None = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def process(self):
+        return self.worker.process if self.worker else None
+
+    def close(self) -> None:
+        """Kill the worker and the spare, if they run."""
+        self._kill_worker()
+        spare, self.spare = self.spare, None
+        if spare is not None:
+            spare.kill()
+
+    def _kill_worker(self) -> None:
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            worker.kill()
 
     def _start(self) -> None:
-        jobs_read, jobs_write = os.pipe()
-        events_read, events_write = os.pipe()
-        # `python -m` would put the working folder first on the import path, so a
-        # claim file there named like a module (array.py, random.py) would break
-        # the worker's imports: it imports from the parent's path instead
-        paths = [p for p in sys.path if p]
-        command = [sys.executable, "-c", BOOT, str(len(paths)), *paths, str(jobs_read), str(events_write),
-                   str(os.getpid()), "1" if self.warm_jax else "0"]
-        self.jobs = Connection(jobs_write, readable=False)
-        self.conn = Connection(events_read, writable=False)
-        try:
-            # what the claim's code prints goes to stderr: stdout is the report (--json)
-            self.process = process = subprocess.Popen(
-                command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
-                stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
-                start_new_session=True)
-        except BaseException:
-            self.close()
-            raise
-        finally:  # the child's ends: once it has them (or failed to start), ours go
-            os.close(jobs_read)
-            os.close(events_write)
-        deadline = time.monotonic() + START_TIMEOUT
-        try:
-            while not self.conn.poll(0.1):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise BnproofError("the fuzz worker process did not start")
-            self.conn.recv()
-        except (EOFError, OSError):
-            self.close()
-            raise BnproofError("the fuzz worker process did not start") from None
-        except BaseException:
-            self.close()
-            raise
+        worker, self.spare = self.spare, None
+        if worker is None or not worker.alive():
+            if worker is not None:
+                worker.kill()
+            worker = _Worker(self.warm_jax)
+        self.worker = worker
+        worker.wait_ready()
+
+    def _start_spare(self) -> None:
+        if self.spare is None:
+            self.spare = _Worker(self.warm_jax)
 
     def run(self, claim, options: dict, on_refutation=None, on_progress=None, digest: str | None = None):
         """The claim's Outcome, within options["time_budget"] plus grace, whatever
         the worker does.  `on_refutation(refutation)` hears of every certified
         counterexample as soon as it arrives; `on_progress(coverage, seconds
         left)` is called a few times a second.  Raises Interrupted on Ctrl-C."""
-        if self.process is None or self.process.poll() is not None:
-            self.close()
+        if self.worker is None or not self.worker.alive():
+            self._kill_worker()
             self._start()
         budget = float(options["time_budget"])
         start = time.monotonic()
         hard = start + budget + grace(budget)
         so_far = _SoFar()
+        worker = self.worker
         try:
-            self.jobs.send({"path": claim.path, "id": claim.id, "options": options, "digest": digest})
+            try:
+                worker.jobs.send({"path": claim.path, "id": claim.id, "options": options, "digest": digest})
+            except OSError:  # it died since it was last seen alive
+                pass  # the next receive says so
             while True:
-                left = hard - time.monotonic()
+                now = time.monotonic()
+                left = hard - now
                 if on_progress:
-                    on_progress(so_far.coverage, max(0.0, start + budget - time.monotonic()))
-                if left <= 0 and not self.conn.poll(0):
-                    self.close()  # the budget is spent: SIGKILL, a fresh worker next time
+                    on_progress(so_far.coverage, max(0.0, start + budget - now))
+                if now > start + budget + min(0.5, grace(budget) / 2):
+                    self._start_spare()  # it may have to be killed: a replacement starts meanwhile
+                if left <= 0 and not worker.conn.poll(0):
+                    self._kill_worker()  # the budget is spent: SIGKILL, the spare next time
                     return so_far.outcome(claim, options, time.monotonic() - start, BUDGET)
-                if not self.conn.poll(min(max(left, 0.0), 0.1)):
+                if not worker.conn.poll(min(max(left, 0.0), 0.1)):
                     continue
                 try:
-                    kind, payload = self.conn.recv()
+                    kind, payload = worker.conn.recv()
                 except (EOFError, OSError):
-                    code = self.process.poll() if self.process else None
-                    self.close()
+                    code = worker.process.poll() if worker.process else None
+                    self._kill_worker()
                     so_far.failure = so_far.failure or f"the search process died (exit code {code})"
                     return so_far.outcome(claim, options, time.monotonic() - start, None)
                 if kind == "coverage":
