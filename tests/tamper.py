@@ -206,10 +206,10 @@ def b_nested(rng, data, doc):
 def b_json(rng, data, doc):
     text = data.decode("utf-8")
     return rng.choice([
-        text.replace('"version": 1', '"version": 1, "version": 1', 1),  # duplicate key
-        text.replace('"version": 1', '"version": NaN', 1),
-        text.replace('"version": 1', '"version": Infinity', 1),
-        text.replace('"version": 1', '"version": 1.0', 1),
+        text.replace('"version": 2', '"version": 2, "version": 2', 1),  # duplicate key
+        text.replace('"version": 2', '"version": NaN', 1),
+        text.replace('"version": 2', '"version": Infinity', 1),
+        text.replace('"version": 2', '"version": 2.0', 1),
         "\ufeff" + text, text + "x", "[" + text + "]", "null", "", '"' + text[:50] + '"',
     ]).encode("utf-8")
 

@@ -323,3 +323,78 @@ def test_check_claim_on_a_paper_certificate(capsys):
     assert code == 0 and "the claim, its variables and the program are those" in out
     code, out = run_check(capsys, cert, "--claim", ROOT / "proofs" / "santurkar2018" / "theorem-4.1.py")
     assert code == 6 and "defines no claim santurkar2018/theorem-4.4" in out
+
+
+# --- check --claim binds everything that decides what "refuted" means -------------
+
+TRUE_CLAIM = '''
+from bnproof.claims import Claim, Var
+
+CLAIM = Claim(
+    id="me/weighted-square", source="my notes", statement=r"h x^2 \\ge 0",
+    variables=(Var("x", ()), Var("h", (), "positive")),
+    residual=lambda xp, x, h: h * x * x,
+)
+'''
+
+
+def forged(claim, instance: dict, kind: str, variables=None) -> dict:
+    """A certificate carrying the claim file's own program, sealed with a valid digest, with
+    the kind or the declared variables changed: the forger's only freedom."""
+    from bnproof.certificate.program import SIGN, program_of
+
+    traced = trace(claim, sizes_of(claim, instance))
+    body = claim_object(claim)
+    return seal({
+        "format": "bnproof-certificate", "version": 2, "bnproof_version": "0.1.0",
+        "claim": {**body, "kind": kind, "variables": variables or body["variables"]}, "sizes": {},
+        "instance": {k: str(v) for k, v in instance.items()}, "program": program_of(traced),
+        "obligations": [{"fact": "residual", "value": traced.residual, "sign": SIGN[kind]}],
+        "verdict": "refuted"})
+
+
+@pytest.fixture
+def true_claim(tmp_path):
+    (tmp_path / "true_claim.py").write_text(TRUE_CLAIM, encoding="utf-8")
+    return tmp_path / "true_claim.py", load_file(tmp_path / "true_claim.py")[0]
+
+
+def test_check_claim_rejects_a_true_inequality_stated_as_an_identity(true_claim, tmp_path, capsys):
+    # h x^2 = 1 at x = h = 1: not < 0, but != 0, so as an "identity" it would be refuted
+    claim_file, claim = true_claim
+    cert = tmp_path / "cert.json"
+    cert.write_text(json.dumps(forged(claim, {"x": 1, "h": 1}, "identity")), encoding="utf-8")
+    ok, line = check_file(cert)
+    assert ok and "(trusting program sha256:" in line  # the checker alone trusts the claim object
+    code, out = run_check(capsys, cert, "--claim", claim_file)
+    assert code == 6 and out == (f"REJECTED {cert}: the claim's kind differs from that of "
+                                 f"me/weighted-square in {claim_file}\n")
+
+
+def test_an_instance_outside_a_declared_domain_is_rejected(true_claim, tmp_path, capsys):
+    # h = -1 makes h x^2 = -1 < 0, but h is declared positive: no refutation
+    claim_file, claim = true_claim
+    with pytest.raises(Rejected, match="outside the claim's domain: an entry of h is -1, not positive"):
+        check_document(forged(claim, {"x": 1, "h": -1}, "inequality"))
+    # declared real instead, the checker alone accepts it on the program's word; --claim does not
+    real = [{"name": "x", "shape": [], "domain": "real"}, {"name": "h", "shape": [], "domain": "real"}]
+    cert = tmp_path / "cert.json"
+    cert.write_text(json.dumps(forged(claim, {"x": 1, "h": -1}, "inequality", real)), encoding="utf-8")
+    assert check_file(cert)[0]
+    code, out = run_check(capsys, cert, "--claim", claim_file)
+    assert code == 6 and out == (f"REJECTED {cert}: variable 1 is declared h [] real, but {claim_file} "
+                                 "declares h [] positive\n")
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("source", "a blog post", "the claim's source differs"),
+    ("statement", r"h x^2 > 0", "the claim's statement differs"),
+])
+def test_check_claim_names_the_first_difference(true_claim, tmp_path, capsys, key, value, words):
+    claim_file, claim = true_claim
+    doc = forged(claim, {"x": 1, "h": -1}, "inequality",
+                 [{"name": "x", "shape": [], "domain": "real"}, {"name": "h", "shape": [], "domain": "real"}])
+    cert = tmp_path / "cert.json"
+    cert.write_text(json.dumps(seal({**doc, "claim": {**doc["claim"], key: value}})), encoding="utf-8")
+    code, out = run_check(capsys, cert, "--claim", claim_file)
+    assert code == 6 and words in out

@@ -52,12 +52,12 @@ def _lemma_wrong_w_star(doc):
     doc["witnesses"]["neurons"][0]["W_star"] = ["1", "4"]
 
 
-def _lemma_wrong_closest_point(doc):
-    doc["witnesses"]["neurons"][0]["closest_bn_optimum"] = ["5", "3"]
+def _lemma_wrong_direction(doc):
+    doc["witnesses"]["neurons"][0]["bn_optimum"]["direction"] = ["3", "5"]
 
 
-def _lemma_wrong_gradient(doc):
-    doc["witnesses"]["neurons"][0]["grad_bn_at_W_star"]["coefficients"][1] = "55/1369"
+def _lemma_wrong_projection(doc):
+    doc["witnesses"]["neurons"][0]["bn_optimum"]["projection"] = ["1", "0"]
 
 
 def _lemma_says_it_holds(doc):
@@ -71,18 +71,41 @@ def _remark_at_sigma_one(doc):
     doc["instance"]["z"] = ["0", "2"]
 
 
-def _remark_constant_batch(doc):
-    doc["instance"]["z"] = ["1", "1"]  # sigma = 0: a division by zero in the program
-
-
 @pytest.mark.parametrize("path, change", [
-    (LEMMA, _lemma_wrong_w_star), (LEMMA, _lemma_wrong_closest_point),
-    (LEMMA, _lemma_wrong_gradient), (LEMMA, _lemma_says_it_holds),
-    (REMARK, _remark_at_sigma_one), (REMARK, _remark_constant_batch),
+    (LEMMA, _lemma_wrong_w_star), (LEMMA, _lemma_wrong_direction),
+    (LEMMA, _lemma_wrong_projection), (LEMMA, _lemma_says_it_holds),
+    (REMARK, _remark_at_sigma_one),
 ], ids=lambda x: getattr(x, "__name__", "")[1:] if callable(x) else x.name)
 def test_z3_finds_the_false_fact_of_a_resealed_certificate(path, change):
     doc = resealed(load(path), change)
     assert solve(document_smt(doc), "z3", timeout=300) == "sat"
+
+
+def test_what_the_checker_s_formula_refuses_is_not_exported():
+    # z = (1, 1): sigma = 0, outside Remark 2.7's hypotheses, by the checker's own formula
+    from bnproof.certificate.smtlib import CertificateRejected
+
+    doc = resealed(load(REMARK), lambda d: d["instance"].update(z=["1", "1"]))
+    with pytest.raises(CertificateRejected, match="outside the claim's hypotheses: sigma = 0"):
+        document_smt(doc)
+
+
+def test_a_forged_paper_program_is_sat():
+    # Theorem 4.1's program with its residual replaced by -1: the program's own facts hold,
+    # but not "the program's residual is the checker's formula" (2 - 2 sqrt 2)
+    def forge(d):
+        d["program"]["steps"].append(["const", "-1"])
+        d["program"]["residual"] = d["obligations"][-1]["value"] = len(d["program"]["steps"]) - 1
+    doc = resealed(load(ROOT / "certificates" / "santurkar2018" / "theorem-4.1.json"), forge)
+    assert solve(document_smt(doc), "z3", timeout=300) == "sat"
+
+
+def test_the_square_root_of_minus_one_is_sat():
+    # K sqrt2 - K sqrt2 - 1 = -1 with K = 2^5000: the checker cannot decide its sign by
+    # intervals and says undecided; z3 finds the radicand's fact false
+    from test_checker_program import HUGE_K, certificate
+
+    assert solve(document_smt(certificate(HUGE_K, 9)), "z3", timeout=300) == "sat"
 
 
 def test_literals_are_exact():
@@ -118,7 +141,7 @@ def test_export_writes_the_file_and_solves_it(tmp_path):
 def test_bad_certificates_are_one_line_errors_and_write_nothing(tmp_path, content, code, words):
     bad = tmp_path / "bad.json"
     if content is None:  # a changed digit, digest not recomputed
-        content = LEMMA.read_bytes().replace(b'"72/17"', b'"73/17"')
+        content = LEMMA.read_bytes().replace(b'"13"', b'"14"')
     bad.write_bytes(content)
     out = tmp_path / "out.smt2"
     proc = _export("--smtlib", str(bad), "-o", str(out), cwd=tmp_path)
@@ -132,7 +155,7 @@ def test_a_claim_of_the_papers_with_another_statement_is_refused():
     doc = resealed(load(REMARK), lambda d: d["claim"].update(statement="z = z"))
     from bnproof.certificate.smtlib import CertificateRejected
 
-    with pytest.raises(CertificateRejected, match="differs from the claim of that id"):
+    with pytest.raises(CertificateRejected, match="differ from the claim of that id"):
         document_smt(doc)
 
 

@@ -44,6 +44,26 @@ def scale(values) -> int:
     return lcm(1, *{x.denominator for x in values})
 
 
+def integral(v) -> tuple[list[int], int]:
+    """(w, q) with v = w / q in integers, q the lcm of v's denominators: products of
+    integers cost no gcds, so large witnesses are checked in integers."""
+    q = scale(v)
+    return [x.numerator * (q // x.denominator) for x in v], q
+
+
+def imatvec(A, v) -> list[int]:
+    return [sum(a * b for a, b in zip(row, v)) for row in A]
+
+
+def gram_int(cols) -> list[list[int]]:
+    """The integer Gram matrix of these columns, each product computed once."""
+    G = [[0] * len(cols) for _ in cols]
+    for i, u in enumerate(cols):
+        for j in range(i, len(cols)):
+            G[i][j] = G[j][i] = sum(a * b for a, b in zip(u, cols[j]))
+    return G
+
+
 def integers(rows) -> list[list[int]]:
     """Each row times the lcm of its denominators: the same row space, the same solutions
     (for an augmented system [A | b])."""
@@ -67,8 +87,10 @@ def echelon(rows: list[list[int]], budget: Budget, what: str) -> tuple[list, lis
         rows[k], rows[p] = rows[p], rows[k]
         top = rows[k]
         piv = top[col]
-        bits = max(abs(x).bit_length() for x in top[col:]) + abs(prev).bit_length()
-        budget.charge(3 * (len(rows) - k - 1) * (len(top) - col) * op(2 * bits), what)
+        # each update: two products and an exact division of numbers of about the size of
+        # the pivot row's entries (all minors of one order), as parse.elimination_work counts
+        bits = max(abs(x).bit_length() for x in top[col:])
+        budget.charge(3 * (len(rows) - k - 1) * (len(top) - col) * op(bits), what)
         for i in range(k + 1, len(rows)):
             f = rows[i][col]
             rows[i] = rows[i][:col] + [(piv * a - f * b) // prev for a, b in zip(rows[i][col:], top[col:])]
@@ -87,7 +109,7 @@ def solve(A, b, budget: Budget, what: str) -> list | None:
     U, pivots = echelon(integers([list(row) + [x] for row, x in zip(A, b)]), budget, what)
     if pivots != list(range(n)):
         return None
-    budget.charge(n * n * op(2 * max(abs(x).bit_length() for row in U for x in row)), what)
+    budget.charge(n * n * op(max(abs(x).bit_length() for row in U for x in row)), what)
     x = [Fraction(0)] * n
     for i in reversed(range(n)):
         x[i] = (U[i][n] - sum(U[i][j] * x[j] for j in range(i + 1, n))) / Fraction(U[i][i])  # never int / int

@@ -5,7 +5,7 @@ searched.  The claim's text is a constant here, so it cannot be changed."""
 
 from fractions import Fraction
 
-from .algebra import Budget, dot, matvec, rank, scale, sign, transpose
+from .algebra import Budget, dot, gram_int, imatvec, integral, rank, scale, sign, transpose
 from .parse import (MAX_D, MAX_LEMMA_WORK, MAX_WITNESS_DIGITS, Rejected, array, check_envelope,
                     flat, instance_bits, keys, lemma_work, vector)
 from .variables import bind
@@ -34,25 +34,32 @@ class Batch:
     def __init__(self, X, budget: Budget):
         self.m, self.d, self.L = len(X), len(X[0]), scale(flat(X))
         self.Xi = [[x.numerator * (self.L // x.denominator) for x in row] for row in X]
-        cols = transpose(self.Xi)
-        self.G = [[sum(a * b for a, b in zip(u, v)) for v in cols] for u in cols]
-        self.s = [sum(col) for col in cols]
+        self.Xt = transpose(self.Xi)
+        self.G = gram_int(self.Xt)
+        self.s = [sum(col) for col in self.Xt]
         self.Gc = [[self.m * g - a * b for g, b in zip(row, self.s)] for row, a in zip(self.G, self.s)]
         self.rank = rank(self.G, budget, "the rank of X^T X")
         self.rank_c = rank(self.Gc, budget, "the rank of Xc^T Xc")
 
     def xty(self, y) -> list:
         """L X^T y."""
-        return [dot(col, y) for col in transpose(self.Xi)]
+        yi, q = integral(y)
+        return [Fraction(t, q) for t in imatvec(self.Xt, yi)]
+
+    def c_scaled(self, y) -> list[int]:
+        """m L q c for c = Xc^T (y - mean(y)) and y = yi/q, in integers: m Xi^T yi - s sum(yi)
+        (the columns of Xc sum to 0)."""
+        yi, _ = integral(y)
+        total = sum(yi)
+        return [self.m * t - s * total for t, s in zip(imatvec(self.Xt, yi), self.s)]
 
     def c(self, y) -> list:
-        """c = Xc^T (y - mean(y)) = (Xi^T y - s mean(y))/L: the columns of Xc sum to 0."""
-        mean = sum(y, Fraction(0)) / self.m
-        return [(t - s * mean) / self.L for t, s in zip(self.xty(y), self.s)]
+        return [Fraction(x, self.m * self.L * scale(y)) for x in self.c_scaled(y)]
 
     def least_squares_ok(self, w, y) -> bool:
-        """X^T X w = X^T y, that is G w = L (L X^T y)."""
-        return matvec(self.G, w) == [self.L * t for t in self.xty(y)]
+        """X^T X w = X^T y, that is G wi qy = L q Xi^T yi for w = wi/q, y = yi/qy."""
+        (wi, q), (yi, qy) = integral(w), integral(y)
+        return [qy * t for t in imatvec(self.G, wi)] == [self.L * q * t for t in imatvec(self.Xt, yi)]
 
 
 def closest(w0, b, p) -> tuple[list | None, Fraction]:
@@ -78,6 +85,7 @@ def echelon_form(kernel) -> list[int]:
     for i, v in enumerate(kernel):
         if any(x.denominator != 1 for x in v):
             raise Rejected(f"witnesses.kernel[{i}]: the kernel vectors must be integer vectors")
+        kernel[i] = [x.numerator for x in v]
     count = [sum(1 for v in kernel if v[j]) for j in range(len(kernel[0]))] if kernel else []
     alone = [{j: v[j] for j in range(len(v)) if v[j] and count[j] == 1} for v in kernel]
     common = set(alone[0].values()).intersection(*(a.values() for a in alone)) if kernel else {1}
@@ -94,7 +102,7 @@ def check_kernel(batch: Batch, kernel) -> None:
     if batch.rank_c == 0:
         raise Rejected("bn-optimum-set: Xc = 0: all samples are equal, sigma is identically 0")
     for i, v in enumerate(kernel):
-        if any(matvec(batch.Gc, v)):
+        if any(imatvec(batch.Gc, v)):
             raise Rejected(f"bn-optimum-set: kernel vector {i} is not in ker Xc")
     if len(kernel) != batch.d - batch.rank_c:
         raise Rejected(f"bn-optimum-set: {len(kernel)} kernel vectors, but dim ker Xc = "
@@ -123,7 +131,7 @@ def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> 
     if batch.rank < d:
         fail("unique-minimum", "X^T X is not positive definite")
 
-    c, bn = batch.c(y), w["bn_optimum"]
+    c, bn = batch.c_scaled(y), w["bn_optimum"]  # a positive multiple of c, in integers
     if bn["kind"] == "constant":
         if gamma != 0 and any(c):
             fail("bn-optimum-set", "stated constant, but gamma != 0 and c != 0")
@@ -134,10 +142,9 @@ def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> 
         b = vector(bn["direction"], path + ".bn_optimum.direction", d, MAX_WITNESS_DIGITS)
         p = vector(bn["projection"], path + ".bn_optimum.projection", d, MAX_WITNESS_DIGITS)
         # Xc^T Xc b = mu sign(gamma) c for some mu > 0: b is a positive multiple of the
-        # direction, which is all that the ray {t b : t > 0} depends on
-        u, k = matvec(batch.Gc, b), next(i for i, x in enumerate(c) if x)
-        mu = u[k] / c[k]
-        if sign(mu) != sign(gamma) or u != [mu * x for x in c]:
+        # direction, which is all that the ray {t b : t > 0} depends on (cross-multiplied)
+        u, k = imatvec(batch.Gc, integral(b)[0]), next(i for i, x in enumerate(c) if x)
+        if sign(u[k]) * sign(c[k]) != sign(gamma) or any(u[i] * c[k] != u[k] * x for i, x in enumerate(c)):
             fail("bn-optimum-set", "Xc^T Xc b is not a positive multiple of sign(gamma) c")
         if any(dot(b, v) for v in kernel):
             fail("bn-optimum-set", "b is not orthogonal to the kernel")
@@ -202,7 +209,7 @@ def read_lemma(doc: dict) -> tuple:
                         if w["bn_optimum"]["kind"] == "ray" else [])])]
     # neuron witnesses are parsed later: bound their bits by their length (3.33 bits a digit)
     wbits = max((len(x) * 10 // 3 + 4 for x in witness if type(x) is str), default=0)
-    kbits = max((abs(x.numerator).bit_length() for v in kernel for x in v), default=0)
+    kbits = max((abs(x).bit_length() for v in kernel for x in v), default=0)
     work = lemma_work(m, d, instance_bits(flat([X, Y, W0])), n, wbits, len(kernel), kbits)
     if work > MAX_LEMMA_WORK:
         raise Rejected(f"too much arithmetic: {work:.2e} work units a priori, more than the "

@@ -183,8 +183,9 @@ def op(bits: int) -> int:
 def elimination_work(d: int, column_bits: int) -> int:
     """Fraction-free elimination of a d x d integer Gram matrix whose k x k minors have at
     most k * column_bits bits (Hadamard: at most the product of k squared column norms):
-    at pivot k, (d - k)^2 entries each take two products and one exact division."""
-    return sum(3 * (d - k) ** 2 * op(k * column_bits) for k in range(1, d + 1))
+    with the k-th pivot row, of k x k minors, (d - k)(d - k + 1) entries each take two
+    products and one exact division, as algebra.echelon charges them."""
+    return sum(3 * (d - k) * (d - k + 1) * op(k * column_bits) for k in range(1, d + 1))
 
 
 def witness_bits(m: int, d: int, bits: int) -> int:
