@@ -416,3 +416,35 @@ BLOCKS = Claim(id="blocks/forever", source="a test", statement="x", variables=(V
         assert second.verdict == UNDECIDED
         assert spare.process is None  # it served the second claim, and was killed in turn
     assert supervisor.spare is None and supervisor.worker is None
+
+
+def test_a_claim_whose_code_raises_bad_input_or_kills_its_process_ends_alone(tmp_path):
+    # a BnproofError from the claim's own code stopped the whole run (exit 3), and with --json
+    # the verdicts already reached were never printed
+    (tmp_path / "rude.py").write_text('''
+import os
+
+from bnproof.claims import Claim, Var
+from bnproof.errors import BadInput
+
+
+def exits(xp, x):
+    os._exit(7)
+
+
+def bad_input(xp, x):
+    raise BadInput("my own bad input")
+
+
+A_EXITS = Claim(id="rude/a-exits", source="a test", statement="x", variables=(Var("x", ()),), residual=exits)
+B_BAD = Claim(id="rude/b-bad-input", source="a test", statement="x", variables=(Var("x", ()),),
+              residual=bad_input)
+C_FINE = Claim(id="rude/c-fine", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+               residual=lambda xp, x: x * x)
+''')
+    proc = run("fuzz", "rude.py", "--no-jax", "--json", "--no-timings", "--max-examples", "5", cwd=tmp_path)
+    assert proc.returncode == ExitCode.UNDECIDED, proc.stderr
+    results = {r["claim"]: r for r in json.loads(proc.stdout)}
+    assert results["rude/a-exits"]["reason"] == "the search process died (exit code 7)"
+    assert results["rude/b-bad-input"]["reason"] == "the search stopped on an error: BadInput: my own bad input"
+    assert results["rude/c-fine"]["verdict"] == SURVIVED

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..claims.api import Claim
+from ..errors import DegenerateInstance
 from .space import jittered
 
 HYPOTHESIS_FLOOR = 1e-12  # a hypothesis must exceed this in floats to count as met
@@ -65,7 +66,7 @@ def _residual(claim: Claim, values: dict, xp, strict: bool = False) -> float | N
         if strict:
             raise _Unrepresentable from None
         return None
-    except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError):
+    except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError, DegenerateInstance):
         return None
     if np.isinf(r) and strict:
         raise _Unrepresentable
@@ -88,7 +89,7 @@ def screen(claim: Claim, instance: dict, xp) -> Screen:
                 hmin = min(hmin, value)
         except OverflowError:
             return Screen(False, None, None, unrepresentable=True)
-        except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError):
+        except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError, DegenerateInstance):
             return Screen(False, None, None)
         if np.isnan(hmin):
             return Screen(False, None, None)

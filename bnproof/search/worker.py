@@ -33,7 +33,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 
-from ..errors import BnproofError, ExitCode
+from ..errors import BnproofError, Disagreement, ExitCode
 from .coverage import Coverage
 from .fuzz import BUDGET
 
@@ -201,9 +201,11 @@ def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> No
             conn.send(("interrupted", None))
         except ClaimChanged as err:
             conn.send(("failed", str(err)))
-        except BnproofError as err:
+        except Disagreement as err:  # the exact and numeric layers disagree: a bug, never ignored
             conn.send(("error", (str(err), int(err.exit_code))))
         except Exception as err:  # noqa: BLE001 - the claim ends undecided, with the reason
+            # (a BadInput or DegenerateInstance raised by the claim's own code too: it is this
+            # claim's failure, not the run's)
             from .fuzz import short_error
 
             conn.send(("failed", f"the search stopped on an error: {short_error(err)}"))
@@ -394,9 +396,8 @@ class Supervisor:
                 try:
                     kind, payload = worker.conn.recv()
                 except (EOFError, OSError):
-                    code = worker.process.poll() if worker.process else None
+                    so_far.failure = so_far.failure or f"the search process died ({_death(worker.process)})"
                     self._kill_worker()
-                    so_far.failure = so_far.failure or f"the search process died (exit code {code})"
                     return so_far.outcome(claim, options, time.monotonic() - start, None)
                 if kind == "coverage":
                     for sizes, drawn, met, defined in payload:
@@ -426,6 +427,22 @@ class Supervisor:
         except KeyboardInterrupt:
             self.close()
             raise Interrupted(so_far.outcome(claim, options, time.monotonic() - start, "interrupt")) from None
+
+
+def _death(process) -> str:
+    """How a worker whose pipe closed ended: "exit code 3", "killed by SIGSEGV"."""
+    try:
+        code = process.wait(timeout=2.0) if process is not None else None
+    except subprocess.TimeoutExpired:
+        code = None
+    if code is None:
+        return "it closed its pipe"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
 
 
 def _has_fileno(stream) -> bool:
