@@ -9,6 +9,7 @@ import json
 import os
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,8 @@ from bnproof.checker.program import MAX_LINES, render
 
 from test_checker import FACTS, example, seal
 from test_checker_program import certificate
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 # --- files that are not regular files --------------------------------------------
@@ -206,3 +209,23 @@ def test_engine_witnesses_are_within_the_bound_the_writer_is_told(seed, constant
     for n in doc["witnesses"]["neurons"]:
         numbers += n["W_star"] + n["bn_optimum"].get("direction", []) + n["bn_optimum"].get("projection", [])
     assert max(sum(abs(int(p)).bit_length() for p in x.split("/")) for x in numbers) <= bound
+
+
+def test_a_large_paper_instance_is_refused_before_the_formula_runs(monkeypatch):
+    # Theorem 4.1 on m = 3000 with distinct 40-digit denominators: the sum of the batch
+    # alone would carry a denominator of 400,000 bits; refused from the counts, unrun
+    from bnproof.checker import formulas
+
+    pin, _, work = formulas.FORMULAS["santurkar2018/theorem-4.1"]
+
+    def unrun(values, budget):
+        raise AssertionError("the formula ran")
+    monkeypatch.setitem(formulas.FORMULAS, "santurkar2018/theorem-4.1", (pin, unrun, work))
+    doc = json.loads((ROOT / "certificates" / "santurkar2018" / "theorem-4.1.json").read_text(encoding="utf-8"))
+    m, primes = 3000, [10 ** 39 + k for k in range(1, 3001)]
+    doc["sizes"] = {"m": m}
+    doc["instance"]["y"] = [f"1/{p}" for p in primes]
+    doc["instance"]["g"] = ["1"] * m
+    with pytest.raises(Rejected, match=r"too much arithmetic for the formula of santurkar2018/theorem-4.1: "
+                                       r".* work units a priori"):
+        check_document(seal(doc))

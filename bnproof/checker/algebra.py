@@ -33,12 +33,6 @@ def transpose(A) -> list:
     return [list(col) for col in zip(*A)]
 
 
-def gram(A) -> list:
-    """A^T A, for A given by its rows."""
-    cols = transpose(A)
-    return [[dot(u, v) for v in cols] for u in cols]
-
-
 def scale(values) -> int:
     """The lcm of the denominators: scale * x is an integer for every x."""
     return lcm(1, *{x.denominator for x in values})
