@@ -144,7 +144,7 @@ TANH = Claim(id="tanh/below-half", source="a test", statement=r"\\tanh x \\le 1/
     outcome = fuzz(claims["tanh/below-half"], max_examples=60, use_jax=False)
     assert outcome.undecided_candidates > 0  # tanh has no exact decision
     assert outcome.verdict == UNDECIDED  # it was "survived", exit 0, for a false claim
-    assert "could not be decided exactly" in outcome.reason
+    assert "could not be decided exactly" in outcome.reason and "not survived" in outcome.reason
 
 
 def test_constants_beyond_the_float_range_are_decided_exactly(tmp_path):
@@ -159,6 +159,15 @@ TRUE = Claim(id="big/true", source="a test", statement="x^2 + 2^5000 >= 0", vari
     assert refuted.refutation.residual_float is None  # no float for it (and no Infinity in JSON)
     survived = fuzz(claims["big/true"], max_examples=30, use_jax=False)
     assert survived.verdict == SURVIVED and survived.coverage.total().defined > 0
+
+
+def test_a_hypothesis_within_float_rounding_of_zero_is_decided_exactly(tmp_path):
+    claims = claims_from(tmp_path, '''
+TINY = Claim(id="tiny/hypothesis", source="a test", statement="10^-15 > 0 => x >= 1", variables=(Var("x", ()),),
+             hypotheses=(lambda xp, x: x * 0 + xp.q(1, 10 ** 15),), residual=lambda xp, x: x - 1)
+''')
+    outcome = fuzz(claims["tiny/hypothesis"], max_examples=30, use_jax=False)
+    assert outcome.verdict == REFUTED  # was "vacuous" (exit 9): 10^-15 is under the float screen's floor
 
 
 def test_a_jax_phase_that_fails_keeps_the_hypothesis_evidence(tmp_path):

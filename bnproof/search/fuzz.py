@@ -88,9 +88,10 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
              proved: list, proof_grid: list, stopped: str | None = None,
              failure: str | None = None, undecided: int = 0) -> tuple[str, str | None]:
     """(verdict, reason) from what a search established, however it ended.
-    `undecided` counts instances that looked like violations in floats but
-    that the exact engine could not decide (say through tanh): the claim may
-    well be false there, so it has not survived."""
+    `undecided` counts instances that looked like violations in floats (or
+    that floats could not place) but that the exact engine could not decide
+    (say through tanh): the claim may well be false there, so it has not
+    survived."""
     if refutation is not None:
         return REFUTED, None
     if rejection is not None:
@@ -100,9 +101,9 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
     if proof_grid and len(proved) == len(proof_grid):
         return VERIFIED, None
     if undecided:
-        return UNDECIDED, (f"{undecided} instance{'s' if undecided > 1 else ''} looked like "
-                           f"violation{'s' if undecided > 1 else ''} in floats but could not be decided "
-                           "exactly, so none is a counterexample and the claim has not survived")
+        return UNDECIDED, (f"{undecided} instance{'s' if undecided > 1 else ''} where floats could not "
+                           "rule out a violation could not be decided exactly, so none is a "
+                           "counterexample and the claim has not survived")
     total = coverage.total()
     if total.drawn == 0:
         return UNDECIDED, ("the time budget ran out before any instance was evaluated" if stopped == BUDGET

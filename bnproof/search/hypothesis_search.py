@@ -46,10 +46,12 @@ DENOMINATORS = (1, 2, 3, 4, 6)
 NUMERATORS = st.integers(-12, 12)
 # A power of ten per variable, 10^0 three times in four (and where shrinking heads).
 SCALE_EXPONENTS = st.one_of(st.just(0), st.just(0), st.just(0), st.integers(-4, 6))
-# Instances whose values floats cannot hold (a constant like 2**5000) go to the
-# exact engine directly, at most this many per search: it decides them whatever
-# their size, but at its own pace.
-MAX_UNREPRESENTABLE = 64
+# Instances floats cannot place go to the exact engine directly, at most this
+# many per search: values floats cannot hold (a constant like 2**5000), and
+# hypotheses within rounding of 0 (10**-15 > 0 holds; a float screen alone
+# would call every such instance outside, and the claim vacuous).  The exact
+# engine decides them whatever their size, but at its own pace.
+MAX_EXACT = 64
 
 
 def _integers(domain: str):
@@ -120,23 +122,21 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         if time.monotonic() > deadline:
             raise OutOfTime
         s = screen(claim, instance, xp)
-        if s.unrepresentable and state["exact"] < MAX_UNREPRESENTABLE:
-            # floats overflow here: the exact engine decides, and counts it
+        found = None
+        if (s.unrepresentable or s.borderline) and state["exact"] < MAX_EXACT:
+            # floats cannot tell whether it is inside (an overflow, or a hypothesis within
+            # rounding of 0): the exact engine decides, and it is counted as decided
             state["exact"] += 1
             found = judge.confirm(instance)
-            verdict = REFUTED if found else judge.verdict(instance)
-            inside = verdict in (HOLDS, REFUTED, UNDECIDED)
+            inside = found is not None or judge.verdict(instance) in (HOLDS, REFUTED, UNDECIDED)
             coverage.add(sizes_of(claim, instance), 1, int(inside), int(inside))
-            state["count"] += 1
-            if progress:
-                progress()
-            if found:
-                found_one(instance, found)
-            return
-        coverage.add(sizes_of(claim, instance), 1, int(s.met), int(s.r is not None))
+        else:
+            coverage.add(sizes_of(claim, instance), 1, int(s.met), int(s.r is not None))
         state["count"] += 1
         if progress:
             progress()
+        if found:
+            found_one(instance, found)
         if claim.hypotheses and s.hmin is not None and np.isfinite(s.hmin):
             # while a hypothesis fails, climb toward it; every instance inside scores alike
             target(1.0 if s.met else float(s.hmin), label="hypotheses")

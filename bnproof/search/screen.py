@@ -47,6 +47,9 @@ class Screen:
     # floats could not represent a value (an integer beyond 1e308, an infinite
     # result): only the exact engine can say whether the instance is inside
     unrepresentable: bool = False
+    # the smallest hypothesis is within HYPOTHESIS_FLOOR of 0: floats cannot say
+    # which side it is on (σ² of a constant batch, or a hypothesis like 10**-15)
+    borderline: bool = False
 
 
 def _floats(instance: dict) -> dict:
@@ -94,7 +97,7 @@ def screen(claim: Claim, instance: dict, xp) -> Screen:
         if np.isnan(hmin):
             return Screen(False, None, None)
         if not hmin > HYPOTHESIS_FLOOR:
-            return Screen(False, hmin, None)
+            return Screen(False, hmin, None, borderline=abs(hmin) <= HYPOTHESIS_FLOOR)
         try:
             return Screen(True, hmin, _residual(claim, values, xp, strict=True))
         except _Unrepresentable:
