@@ -167,3 +167,36 @@ def test_gradient_of_a_matrix_variable_is_entrywise():
     assert decide(scalar, {"x": Fraction(3)}).verdict == HOLDS  # a 0-d variable was a TypeError
     vector_valued = identity(lambda xp, w: xp.sum(xp.grad(lambda v: v * 2, w)), (Var("w", (2,)),))
     assert decide(vector_valued, {"w": [Fraction(1), Fraction(2)]}).verdict == UNDECIDED
+
+
+# -- exact zeros through many radicals --------------------------------------------------------
+
+PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+
+
+def _sum_of_roots_twice(xp):
+    """Σ √p − Σ √(4p)/2 over twelve primes: exactly 0 (√(4p) = 2√p)."""
+    total = xp.q(0)
+    for p in PRIMES:
+        total = total + xp.sqrt(xp.q(p))
+    for p in PRIMES:
+        total = total - xp.sqrt(xp.q(4 * p)) / 2
+    return total
+
+
+def test_an_exact_zero_through_twenty_four_radicals_is_decided():
+    # one generator per radicand gave 24 generators: beyond the zero test's 10, undecided
+    claim = Claim(id="test/roots", source="a test", statement="=", kind="identity", variables=(),
+                  residual=_sum_of_roots_twice)
+    decision = decide(claim, {})
+    assert decision.verdict == HOLDS and decision.residual.sign == 0
+    divided = Claim(id="test/roots-div", source="a test", statement="≥", variables=(),
+                    residual=lambda xp: 1 / _sum_of_roots_twice(xp))
+    assert decide(divided, {}).verdict == OUTSIDE  # a division by exactly 0
+    assert prove_at(claim, {}).status == PROVED
+    products = identity(lambda xp, x: x * (xp.sqrt(xp.q(6)) - xp.sqrt(xp.q(2)) * xp.sqrt(xp.q(3)))
+                        + xp.sqrt(xp.q(8, 9)) - xp.sqrt(xp.q(2)) * xp.q(2, 3), (Var("x"),))
+    assert prove_at(products, {}).status == PROVED
+    # a near miss stays a near miss: √(4·37 + 1) is not 2√37
+    off = identity(lambda xp, x: x * (xp.sqrt(xp.q(149)) - 2 * xp.sqrt(xp.q(37))), (Var("x"),))
+    assert prove_at(off, {}).status == NOT_PROVED

@@ -410,6 +410,11 @@ class Evaluator:
                 raise Undecided(f"undecided: inconsistent exact arithmetic at step {i} ({err})")
             except TooMuchWork as err:
                 raise Undecided(f"undecided: {err}") from None
+            except (_Refine, _Retry, Undecided, DomainError):
+                raise
+            except Exception as err:  # a bug in exact arithmetic is never a value, nor a crash
+                raise Undecided(f"undecided: exact arithmetic failed at step {i} "
+                                f"({type(err).__name__}: {err})") from None
             finally:
                 self._settle()
         return self.reps[j]

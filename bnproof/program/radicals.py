@@ -6,6 +6,9 @@ root of a radicand P = Np/Dp (cancelled, Dp monic) is written √P = r/Dp with
 the relation r² = Np·Dp: r stands for Dp·√P, so the relation is polynomial
 (no denominators to clear) and holds wherever P is defined (Dp ≠ 0 there).
 The same radicand gives the same generator, so σ computed twice is one root.
+A rational radicand q > 0 is split first: √q = s·√p₁···√pⱼ·√C over the small
+primes of its squarefree part (principal roots of positive numbers multiply),
+so √6 − √2·√3 and √8 − 2√2 are 0 by the relations alone.
 
 Normal form.  Generators are ordered lex with each new root above every
 earlier root and every input; the radicand of rₖ only involves earlier
@@ -293,6 +296,25 @@ class Radicals:
             root = _rational_sqrt(q)
             if root is not None:
                 return self.const(root)
+            return self._rational_root(q)
+        k = self._root(a)  # may grow the context: read the generator after it
+        return self.make(self._root_gens[k], self._here(a.d))
+
+    def _rational_root(self, q: Fraction) -> Value:
+        """√q for a rational q > 0 that is not a square, as s·√p₁···√pⱼ·√C: one generator
+        per small prime of q's squarefree part (and one for a cofactor C without small
+        primes), so √2·√3 − √6 and √8 − 2√2 reduce to 0.  Principal roots of positive
+        numbers multiply, so this is the value itself, not a choice of signs."""
+        self._charge_pass(len(SMALL_PRIMES), q.numerator.bit_length() + q.denominator.bit_length())
+        scale, primes, cofactor = _squarefree(q.numerator * q.denominator)
+        value = self.const(Fraction(scale, q.denominator))
+        for factor in primes + ([cofactor] if cofactor > 1 else []):
+            k = self._root(self.const(factor))  # may grow the context: read the generator after it
+            value = self.mul(value, self.make(self._root_gens[k], self.ctx.constant(1)))
+        return value
+
+    def _root(self, a: Value) -> int:
+        """The number of the generator of √a (created with its relation if new)."""
         n, d = self._here(a.n), self._here(a.d)
         self._charge_pass(len(n) + len(d), a.bits)  # the text of the radicand
         key = (str(n), str(d))
@@ -307,7 +329,7 @@ class Radicals:
             self.roots[key] = k
             self.relations.append((k, relation))
             self.relation_bits[k] = self._measure(relation)
-        return self.make(self._root_gens[k], d)
+        return k
 
     def sign_key(self, a: Value) -> tuple[str | None, int]:
         """(key, s): the sign of a is s times the sign of the polynomial named key;
@@ -322,6 +344,32 @@ class Radicals:
         self._charge_pass(2 * len(p), 2 * bits)  # normalized, then its text
         lc = p.leading_coefficient()
         return str(p * (1 / lc)), 1 if lc > 0 else -1
+
+
+SMALL_PRIMES = tuple(p for p in range(2, 1000) if all(p % k for k in range(2, int(p**0.5) + 1)))
+
+
+def _squarefree(n: int) -> tuple[int, list[int], int]:
+    """n = scale² · Π primes · cofactor for n ≥ 1: the primes below 1000 that divide n to
+    an odd power, and a cofactor without such primes (1, or a non-square; a square
+    cofactor goes into the scale)."""
+    from math import isqrt
+
+    scale, primes = 1, []
+    for p in SMALL_PRIMES:
+        if n % p:
+            continue
+        e = 0
+        while n % p == 0:
+            n //= p
+            e += 1
+        scale *= p ** (e // 2)
+        if e % 2:
+            primes.append(p)
+    root = isqrt(n)
+    if root * root == n:
+        return scale * root, primes, 1
+    return scale, primes, n
 
 
 def _rational_sqrt(x: Fraction) -> Fraction | None:
