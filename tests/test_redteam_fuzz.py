@@ -457,3 +457,23 @@ C_FINE = Claim(id="rude/c-fine", source="a test", statement="x^2 >= 0", variable
     assert results["rude/a-exits"]["reason"] == "the search process died (exit code 7)"
     assert results["rude/b-bad-input"]["reason"] == "the search stopped on an error: BadInput: my own bad input"
     assert results["rude/c-fine"]["verdict"] == SURVIVED
+
+
+def test_a_size_fixed_for_a_file_applies_to_the_claims_that_have_it(tmp_path):
+    # `bnproof fuzz dannemann2025 --size m=3` stopped at the first claim without an m
+    (tmp_path / "mixed.py").write_text('''
+from bnproof.claims import Claim, Var
+
+SCALAR = Claim(id="mixed/scalar", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+               residual=lambda xp, x: x * x)
+BATCH = Claim(id="mixed/batch", source="a test", statement="|y|^2 >= 0", variables=(Var("y", ("m",)),),
+              sizes={"m": (1, 4)}, residual=lambda xp, y: xp.sum(y * y))
+''')
+    proc = run("fuzz", "mixed.py", "--no-jax", "--json", "--no-timings", "--max-examples", "5", "--size", "m=3",
+               cwd=tmp_path)
+    assert proc.returncode == ExitCode.OK, proc.stderr
+    results = {r["claim"]: r for r in json.loads(proc.stdout)}
+    assert [row["sizes"] for row in results["mixed/batch"]["coverage"]] == [{"m": 3}]
+    assert results["mixed/scalar"]["verdict"] == SURVIVED
+    proc = run("fuzz", "mixed.py", "--no-jax", "--size", "n=3", cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT and "no claim has the size 'n'" in proc.stderr

@@ -101,8 +101,13 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
         raise BadInput("--resume continues a --record run: give both")
     if record:
         _check_recordable(claims)
-    for c in claims:  # bad sizes are bad input before anything runs
-        size_grid(c, sizes)
+    # --size fixes a size in every claim that has it (a paper's claims differ in their
+    # sizes); a name no claim has is bad input, as are bad sizes, before anything runs
+    unknown = sorted(set(sizes) - {name for c in claims for name in c.sizes})
+    if unknown and len(claims) > 1:
+        raise BadInput(f"no claim has the size {unknown[0]!r} (--size)")
+    for c in claims:
+        size_grid(c, _sizes_of(c, sizes, len(claims)))
     options = {"seed": seed, "max_examples": max_examples, "batch": batch, "time_budget": time_budget,
                "sizes": sizes, "use_jax": not no_jax, "prove": prove}
     entries = store.load(strict=True) if record else {}
@@ -132,7 +137,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                         typer.echo(f"{c.id}: already recorded with seed {seed} ({done['verdict']}); skipped")
                     continue
                 outcome = supervisor.run(
-                    c, options,
+                    c, {**options, "sizes": _sizes_of(c, sizes, len(claims))},
                     on_refutation=lambda found, c=c: render_fuzz.write_certificate(c, found),
                     on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget),
                     digest=digests.get(c.path))
@@ -175,6 +180,12 @@ def _check_recordable(claims: list) -> None:
         if not c.path or not Path(c.path).resolve().is_relative_to(root):
             raise BadInput(f"--record keeps the verdicts of the claims in {root} (bnproof list); "
                            f"{c.path or c.id} is not one of them: search it without --record")
+
+
+def _sizes_of(claim, sizes: dict, count: int) -> dict:
+    """The --size values that apply to this claim (all of them for a single claim,
+    so that a wrong name is reported against it)."""
+    return sizes if count == 1 else {k: v for k, v in sizes.items() if k in claim.sizes}
 
 
 def _parse_sizes(items: list[str]) -> dict:
