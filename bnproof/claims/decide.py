@@ -54,9 +54,10 @@ def trace(claim: Claim, sizes: dict) -> Traced:
     program = Program()
     for v in claim.variables:  # refuse a hostile size before any array is allocated
         shape = claim.shape_of(v, sizes)
-        if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in shape):
+        if any(not isinstance(n, numbers.Integral) or isinstance(n, (bool, np.bool_)) or n < 0
+               for n in shape):
             raise ValueError(f"{v.name}: sizes must be integers >= 0, got {shape}")
-        program.reserve(math.prod(shape))
+        program.reserve(math.prod(int(n) for n in shape))
     xp = namespaces.trace(program)
     values = {v.name: _inputs(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
     residual = _node(program, claim.residual(xp, **values))
