@@ -200,3 +200,29 @@ def test_an_exact_zero_through_twenty_four_radicals_is_decided():
     # a near miss stays a near miss: √(4·37 + 1) is not 2√37
     off = identity(lambda xp, x: x * (xp.sqrt(xp.q(149)) - 2 * xp.sqrt(xp.q(37))), (Var("x"),))
     assert prove_at(off, {}).status == NOT_PROVED
+
+
+# -- reported enclosures stay small ----------------------------------------------------------
+
+
+def _power_chain(base, times):
+    for _ in range(times):
+        base = base ** 64
+    return base
+
+
+@pytest.mark.parametrize("shift,sign", [(-1, 1), (1, 1)])
+def test_enclosures_of_tiny_and_huge_values_are_compact(shift, sign):
+    # (√2 ∓ 1)^(64⁶) is a 64-bit ball with an exponent near ∓2^36: its exact endpoints took
+    # gigabytes (a MemoryError, or the machine's memory), though the sign was decided
+    claim = inequality(lambda xp, x: _power_chain(xp.sqrt(xp.q(2)) + shift, 6) * x * x,
+                       (Var("x"),), strict=True)
+    decision = decide(claim, {"x": Fraction(1)})
+    assert decision.verdict == HOLDS and decision.residual.sign == sign
+    value = decision.residual.value
+    for end in (value.lo, value.hi):
+        assert end is None or max(end.numerator.bit_length(), end.denominator.bit_length()) <= 8200
+    if shift == -1:  # rounded outward onto the grid 2^-4096: still an enclosure
+        assert value.lo == 0 and value.hi == Fraction(1, 2**4096)
+    else:  # beyond 2^4096: unbounded, never a wrong bound
+        assert value.lo is None and value.hi is None

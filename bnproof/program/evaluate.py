@@ -45,6 +45,7 @@ from .radicals import Radicals, TooMuchWork, Vacuous
 
 PRECISIONS = (64, 256, 1024, 4096)  # the first rungs; beyond 4096 bits ×4 while work allows
 MAX_WORK = 10**12  # bit-operations per decision (see _charge)
+ENDPOINT_BITS = 4096  # reported enclosures: endpoints on the grid 2^-4096, |endpoint| ≤ 2^4096
 MAX_NORM_ROOTS = 10  # square roots eliminated by one exact zero test (degree ≤ 2^10)
 UNARY = ("neg", "sqrt", "abs", "pow", "tanh")
 PIECEWISE = ("abs", "max", "min")
@@ -73,8 +74,10 @@ class _Retry(Exception):
 
 @dataclass(frozen=True)
 class Interval:
-    lo: Fraction
-    hi: Fraction
+    """lo ≤ value ≤ hi; an endpoint beyond ±2^ENDPOINT_BITS is None (unbounded)."""
+
+    lo: Fraction | None
+    hi: Fraction | None
 
     @property
     def exact(self) -> bool:
@@ -102,16 +105,28 @@ def _rational_sqrt(x: Fraction) -> Fraction | None:
     return None
 
 
-def _endpoint(x: arb) -> Fraction:
+def _endpoint(x: arb, upward: bool) -> Fraction | None:
+    """The exact value of a ball's endpoint (radius 0), rounded outward onto the grid
+    2^-ENDPOINT_BITS when it is finer, and None (unbounded) when its magnitude exceeds
+    2^ENDPOINT_BITS: (√2 − 1)^(64⁶) is a 64-bit ball whose exact endpoints would take
+    gigabytes."""
     man, exp = x.man_exp()
     man, exp = int(man), int(exp)
-    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+    if man.bit_length() + exp > ENDPOINT_BITS:
+        return None
+    if exp >= 0:
+        return Fraction(man << exp)
+    if exp >= -ENDPOINT_BITS:
+        return Fraction(man, 1 << -exp)
+    shift = -exp - ENDPOINT_BITS  # man·2^exp = (man / 2^shift)·2^-ENDPOINT_BITS
+    grid = -((-man) >> shift) if upward else man >> shift  # ceiling, floor
+    return Fraction(grid, 1 << ENDPOINT_BITS)
 
 
 def _interval(x) -> Interval:
     if isinstance(x, Fraction):
         return Interval(x, x)
-    return Interval(_endpoint(x.lower()), _endpoint(x.upper()))
+    return Interval(_endpoint(x.lower(), False), _endpoint(x.upper(), True))
 
 
 def operands(step: list) -> list[int]:
