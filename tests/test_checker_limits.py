@@ -99,9 +99,9 @@ def test_the_limit_is_the_one_the_writer_is_told(monkeypatch):
     # the same instance passes once the cap is above lemma_work of its counts
     doc = _wide_lemma(4, 3, 2)
     X = [[Fraction(x) for x in row] for row in doc["instance"]["X"]]
-    # the witnesses are one-digit strings, taken as 1 * 10 // 3 + 4 = 7 bits
+    # the witnesses are 0 and 1: numerator and denominator together at most 2 bits
     needed = lemma_work(4, 3, instance_bits([x for row in X for x in row] + [Fraction(1)]), 1,
-                        witness=7, kernel=0, kernel_bits=0)
+                        witness=2, kernel=0, kernel_bits=0)
     monkeypatch.setattr(checker_lemma, "MAX_LEMMA_WORK", needed - 1)
     with pytest.raises(Rejected, match="a priori"):
         check_document(doc)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..checker.lemma import CLAIM_ID, HOLDS, NOT_MET, REFUTED, read_lemma
-from ..checker.parse import MAX_WITNESS_DIGITS, Rejected, vector
+from ..checker.parse import Rejected
 from .smtlib import CertificateRejected, Smt, conj, disj, literal, plus, stage, times
 
 
@@ -36,23 +36,12 @@ def _nonzero(u) -> str:
 
 
 def _read(doc: dict):
-    """The checker's reading, the witnesses as Fractions, and the verdicts' consistency."""
+    """The checker's reading, and the document verdict's consistency with the neurons'."""
     X, Y, W0, gamma, kernel, _, neurons = read_lemma(doc)
-    d, out = len(X[0]), []
-    for j, w in enumerate(neurons):
-        path = f"witnesses.neurons[{j}]"
-        if w["verdict"] not in (REFUTED, HOLDS, NOT_MET):
-            raise Rejected(f"{path}.verdict: not one of {REFUTED}, {HOLDS}, {NOT_MET}")
-        bn, wit = w["bn_optimum"], {"verdict": w["verdict"], "ray": w["bn_optimum"]["kind"] == "ray"}
-        wit["W_star"] = vector(w["W_star"], path + ".W_star", d, MAX_WITNESS_DIGITS)
-        if wit["ray"]:
-            for key in ("direction", "projection"):
-                wit[key] = vector(bn[key], f"{path}.bn_optimum.{key}", d, MAX_WITNESS_DIGITS)
-        out.append(wit)
-    verdicts = [w["verdict"] for w in out]
+    verdicts = [w["verdict"] for w in neurons]
     if doc["verdict"] != (REFUTED if REFUTED in verdicts else NOT_MET if NOT_MET in verdicts else HOLDS):
         raise Rejected("document verdict does not follow from the neuron verdicts")
-    return X, Y, W0, gamma, kernel, out
+    return X, Y, W0, gamma, kernel, neurons
 
 
 def _for_all(smt: Smt, name: str, d: int, premises, conclusion) -> str:
@@ -92,7 +81,7 @@ def _neuron(smt: Smt, j: int, X, Xc, V, y, w0, gamma, w: dict) -> None:
 
     ybar = smt.let(f"{p}ybar", times(literal(Fraction(1, m)), plus(y)))
     c = [smt.let(f"{p}c{k}", _dot(col, [f"(- {v} {ybar})" for v in y])) for k, col in enumerate(cols(Xc))]
-    if not w["ray"]:
+    if w["direction"] is None:
         fact("bn-optimum-set: constant", f"(or (= {g} 0) {_zero(c)})")
         lhs = "0"  # every w with sigma(w) != 0 is optimal: the infimum is 0
     else:

@@ -120,27 +120,25 @@ def in_span(p, kernel, spots) -> bool:
 
 def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> str:
     """The facts of neuron j in order; returns its verdict."""
-    d, path = batch.d, f"witnesses.neurons[{j}]"
+    w_star = w["W_star"]
 
     def fail(fact, why):
         raise Rejected(f"neuron {j}: {fact}: {why}")
 
-    w_star = vector(w["W_star"], path + ".W_star", d, MAX_WITNESS_DIGITS)
     if not batch.least_squares_ok(w_star, y):
         fail("normal-equations", "X^T X W* != X^T y")
-    if batch.rank < d:
+    if batch.rank < batch.d:
         fail("unique-minimum", "X^T X is not positive definite")
 
-    c, bn = batch.c_scaled(y), w["bn_optimum"]  # a positive multiple of c, in integers
-    if bn["kind"] == "constant":
+    c = batch.c_scaled(y)  # a positive multiple of c, in integers
+    if w["direction"] is None:
         if gamma != 0 and any(c):
             fail("bn-optimum-set", "stated constant, but gamma != 0 and c != 0")
         lhs = Fraction(0)  # every w with sigma(w) != 0 is optimal: the infimum is 0
     else:
         if gamma == 0 or not any(c):
             fail("bn-optimum-set", "stated a ray, but gamma = 0 or c = 0 makes the BN loss constant")
-        b = vector(bn["direction"], path + ".bn_optimum.direction", d, MAX_WITNESS_DIGITS)
-        p = vector(bn["projection"], path + ".bn_optimum.projection", d, MAX_WITNESS_DIGITS)
+        b, p = w["direction"], w["projection"]
         # Xc^T Xc b = mu sign(gamma) c for some mu > 0: b is a positive multiple of the
         # direction, which is all that the ray {t b : t > 0} depends on (cross-multiplied)
         u, k = imatvec(batch.Gc, integral(b)[0]), next(i for i, x in enumerate(c) if x)
@@ -154,7 +152,7 @@ def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> 
         lhs = closest(w0, b, p)[1]
 
     inner, verdict = dot(w0, w_star), w["verdict"]
-    if verdict not in (REFUTED, HOLDS, NOT_MET) or (inner <= 0) != (verdict == NOT_MET):
+    if (inner <= 0) != (verdict == NOT_MET):
         fail("hypothesis", "the verdict does not match the sign of <W0, W*>")
     rhs = rhs_of(w0, w_star)
     want = NOT_MET if inner <= 0 else REFUTED if rhs - lhs < 0 else HOLDS
@@ -163,9 +161,27 @@ def check_neuron(j: int, batch: Batch, kernel, spots, y, w0, gamma, w: dict) -> 
     return verdict
 
 
+def neuron(j: int, w, d: int) -> dict:
+    """A neuron's witnesses as Fractions: W_star, and direction and projection for a ray
+    (None when the BN loss is stated constant), and its verdict."""
+    path = f"witnesses.neurons[{j}]"
+    keys(w, path, NEURON)
+    bn = w["bn_optimum"]
+    if type(bn) is not dict or bn.get("kind") not in ("ray", "constant"):
+        raise Rejected(f"{path}.bn_optimum: kind must be \"ray\" or \"constant\"")
+    ray = bn["kind"] == "ray"
+    keys(bn, path + ".bn_optimum", {"kind", "direction", "projection"} if ray else {"kind"})
+    if w["verdict"] not in (REFUTED, HOLDS, NOT_MET):
+        raise Rejected(f"{path}.verdict: not one of {REFUTED}, {HOLDS}, {NOT_MET}")
+    out = {"W_star": vector(w["W_star"], path + ".W_star", d, MAX_WITNESS_DIGITS), "verdict": w["verdict"]}
+    for key in ("direction", "projection"):
+        out[key] = vector(bn[key], f"{path}.bn_optimum.{key}", d, MAX_WITNESS_DIGITS) if ray else None
+    return out
+
+
 def read_lemma(doc: dict) -> tuple:
-    """Everything but the arithmetic: structure, seal, claim, instance and witness shapes,
-    and the work bound.  Returns (X, Y, W0, gamma, kernel, spots, neurons)."""
+    """Everything but the arithmetic: structure, seal, claim, instance and witnesses, and
+    the work bound.  Returns (X, Y, W0, gamma, kernel, spots, neurons)."""
     keys(doc, "document", TOP)
     claim = keys(doc["claim"], "claim", {"id", "source", "statement"})
     inst = keys(doc["instance"], "instance", {name for name, _, _ in VARIABLES} | {"loss"})
@@ -190,25 +206,14 @@ def read_lemma(doc: dict) -> tuple:
     kernel = [vector(v, f"witnesses.kernel[{i}]", d, MAX_WITNESS_DIGITS)
               for i, v in enumerate(array(wit["kernel"], "witnesses.kernel", d))]
     spots = echelon_form(kernel)
-    neurons = array(wit["neurons"], "witnesses.neurons", MAX_D, n)
-    for j, w in enumerate(neurons):
-        path = f"witnesses.neurons[{j}]"
-        keys(w, path, NEURON)
-        bn = w["bn_optimum"]
-        if type(bn) is not dict or bn.get("kind") not in ("ray", "constant"):
-            raise Rejected(f"{path}.bn_optimum: kind must be \"ray\" or \"constant\"")
-        keys(bn, path + ".bn_optimum", {"kind", "direction", "projection"} if bn["kind"] == "ray"
-             else {"kind"})
+    neurons = [neuron(j, w, d) for j, w in enumerate(array(wit["neurons"], "witnesses.neurons", MAX_D, n))]
     expected = [{"neuron": j, "fact": fact} for j in range(n) for fact in FACTS]
     for i, item in enumerate(array(doc["obligations"], "obligations", len(expected), len(expected))):
         if type(item) is not dict or type(item.get("neuron")) is not int or item != expected[i]:
             raise Rejected(f"obligations[{i}]: expected neuron {expected[i]['neuron']}, "
                            f"fact {expected[i]['fact']}")
-    witness = [x for w in neurons for x in flat(
-        [w["W_star"], *([w["bn_optimum"]["direction"], w["bn_optimum"]["projection"]]
-                        if w["bn_optimum"]["kind"] == "ray" else [])])]
-    # neuron witnesses are parsed later: bound their bits by their length (3.33 bits a digit)
-    wbits = max((len(x) * 10 // 3 + 4 for x in witness if type(x) is str), default=0)
+    wbits = max((abs(x.numerator).bit_length() + x.denominator.bit_length() for w in neurons
+                 for key in ("W_star", "direction", "projection") for x in w[key] or []), default=0)
     kbits = max((abs(x).bit_length() for v in kernel for x in v), default=0)
     work = lemma_work(m, d, instance_bits(flat([X, Y, W0])), n, wbits, len(kernel), kbits)
     if work > MAX_LEMMA_WORK:
