@@ -229,3 +229,18 @@ def test_a_large_paper_instance_is_refused_before_the_formula_runs(monkeypatch):
     with pytest.raises(Rejected, match=r"too much arithmetic for the formula of santurkar2018/theorem-4.1: "
                                        r".* work units a priori"):
         check_document(seal(doc))
+
+
+def test_lemma_refusal_tells_the_writer_before_any_work():
+    from bnproof.checker.parse import lemma_refusal
+
+    rng = random.Random(5)
+    small = lambda m, d: [[Fraction(rng.randint(0, 9)) for _ in range(d)] for _ in range(m)]  # noqa: E731
+    assert lemma_refusal(small(1000, 64), small(1000, 1), small(1, 64)) is None
+    assert "work units, more than the checker's limit" in lemma_refusal(small(400, 200), small(400, 1),
+                                                                       small(1, 200))
+    assert "longer than the checker's 4000 characters" in lemma_refusal(small(300, 300), small(300, 1),
+                                                                        small(1, 300))
+    assert "longer than 2000 characters" in lemma_refusal(small(3, 2), small(3, 1), small(1, 2),
+                                                          [Fraction(10) ** 2000])
+    assert "d and n <= 1000" in lemma_refusal(small(2, 1001), small(2, 1), small(1, 1001))

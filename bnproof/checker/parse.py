@@ -218,3 +218,23 @@ def lemma_work(m: int, d: int, bits: int, n: int = 1, witness: int | None = None
     if kernel is None:
         return fixed + max(rest(0, 0), rest(1, (d - 1) * g2 + 64))
     return fixed + rest(kernel, kernel_bits)
+
+
+def lemma_refusal(X, Y, W0, *more) -> str | None:
+    """Why the checker would refuse a Lemma 4.5 certificate for this instance (rational
+    X, Y, W0 and any further vectors such as gamma and beta), or None: what a writer can
+    check before any work.  Honest witnesses then fit the checker's limits."""
+    m, d, n = len(X), len(X[0]), len(W0)
+    if m > MAX_M or d > MAX_D or n > MAX_D:
+        return f"m = {m}, d = {d}, n = {n}: the checker takes m <= {MAX_M}, d and n <= {MAX_D}"
+    numbers = flat([X, Y, W0])
+    if any(len(str(x)) > MAX_DIGITS for x in numbers + flat(list(more))):
+        return f"a number longer than {MAX_DIGITS} characters (the checker's limit)"
+    bits = instance_bits(numbers)
+    if witness_bits(m, d, bits) > 3 * MAX_WITNESS_DIGITS:  # 0.302 characters a bit, p/q
+        return (f"its witnesses may need numbers of {witness_bits(m, d, bits)} bits, longer than the "
+                f"checker's {MAX_WITNESS_DIGITS} characters")
+    work = lemma_work(m, d, bits, n)
+    if work > MAX_LEMMA_WORK:
+        return f"checking it would take {work:.2e} work units, more than the checker's limit {MAX_LEMMA_WORK:.0e}"
+    return None
