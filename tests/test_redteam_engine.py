@@ -226,3 +226,13 @@ def test_enclosures_of_tiny_and_huge_values_are_compact(shift, sign):
         assert value.lo == 0 and value.hi == Fraction(1, 2**4096)
     else:  # beyond 2^4096: unbounded, never a wrong bound
         assert value.lo is None and value.hi is None
+
+
+def test_instance_text_with_a_huge_exponent_is_refused_before_any_work():
+    # Fraction("1e999999999") builds a billion-digit integer before any work limit applies
+    claim = inequality(lambda xp, x: x, (Var("x"),))
+    for text in ("1e999999999", "-2.5E+123456789", "1e-999999999"):
+        decision = decide(claim, {"x": text})
+        assert decision.verdict == UNDECIDED and "exponent" in decision.detail
+    assert decide(claim, {"x": "1.5e3"}).verdict == HOLDS
+    assert decide(claim, {"x": "-3/7"}).verdict == REFUTED

@@ -85,12 +85,26 @@ def sizes_of(claim: Claim, instance: dict) -> dict:
     return sizes
 
 
+MAX_EXPONENT_DIGITS = 5  # "1e99999" is read; "1e999999999" would build a billion-digit integer
+
+
+def exact_number(x) -> Fraction:
+    """An instance entry as a Fraction: a number, or text such as "-3/7" or "1.5e-3" whose
+    decimal exponent has at most MAX_EXPONENT_DIGITS digits (Fraction alone would expand
+    any exponent, unbounded work before any limit is charged)."""
+    if isinstance(x, str):
+        exponent = x.strip().lower().partition("e")[2].lstrip("+-")
+        if len(exponent.lstrip("0")) > MAX_EXPONENT_DIGITS:
+            raise ValueError(f"the exponent of {x[:40]!r} is too large")
+    return Fraction(x)
+
+
 def lookup(instance: dict):
     def get(name, index):
         value = instance[name]
         for i in index:
             value = value[i]
-        return value
+        return exact_number(value)
 
     return get
 
@@ -107,14 +121,14 @@ def outside_domains(claim: Claim, instance: dict) -> str | None:
     is 0, of a positive one ≤ 0, a symmetric matrix is not symmetric), or None."""
     for v in claim.variables:
         value = np.asarray(instance[v.name], dtype=object)
-        entries = [Fraction(x) for x in value.reshape(-1)]
+        entries = [exact_number(x) for x in value.reshape(-1)]
         if v.domain == "positive" and any(x <= 0 for x in entries):
             return f"an entry of {v.name} is not positive"
         if v.domain == "nonzero" and any(x == 0 for x in entries):
             return f"an entry of {v.name} is 0"
         if v.domain == "symmetric":
             n = value.shape[0]
-            if any(Fraction(value[i, j]) != Fraction(value[j, i])
+            if any(exact_number(value[i, j]) != exact_number(value[j, i])
                    for i in range(n) for j in range(i + 1, n)):
                 return f"{v.name} is not symmetric"
     return None
@@ -161,7 +175,6 @@ def exact_instance(instance: dict) -> dict:
     def conv(x):
         if isinstance(x, (list, tuple, np.ndarray)):
             return [conv(e) for e in x]
-        return Fraction(x)
+        return exact_number(x)
 
-    return {k: conv(v) if isinstance(v, (list, tuple, np.ndarray)) else Fraction(v)
-            for k, v in instance.items()}
+    return {k: conv(v) for k, v in instance.items()}
