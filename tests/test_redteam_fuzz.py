@@ -161,6 +161,19 @@ TRUE = Claim(id="big/true", source="a test", statement="x^2 + 2^5000 >= 0", vari
     assert survived.verdict == SURVIVED and survived.coverage.total().defined > 0
 
 
+def test_a_claim_false_by_a_hair_everywhere_does_not_survive(tmp_path):
+    # violations inside the float screen's slack (10**-9 for inequalities, 10**-7 for identities)
+    # were never sent to the exact engine: both claims "survived" (exit 0)
+    claims = claims_from(tmp_path, '''
+INEQUALITY = Claim(id="hair/inequality", source="a test", statement="0 >= 10^-12", variables=(Var("x", ()),),
+                   residual=lambda xp, x: x * 0 - xp.q(1, 10 ** 12))
+IDENTITY = Claim(id="hair/identity", source="a test", statement="x = x + 10^-9", kind="identity",
+                 variables=(Var("x", ()),), residual=lambda xp, x: x - (x + xp.q(1, 10 ** 9)))
+''')
+    for claim in claims.values():
+        assert fuzz(claim, max_examples=30, use_jax=False).verdict == REFUTED, claim.id
+
+
 def test_a_hypothesis_within_float_rounding_of_zero_is_decided_exactly(tmp_path):
     claims = claims_from(tmp_path, '''
 TINY = Claim(id="tiny/hypothesis", source="a test", statement="10^-15 > 0 => x >= 1", variables=(Var("x", ()),),

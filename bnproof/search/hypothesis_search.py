@@ -26,7 +26,7 @@ from ..claims.xp import floating
 from .certify import Judge, Refutation
 from .coverage import Coverage
 from .exactify import complexity
-from .screen import badness, nominated, screen
+from .screen import badness, faint, nominated, screen
 
 
 class Found(Exception):
@@ -52,6 +52,11 @@ SCALE_EXPONENTS = st.one_of(st.just(0), st.just(0), st.just(0), st.integers(-4, 
 # would call every such instance outside, and the claim vacuous).  The exact
 # engine decides them whatever their size, but at its own pace.
 MAX_EXACT = 64
+# Faint violations (screen.faint) go to the exact engine too, at most this many
+# and this share of the search's time: most are the rounding noise of exact
+# equalities, but a claim false by 10**-12 everywhere must not survive.
+MAX_FAINT = 16
+FAINT_SHARE = 0.1
 
 
 def _integers(domain: str):
@@ -108,7 +113,8 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
     Every evaluated instance is tallied in `coverage`; `on_found` hears of
     each certified refutation as it is found."""
     xp = floating()
-    state = {"count": 0, "first": None, "best": None, "exact": 0}
+    state = {"count": 0, "first": None, "best": None, "exact": 0, "faint": 0, "faint_seconds": 0.0}
+    faint_seconds = FAINT_SHARE * max(0.0, deadline - time.monotonic())
 
     def found_one(instance, found):
         state["first"] = state["first"] or time.monotonic()
@@ -145,6 +151,14 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         target(float(badness(claim, s.r)), label="violation")
         if nominated(claim, instance, s.r, xp):  # floats nominate; the exact engine and checker judge
             found = judge.confirm(instance)
+            if found:
+                found_one(instance, found)
+        elif (state["faint"] < MAX_FAINT and state["faint_seconds"] < faint_seconds
+              and faint(claim, instance, s.r, xp)):
+            state["faint"] += 1
+            began = time.monotonic()
+            found = judge.confirm(instance)
+            state["faint_seconds"] += time.monotonic() - began
             if found:
                 found_one(instance, found)
 

@@ -104,13 +104,35 @@ def screen(claim: Claim, instance: dict, xp) -> Screen:
             return Screen(True, hmin, None, unrepresentable=True)
 
 
-def nominated(claim: Claim, instance: dict, r: float, xp) -> bool:
-    """Does the screened residual r of this instance stand out of its rounding noise?"""
-    if not plausible(claim, r, 0.0):
-        return False
+def _noise(claim: Claim, instance: dict, r: float, xp) -> float | None:
+    """How far the residual moves when every entry moves a few ulps (None: unknown)."""
     values = _floats(instance)
     with np.errstate(all="ignore"):
         moved = [_residual(claim, jittered(values, s, batched=False), xp) for s in (1, -1)]
     if any(m is None for m in moved):
+        return None
+    return max(abs(m - r) for m in moved)
+
+
+def nominated(claim: Claim, instance: dict, r: float, xp) -> bool:
+    """Does the screened residual r of this instance stand out of its rounding noise?"""
+    if not plausible(claim, r, 0.0):
+        return False
+    noise = _noise(claim, instance, r, xp)
+    if noise is None:
         return True  # noise unknown: let the exact engine judge
-    return bool(plausible(claim, r, max(abs(m - r) for m in moved)))
+    return bool(plausible(claim, r, noise))
+
+
+def faint(claim: Claim, instance: dict, r: float, xp) -> bool:
+    """A violation too small to be nominated (inside the slack that keeps the
+    rounding noise of exact equalities from the exact engine) that still
+    stands out of its measured noise: a residual of -10**-12 everywhere, an
+    identity off by 10**-9.  Worth an exact decision now and then."""
+    if claim.kind == "identity":
+        if not 0 < abs(r) <= IDENTITY_SLACK:
+            return False
+    elif claim.strict or not -INEQUALITY_SLACK <= r < 0:
+        return False  # (a strict inequality is nominated within the slack already)
+    noise = _noise(claim, instance, r, xp)
+    return noise is None or abs(r) > NOISE_FACTOR * noise
