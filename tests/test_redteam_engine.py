@@ -236,3 +236,14 @@ def test_instance_text_with_a_huge_exponent_is_refused_before_any_work():
         assert decision.verdict == UNDECIDED and "exponent" in decision.detail
     assert decide(claim, {"x": "1.5e3"}).verdict == HOLDS
     assert decide(claim, {"x": "-3/7"}).verdict == REFUTED
+
+
+def test_decide_reports_its_work_and_keeps_a_given_limit():
+    # √(K² + 1) − K with K = 2^3000 needs about 6000 bits: more than 10^8 bit-operations
+    K = 2**3000
+    claim = inequality(lambda xp, x: xp.sqrt(xp.q(K) ** 2 + x * x) - K, (Var("x"),))
+    decided = decide(claim, {"x": Fraction(1)})
+    assert decided.verdict == HOLDS and decided.work == decided.residual.work > 10**8
+    stopped = decide(claim, {"x": Fraction(1)}, max_work=10**8)
+    assert stopped.verdict == UNDECIDED and "work limit" in stopped.detail
+    assert 0 < stopped.work <= 10**8

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..program.evaluate import TANH, DomainError, Evaluator, Sign
+from ..program.evaluate import MAX_WORK, TANH, DomainError, Evaluator, Sign
 from ..program.trace import Node, Program
 from . import xp as namespaces
 from .api import Claim
@@ -114,6 +114,7 @@ class Decision:
     verdict: str  # refuted | holds | outside-hypotheses | undecided
     residual: Sign | None
     detail: str = ""
+    work: int = 0  # bit-operations charged by the exact engine (hypotheses and residual)
 
 
 def outside_domains(claim: Claim, instance: dict) -> str | None:
@@ -134,39 +135,45 @@ def outside_domains(claim: Claim, instance: dict) -> str | None:
     return None
 
 
-def decide(claim: Claim, instance: dict, traced: Traced | None = None) -> Decision:
+def decide(claim: Claim, instance: dict, traced: Traced | None = None,
+           max_work: int = MAX_WORK) -> Decision:
     """Exact verdict of the claim on an instance of exact rationals.
 
     Never raises (short of KeyboardInterrupt): whatever cannot be decided, for
     whatever reason, is UNDECIDED with the reason.  An entry outside its
     variable's declared domain, a hypothesis proved ≤ 0, or an operation proved
     undefined, puts the instance outside the claim; a hypothesis whose sign is
-    undecided leaves the verdict undecided."""
+    undecided leaves the verdict undecided.  All of it within max_work."""
+    evaluator = None
+
+    def decision(verdict, residual, detail):
+        return Decision(verdict, residual, detail, evaluator.work if evaluator else 0)
+
     try:
         sizes = sizes_of(claim, instance)
         why = outside_domains(claim, instance)
         if why is not None:
-            return Decision(OUTSIDE, None, f"outside the claim's declared domains: {why}")
+            return decision(OUTSIDE, None, f"outside the claim's declared domains: {why}")
         traced = traced or trace(claim, sizes)
-        evaluator = Evaluator(traced.steps, lookup(instance))
+        evaluator = Evaluator(traced.steps, lookup(instance), max_work)
         for k, h in enumerate(traced.hypotheses):
             sign = evaluator.sign(h)
             if sign.sign is None:
-                return Decision(UNDECIDED, None, f"hypothesis {k + 1}: {sign.how}")
+                return decision(UNDECIDED, None, f"hypothesis {k + 1}: {sign.how}")
             if sign.sign != 1:
-                return Decision(OUTSIDE, None, f"hypothesis {k + 1} is not > 0 ({sign.how})")
+                return decision(OUTSIDE, None, f"hypothesis {k + 1} is not > 0 ({sign.how})")
         if any(step[0] == "tanh" for step in traced.steps):
-            return Decision(UNDECIDED, None, TANH)  # never refuted: see docs/claims.md
+            return decision(UNDECIDED, None, TANH)  # never refuted: see docs/claims.md
         sign = evaluator.sign(traced.residual)
     except DomainError as err:
-        return Decision(OUTSIDE, None, f"outside the claim's domain: {err}")
+        return decision(OUTSIDE, None, f"outside the claim's domain: {err}")
     except KeyboardInterrupt:
         raise
     except BaseException as err:  # a bug or a hostile claim (even sys.exit): never a verdict it did not earn
-        return Decision(UNDECIDED, None, f"undecided: {type(err).__name__}: {err}")
+        return decision(UNDECIDED, None, f"undecided: {type(err).__name__}: {err}")
     if sign.sign is None:
-        return Decision(UNDECIDED, sign, sign.how)
-    return Decision(HOLDS if claim.holds(sign.sign) else REFUTED, sign, sign.how)
+        return decision(UNDECIDED, sign, sign.how)
+    return decision(HOLDS if claim.holds(sign.sign) else REFUTED, sign, sign.how)
 
 
 def exact_instance(instance: dict) -> dict:

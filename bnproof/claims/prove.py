@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..program.evaluate import cone
+from ..program.evaluate import MAX_WORK, cone
 from ..program.radicals import Radicals, TooMuchWork, Vacuous
 from .api import Claim
 from .decide import HOLDS, Traced, decide, trace
@@ -231,14 +231,20 @@ def _random_instance(claim: Claim, sizes: dict, rng: random.Random) -> dict:
 
 
 def find_witness(claim: Claim, sizes: dict, traced: Traced | None = None,
-                 tries: int = WITNESS_TRIES) -> dict | None:
-    """An exact instance at these sizes on which the claim is decided to hold, or None."""
+                 tries: int = WITNESS_TRIES, max_work: int = MAX_WORK) -> dict | None:
+    """An exact instance at these sizes on which the claim is decided to hold, or None;
+    the tries share one decision's work limit."""
     rng = random.Random(f"{claim.id} {sorted(sizes.items())}")  # seeded by the claim and sizes
     traced = traced or trace(claim, sizes)
+    left = max_work
     for _ in range(tries):
+        if left <= 0:
+            break
         instance = _random_instance(claim, sizes, rng)
-        if decide(claim, instance, traced).verdict == HOLDS:
+        decision = decide(claim, instance, traced, max_work=left)
+        if decision.verdict == HOLDS:
             return instance
+        left -= max(decision.work, 1)
     return None
 
 
