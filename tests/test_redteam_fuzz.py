@@ -490,3 +490,14 @@ BATCH = Claim(id="mixed/batch", source="a test", statement="|y|^2 >= 0", variabl
     assert results["mixed/scalar"]["verdict"] == SURVIVED
     proc = run("fuzz", "mixed.py", "--no-jax", "--size", "n=3", cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT and "no claim has the size 'n'" in proc.stderr
+
+
+def test_a_certificate_that_cannot_be_written_is_no_refutation_and_no_internal_error(tmp_path):
+    (tmp_path / "certificates").write_text("a file where the folder should be")
+    (tmp_path / "toy.py").write_text(TOY)
+    proc = run("fuzz", "toy.py", "--no-jax", "--json", "--no-timings", cwd=tmp_path)
+    assert proc.returncode == ExitCode.UNDECIDED, proc.stderr  # was exit 8, NotADirectoryError
+    result = json.loads(proc.stdout)
+    assert result["verdict"] == UNDECIDED and "certificate" not in result
+    assert result["reason"].startswith("a counterexample was found and certified, but its certificate "
+                                       "could not be written: ")

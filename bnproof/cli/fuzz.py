@@ -57,6 +57,13 @@ def fuzz(
         raise typer.Exit(ExitCode.INTERRUPTED) from None
 
 
+def _write_early(render_fuzz, claim, refutation) -> None:
+    """Each certified counterexample's certificate as soon as it arrives; a
+    failure to write it is reported once the claim ends (finish)."""
+    with contextlib.suppress(OSError):
+        render_fuzz.write_certificate(claim, refutation)
+
+
 def _ignore_further_interrupts() -> None:
     """Once stopping, stop: a second Ctrl-C would cut the saving of what was
     found short, or kill the process by the signal instead of exit code 130."""
@@ -114,11 +121,22 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
     verdicts, results = [], []
 
     def finish(c, outcome, line) -> None:
-        path = render_fuzz.write_certificate(c, outcome.refutation) if outcome.refutation else None
+        path = None
+        if outcome.refutation:
+            try:
+                path = render_fuzz.write_certificate(c, outcome.refutation)
+            except OSError as err:  # refuted means a certificate on disk: without one, undecided
+                outcome.verdict, outcome.reason = search.UNDECIDED, (
+                    "a counterexample was found and certified, but its certificate could not be "
+                    f"written: {err.filename or search.certificate_path(c)}: {err.strerror or err}")
         result = render_fuzz.to_json(outcome, path, timings)
         if record:  # at once, so an interrupted run loses nothing it finished
             entries[c.id] = render_fuzz.record_entry(outcome)
-            store.update(c.id, entries[c.id])  # one entry: other runs' records stay
+            try:
+                store.update(c.id, entries[c.id])  # one entry: other runs' records stay
+            except OSError as err:
+                raise BadInput(f"cannot record the verdict in {store.path()}: "
+                               f"{err.strerror or err}") from None
         line.clear()
         if not as_json:
             for text in render_fuzz.to_text(outcome, result, timings):
@@ -138,7 +156,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                     continue
                 outcome = supervisor.run(
                     c, {**options, "sizes": _sizes_of(c, sizes, len(claims))},
-                    on_refutation=lambda found, c=c: render_fuzz.write_certificate(c, found),
+                    on_refutation=lambda found, c=c: _write_early(render_fuzz, c, found),
                     on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget),
                     digest=digests.get(c.path))
                 finish(c, outcome, line)
