@@ -2,23 +2,29 @@
 
 Some work cannot stop itself: an XLA compilation of a large residual, a
 symbolic proof, a claim's own code that blocks.  So the search runs in a
-child process (a fresh interpreter, `python -m bnproof.search.worker`: JAX
-is not fork-safe) and the parent enforces each claim's time budget, plus a
-small grace, with SIGKILL.  They talk over two pipes with
-multiprocessing's Connection (pickled messages between our own processes).
+child process (a fresh interpreter running this module with the parent's
+import path, never the working folder's modules: JAX is not fork-safe) and
+the parent enforces each claim's time budget, plus a small grace, with
+SIGKILL to the worker's whole process group.  They talk over two pipes with
+multiprocessing's Connection (pickled messages between our own processes);
+the worker's stdout goes to the parent's stderr, so that what a claim prints
+never mixes with the report.
 
 Claim objects hold lambdas and cannot be pickled, so the worker loads the
-claim itself from its file (Claim.path) and id; everything else crosses as
-plain data (Fractions, strings, numbers, the Coverage and Refutation records).
-The worker reports as it goes: coverage, each certified counterexample (the
-first at once), each proved size.  A claim cut short thus keeps what was
-found: the parent concludes from those reports (fuzz.conclude).
+claim itself from its file (Claim.path) and id, and refuses a file changed
+since the parent loaded it; everything else crosses as plain data
+(Fractions, strings, numbers, coverage counts and Refutation records).  The
+worker reports as it goes: coverage after every instance, each certified
+counterexample (the first at once), each proved size.  A claim cut short
+thus keeps what was found: the parent concludes from those reports
+(fuzz.conclude).
 
 The worker runs in a session of its own and ignores SIGINT: Ctrl-C reaches
 the parent only, which kills the worker and stops the run (so the worker
 never prints a traceback of its own for it, even while starting).  It exits
 by itself when the parent is gone.  One worker serves claim after claim
-while it behaves; a killed one is replaced for the next claim.
+while it behaves; a killed one is replaced by a spare started while the
+claim ran past its budget.
 """
 
 from __future__ import annotations
