@@ -127,6 +127,20 @@ SIZES = Claim(id="sizes/bad", source="a test", statement="x", variables=({variab
     assert proc.stderr.startswith("error: claim sizes/bad") and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("exact_sizes", ['{"m": (1.5, 2)}', '{"k": (1, 2)}', '{"m": (1, 10 ** 9)}'])
+def test_impossible_exact_sizes_are_bad_input(tmp_path, exact_sizes):
+    # a float range was an internal error (exit 8) once the worker was killed or failed;
+    # a billion sizes were a list of a billion dicts
+    (tmp_path / "exact.py").write_text(f'''
+from bnproof.claims import Claim, Var
+EXACT = Claim(id="exact/bad", source="a test", statement="x", kind="identity", variables=(Var("y", ("m",)),),
+              sizes={{"m": (1, 2)}}, exact_sizes={exact_sizes}, residual=lambda xp, y: xp.sum(y) - xp.sum(y))
+''')
+    proc = run("fuzz", "exact.py", "--no-jax", cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("error: claim exact/bad: exact")
+
+
 def test_a_negative_seed_is_a_usage_error_not_a_failed_search(tmp_path):
     (tmp_path / "toy.py").write_text(TOY)
     proc = run("fuzz", "toy.py", "--seed", "-5", cwd=tmp_path)

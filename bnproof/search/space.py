@@ -12,6 +12,8 @@ from ..errors import BadInput
 
 # Per instance.  Fuzzing looks for small counterexamples; Hypothesis cannot draw much more.
 MAX_ENTRIES = 256
+# Size combinations an identity's exact_sizes may ask the prover for.
+MAX_PROOF_SIZES = 1000
 
 
 def _is_int(x) -> bool:
@@ -30,6 +32,21 @@ def _check_claim_sizes(claim: Claim) -> None:
             if not isinstance(s, str) and (not _is_int(s) or s < 1):
                 raise BadInput(f"claim {claim.id}: variable {v.name} has dimension {s!r}; "
                                "a dimension is a size name or an integer >= 1")
+    exact = claim.exact_sizes or {}
+    if not isinstance(exact, dict):
+        raise BadInput(f"claim {claim.id}: exact_sizes must map size names to ranges, got {exact!r}")
+    combinations = 1
+    for name, value in exact.items():
+        if name not in claim.sizes:
+            raise BadInput(f"claim {claim.id}: exact_sizes names {name!r}, which is not one of its sizes")
+        if (not isinstance(value, (tuple, list)) or len(value) != 2 or not all(map(_is_int, value))
+                or not 1 <= value[0] <= value[1]):
+            raise BadInput(f"claim {claim.id}: exact size {name!r} needs a range (smallest, largest) of "
+                           f"integers with 1 <= smallest <= largest, got {value!r}")
+        combinations *= value[1] - value[0] + 1
+    if combinations > MAX_PROOF_SIZES:
+        raise BadInput(f"claim {claim.id}: exact_sizes give {combinations} sizes to prove; at most "
+                       f"{MAX_PROOF_SIZES}")
 
 
 def size_grid(claim: Claim, sizes: dict | None = None) -> list[dict]:
