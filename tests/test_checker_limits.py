@@ -201,7 +201,8 @@ def test_engine_witnesses_are_within_the_bound_the_writer_is_told(seed, constant
         for row in X:
             row[2] = 5
     data = {"X": X, "Y": [[rng.randint(-9, 9) for _ in range(2)] for _ in range(m)],
-            "W0": [[rng.randint(-3, 3) for _ in range(d)] for _ in range(2)], "gamma": [1, -2], "beta": [0, 0]}
+            "W0": [[rng.randint(-3, 3) for _ in range(d)] for _ in range(2)],
+            "gamma": [1, -2], "beta": [0, 0]}
     doc = build(lemma45.analyse(instance_from_json(data)))
     assert len(doc["witnesses"]["kernel"]) == (1 if constant_column else 0)
     bound = witness_bits(m, d, 4)  # entries of at most 9 in absolute value: 4 bits
@@ -221,7 +222,8 @@ def test_a_large_paper_instance_is_refused_before_the_formula_runs(monkeypatch):
     def unrun(values, budget):
         raise AssertionError("the formula ran")
     monkeypatch.setitem(formulas.FORMULAS, "santurkar2018/theorem-4.1", (pin, unrun, work))
-    doc = json.loads((ROOT / "certificates" / "santurkar2018" / "theorem-4.1.json").read_text(encoding="utf-8"))
+    path = ROOT / "certificates" / "santurkar2018" / "theorem-4.1.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
     m, primes = 3000, [10 ** 39 + k for k in range(1, 3001)]
     doc["sizes"] = {"m": m}
     doc["instance"]["y"] = [f"1/{p}" for p in primes]

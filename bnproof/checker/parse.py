@@ -236,5 +236,6 @@ def lemma_refusal(X, Y, W0, *more) -> str | None:
                 f"checker's {MAX_WITNESS_DIGITS} characters")
     work = lemma_work(m, d, bits, n)
     if work > MAX_LEMMA_WORK:
-        return f"checking it would take {work:.2e} work units, more than the checker's limit {MAX_LEMMA_WORK:.0e}"
+        return (f"checking it would take {work:.2e} work units, more than the checker's limit "
+                f"{MAX_LEMMA_WORK:.0e}")
     return None

@@ -1,5 +1,6 @@
 """`bnproof check`: re-verify certificates with the independent checker, and with
---claim, bind a program certificate to a claim file by re-deriving its program."""
+--claim, bind a program certificate to a claim file: its claim (source, statement,
+kind, declared variables) and its program must be the ones the file gives."""
 
 from __future__ import annotations
 
