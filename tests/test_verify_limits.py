@@ -81,3 +81,17 @@ def test_accepted_data_gives_a_certificate_the_checker_accepts(tmp_path, capsys)
         result.output
     accepted, line = check_file(tmp_path / "cert.json")
     assert accepted, line
+
+
+def test_files_are_written_with_the_users_umask(tmp_path):
+    import os
+
+    from bnproof.atomic import write_text_atomic
+
+    old = os.umask(0o022)
+    try:
+        path = write_text_atomic(tmp_path / "a" / "cert.json", "{}")
+    finally:
+        os.umask(old)
+    assert (path.stat().st_mode & 0o777) == 0o644  # mkstemp alone gives 0600
+    assert [p.name for p in path.parent.iterdir()] == ["cert.json"]  # no temporary left
