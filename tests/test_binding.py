@@ -27,7 +27,7 @@ from bnproof.checker.parse import sha256_of
 from bnproof.checker.variables import bind, declared
 from bnproof.claims.api import all_claims, load_file
 from bnproof.claims.decide import exact_instance, lookup, sizes_of, trace
-from bnproof.cli.app import main as cli
+from bnproof.cli import main as cli
 from bnproof.program.evaluate import to_sympy
 
 ROOT = Path(__file__).resolve().parents[1]

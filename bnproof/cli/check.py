@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from ..errors import ExitCode
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 
 def difference(claims: list, claim_file: Path, doc: dict) -> str | None:

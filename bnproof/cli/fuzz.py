@@ -12,7 +12,7 @@ from typing import List
 import typer
 
 from ..errors import BadInput, BnproofError, ExitCode
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 
 @app.command(epilog=EPILOG)
@@ -51,9 +51,8 @@ def fuzz(
     try:
         _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
               resume, prove)
-    except KeyboardInterrupt:  # wherever it lands: typer would exit 130 without a word
+    except KeyboardInterrupt:  # wherever it lands; main() says "interrupted" for every command
         _ignore_further_interrupts()
-        typer.echo("interrupted", err=True)
         raise typer.Exit(ExitCode.INTERRUPTED) from None
 
 

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import BadInput, BnproofError, ExitCode
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 LEMMA = "lemma-4.5"
 

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 
 @app.command(name="list", epilog=EPILOG)

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import BadInput
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 FORMATS = {".png": "png", ".pdf": "pdf"}
 

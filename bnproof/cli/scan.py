@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from ..errors import BadInput
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 MAX_LAYERS, MAX_WIDTH = 32, 1 << 16
 EVIDENCE = ("numerical evidence on one sampled dataset and initialization, not a proof; "

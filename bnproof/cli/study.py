@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from ..errors import BadInput, ExitCode
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 CLAIMS = ("lemma-4.5", "santurkar2018/lemma-4.5")
 MAX_SIZE, MAX_TRIALS = 4096, 10**9

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from ..errors import BadInput, BnproofError, ExitCode
-from .app import EPILOG, app
+from .application import EPILOG, app
 
 KNOWN_CLAIMS = {"lemma-4.5": "Santurkar et al. (2018), Lemma 4.5: BN leads to a favourable initialization"}
 

@@ -39,14 +39,20 @@ def root(
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point: one-line errors with their exit codes, never a traceback.
     Usage errors and exits are typer's own (code 2 for a bad command line)."""
+    from . import commands  # noqa: F401  (registration, here so that any entry point has them)
+
     try:
         app(args=argv, prog_name="bnproof")
+    except SystemExit as done:
+        if done.code == ExitCode.INTERRUPTED:  # typer turns Ctrl-C into a silent exit 130
+            typer.echo("interrupted", err=True)
+        raise
     except BnproofError as err:
         typer.echo(f"error: {err}", err=True)
         sys.exit(err.exit_code)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(ExitCode.INTERRUPTED)
     except Exception as err:  # noqa: BLE001 - the last line of defence
         if os.environ.get("BNPROOF_DEBUG"):
             raise
