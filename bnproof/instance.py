@@ -213,20 +213,18 @@ def load_instance(path: str | Path) -> Instance:
 
 def check_certifiable(instance: Instance) -> None:
     """Refuse, before any work, an instance whose Lemma 4.5 certificate the checker
-    would refuse for its size: the writer applies the checker's own a-priori work
-    bound (bnproof/checker/parse.py), so data the engine accepts always gives a
+    would refuse for its size: the writer applies the checker's own a-priori limits
+    (bnproof/checker/parse.py), so data the engine accepts always gives a
     certificate the checker accepts."""
-    from .checker.parse import MAX_LEMMA_WORK, instance_bits, lemma_work
+    from .checker.parse import lemma_refusal
 
-    numbers = [x for rows in (instance.X, instance.Y, instance.W0) for row in rows for x in row]
-    bits = instance_bits(numbers + list(instance.gamma) + list(instance.beta))
-    work = lemma_work(instance.m, instance.d, bits, instance.n)
-    if work > MAX_LEMMA_WORK:
+    reason = lemma_refusal([list(r) for r in instance.X], [list(r) for r in instance.Y],
+                           [list(r) for r in instance.W0], list(instance.gamma), list(instance.beta))
+    if reason:
         raise BadInput(
-            f"X is {instance.m}×{instance.d} with {instance.n} neuron(s) and numbers of up to "
-            f"{bits} bits over a common denominator: its certificate would need about "
-            f"{work / MAX_LEMMA_WORK:.1f}× the checker's work limit; use fewer samples or "
-            "inputs, or smaller numbers (docs/certificates.md, Limits)")
+            f"X is {instance.m}×{instance.d} with {instance.n} neuron(s): its certificate would "
+            f"exceed the checker's limits ({reason}); use fewer samples or inputs, or smaller "
+            "numbers (docs/certificates.md, Limits)")
 
 
 def example_3_2() -> Instance:

@@ -47,7 +47,7 @@ def no_work(monkeypatch):
 def test_wide_data_is_refused_before_any_work(tmp_path, capsys, no_work):
     result = verify(tmp_path, capsys, random_data(300, 200))
     assert result.exit_code == ExitCode.BAD_INPUT
-    assert "checker's work limit" in result.output and "300×200" in result.output
+    assert "checker's limit" in result.output and "300×200" in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "cert.json").exists()
 
@@ -57,7 +57,7 @@ def test_huge_numbers_are_refused_before_any_work(tmp_path, capsys, no_work):
     big = {"X": [[str(10**399 + 7 * i + j * j) for j in range(32)] for i in range(40)],
            "y": [str(10**399 - i) for i in range(40)], "W0": ["1"] * 32}
     result = verify(tmp_path, capsys, big)
-    assert result.exit_code == ExitCode.BAD_INPUT and "work limit" in result.output
+    assert result.exit_code == ExitCode.BAD_INPUT and "checker's limits" in result.output
 
 
 def test_the_bound_is_the_checkers_and_grows_with_every_size():
