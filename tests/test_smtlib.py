@@ -40,12 +40,15 @@ def test_z3_confirms_every_committed_certificate(path):
     assert solve(document_smt(load(path)), "z3", timeout=300) == "unsat"
 
 
+CVC5_DECIDED = [(p, i) for p, i in zip(CERTIFICATES, IDS) if i not in CVC5_UNDECIDED]
+
+
 @pytest.mark.skipif(not available("cvc5"), reason="cvc5 is not installed")
-@pytest.mark.parametrize("path", CERTIFICATES, ids=IDS)
+@pytest.mark.parametrize("path", [p for p, _ in CVC5_DECIDED], ids=[i for _, i in CVC5_DECIDED])
 def test_cvc5_confirms_every_committed_certificate(path):
-    name = str(path.relative_to(ROOT / "certificates"))
-    answer = solve(document_smt(load(path)), "cvc5", timeout=20 if name in CVC5_UNDECIDED else 300)
-    assert answer in (("unsat", "timeout") if name in CVC5_UNDECIDED else ("unsat",))
+    # the certificate cvc5 cannot decide is left out, not waited for: a timeout
+    # counted as a pass would decide nothing (z3 confirms it above)
+    assert solve(document_smt(load(path)), "cvc5", timeout=300) == "unsat"
 
 
 def _lemma_wrong_w_star(doc):
