@@ -237,3 +237,22 @@ BUG = Claim(id="scratch/bug", source="a test", statement="x", variables=(Var("x"
     result = json.loads(proc.stdout)
     assert result["verdict"] == "undecided"
     assert result["reason"].startswith("the search stopped on an error: TypeError")
+
+
+def test_a_claim_defined_nowhere_in_exact_arithmetic_is_vacuous_not_survived(tmp_path):
+    # z = √2 + √3 − √(5 + 2√6) is exactly 0, about 1e-16 in floats: floats find the
+    # residual 1/z − 1/z defined (and 0) everywhere, exact arithmetic nowhere
+    path = tmp_path / "nowhere.py"
+    path.write_text(
+        "from bnproof.claims import Claim, Var\n"
+        "def z(xp, x):\n"
+        "    return xp.sqrt(xp.q(2)) + xp.sqrt(xp.q(3)) - xp.sqrt(xp.q(5) + 2 * xp.sqrt(xp.q(6))) + 0 * x\n"
+        "C = Claim(id='t/nowhere', source='s', statement='1/z - 1/z = 0', kind='identity',\n"
+        "          variables=(Var('x', ()),), sizes={},\n"
+        "          residual=lambda xp, x: 1 / z(xp, x) - 1 / z(xp, x))\n")
+    from bnproof.claims.api import load_file
+    from bnproof.search.fuzz import VACUOUS, fuzz
+
+    outcome = fuzz(load_file(path)[0], max_examples=30, time_budget=30, use_jax=False)
+    assert outcome.verdict == VACUOUS and "decided exactly" in outcome.reason
+    assert outcome.coverage.total().defined > 0  # the floats alone would have said survived

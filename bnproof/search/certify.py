@@ -55,6 +55,7 @@ class Judge:
         self._traced: dict = {}
         self._seen: dict = {}
         self._verdicts: dict = {}
+        self.samples: list[dict] = []  # a few instances floats put inside, to decide exactly
 
     def traced(self, sizes: dict):
         key = tuple(sorted(sizes.items()))

@@ -86,12 +86,16 @@ class Outcome:
 
 def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str | None,
              proved: list, proof_grid: list, stopped: str | None = None,
-             failure: str | None = None, undecided: int = 0) -> tuple[str, str | None]:
+             failure: str | None = None, undecided: int = 0,
+             exactly_inside: tuple[int, int] | None = None) -> tuple[str, str | None]:
     """(verdict, reason) from what a search established, however it ended.
     `undecided` counts instances that looked like violations in floats (or
     that floats could not place) but that the exact engine could not decide
     (say through tanh): the claim may well be false there, so it has not
-    survived."""
+    survived.  `exactly_inside` = (inside, decided): of a few instances floats
+    put inside the claim, how many the exact engine puts inside; none of them
+    means the floats' coverage is not to be believed (the claim may be
+    defined nowhere), so the search is vacuous, not a survival."""
     if refutation is not None:
         return REFUTED, None
     if rejection is not None:
@@ -112,6 +116,10 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
         return VACUOUS, "no instance met the hypotheses"
     if total.defined == 0:
         return VACUOUS, "no instance met the hypotheses with the residual defined"
+    if exactly_inside is not None and exactly_inside[1] and not exactly_inside[0]:
+        return VACUOUS, (f"floats put {total.defined} instances inside the claim, but none of the "
+                         f"{exactly_inside[1]} decided exactly is (a hypothesis fails or the residual "
+                         "is undefined in exact arithmetic)")
     return SURVIVED, None
 
 
@@ -165,10 +173,21 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
                 report("proved", sizes_now)
             elif why and not any(n.startswith("not proved at") for n in outcome.notes):
                 outcome.notes.append(f"not proved at {_sizes_text(sizes_now)}: {why}")
+    exactly = None
+    if found is None and judge.samples and time.monotonic() < deadline:
+        nominated, hear = judge.undecided, judge.on_undecided  # only nominated violations count
+        judge.on_undecided = None
+        for instance in judge.samples:
+            judge.confirm(instance)  # a refutation here would have been found already
+        judge.undecided, judge.on_undecided = nominated, hear
+        # undecided (say through tanh) is not known to be outside: only OUTSIDE (or a
+        # domain violation, None) counts against the floats' coverage
+        exactly = (sum(judge.verdict(i) not in (OUTSIDE, None) for i in judge.samples),
+                   len(judge.samples))
     outcome.undecided_candidates = judge.undecided
     outcome.verdict, outcome.reason = conclude(coverage, outcome.refutation, judge.rejection,
                                                outcome.proved_sizes, proof_grid, stopped,
-                                               undecided=judge.undecided)
+                                               undecided=judge.undecided, exactly_inside=exactly)
     outcome.stopped = stopped
     outcome.seconds = time.monotonic() - start
     return outcome

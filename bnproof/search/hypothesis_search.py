@@ -104,6 +104,11 @@ def instances(claim: Claim, grid: list[dict]):
     return st.sampled_from(grid).flatmap(for_sizes)
 
 
+# Floats can call an instance inside the claim where it is not (a divisor that is
+# exactly 0 but irrational rounds to 1e-16): survival needs one decided exactly.
+SAMPLES = 8
+
+
 def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
            deadline: float, judge: Judge, coverage: Coverage,
            on_found=None, progress=None):
@@ -137,6 +142,8 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
             coverage.add(sizes_of(claim, instance), 1, int(inside), int(inside))
         else:
             coverage.add(sizes_of(claim, instance), 1, int(s.met), int(s.r is not None))
+            if s.met and s.r is not None and len(judge.samples) < SAMPLES:
+                judge.samples.append(instance)
         state["count"] += 1
         if progress:
             progress()
