@@ -185,6 +185,16 @@ def _exact_float(token: str) -> Fraction:
     return parse_number(token, "a decimal literal")
 
 
+def _unique_keys(pairs) -> dict:
+    """json.loads keeps the last of two equal keys; a reader of the file may see the first."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise BadInput(f"duplicate key {key[:40]!r} in the instance: give each key once")
+        out[key] = value
+    return out
+
+
 def _reject_constant(token: str):
     raise BadInput(f"{token} is not a finite number")
 
@@ -201,7 +211,8 @@ def load_instance(path: str | Path) -> Instance:
     except UnicodeDecodeError:
         raise BadInput(f"{path} is not UTF-8 text") from None
     try:
-        data = json.loads(text, parse_float=_exact_float, parse_constant=_reject_constant)
+        data = json.loads(text, parse_float=_exact_float, parse_constant=_reject_constant,
+                          object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
         raise BadInput(f"{path} is not valid JSON: {err.msg} at line {err.lineno}") from None
     except RecursionError:

@@ -95,3 +95,25 @@ def test_files_are_written_with_the_users_umask(tmp_path):
         os.umask(old)
     assert (path.stat().st_mode & 0o777) == 0o644  # mkstemp alone gives 0600
     assert [p.name for p in path.parent.iterdir()] == ["cert.json"]  # no temporary left
+
+
+def test_a_duplicate_key_in_data_is_bad_input(tmp_path, capsys, no_work):
+    # json.loads would keep the second W0; a reader of the file may see the first
+    path = tmp_path / "dup.json"
+    path.write_text('{"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "W0": [1, 3], "W0": [5, 5]}')
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", "lemma-4.5", "--data", str(path), "--no-crosscheck"])
+    assert exit_.value.code == ExitCode.BAD_INPUT
+    assert "duplicate key 'W0'" in capsys.readouterr().err
+
+
+def test_verify_takes_the_id_list_shows_and_names_what_it_cannot_do(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", "santurkar2018/lemma-4.5", "--no-crosscheck", "--json",
+              "--out", str(tmp_path / "c.json")])
+    assert exit_.value.code == ExitCode.REFUTED
+    assert json.loads(capsys.readouterr().out)["verdict"] == "refuted"
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", "theorem-4.1", "--no-crosscheck"])
+    assert exit_.value.code == ExitCode.BAD_INPUT
+    assert "bnproof fuzz theorem-4.1" in capsys.readouterr().err

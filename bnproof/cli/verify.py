@@ -14,6 +14,22 @@ from .application import EPILOG, app
 KNOWN_CLAIMS = {"lemma-4.5": "Santurkar et al. (2018), Lemma 4.5: BN leads to a favourable initialization"}
 
 
+def _canonical(name: str) -> str:
+    """lemma-4.5 under any name `bnproof list` shows for it (its id or an alias)."""
+    if name in KNOWN_CLAIMS:
+        return name
+    from ..claims.api import all_claims
+
+    for c in all_claims():
+        if name == c.id or name in c.aliases:
+            short = next((a for a in (c.id, *c.aliases) if a in KNOWN_CLAIMS), None)
+            if short:
+                return short
+            raise BadInput(f"{name!r} is {c.id}, which verify cannot evaluate on an instance yet "
+                           f"(verify knows {', '.join(KNOWN_CLAIMS)}); `bnproof fuzz {name}` searches it")
+    raise BadInput(f"unknown claim {name!r}; known claims: {', '.join(KNOWN_CLAIMS)}")
+
+
 def _default_certificate_path(claim: str, data: Optional[Path]) -> Path:
     name = claim if data is None else f"{claim}-{data.stem}"
     return Path("certificates") / f"{name}.json"
@@ -38,9 +54,7 @@ def verify(
     Every number is derived by the exact engine (rationals and square roots, never
     floats), every derivative is compared with JAX autodiff, and the certificate is
     re-verified by the independent checker before the verdict is printed."""
-    if claim not in KNOWN_CLAIMS:
-        known = ", ".join(KNOWN_CLAIMS)
-        raise BadInput(f"unknown claim {claim!r}; known claims: {known}")
+    claim = _canonical(claim)
     from ..instance import check_certifiable, example_3_2, load_instance
 
     instance = example_3_2() if data is None else load_instance(data)
