@@ -120,6 +120,12 @@ def all_claims() -> list[Claim]:
     return claims
 
 
+def named(name: str) -> Claim | None:
+    """The paper claim whose id or one of whose aliases is exactly `name`, else None:
+    every command takes the names `bnproof list` shows."""
+    return next((c for c in all_claims() if name == c.id or name in c.aliases), None)
+
+
 def resolve(name: str) -> list[Claim]:
     """A claim file's claims, or the paper claim with this id or alias."""
     if name.endswith(".py") or Path(name).is_file():

@@ -47,6 +47,12 @@ def latex(
 
 
 def _build(claim: str, data: Optional[Path]):
+    if not Path(claim).is_file():
+        from ..claims.api import named
+
+        paper = named(claim)  # an alias (theorem-c.1) names the same claim as its id
+        if paper is not None:
+            claim = LEMMA if LEMMA in paper.aliases else paper.id
     if claim == LEMMA and not Path(claim).is_file():
         from ..claims import lemma45
         from ..instance import example_3_2, load_instance

@@ -27,7 +27,10 @@ def plot(
 
     For d > 2 the figure is the 2-D slice through W* spanned by the BN direction
     and W0 − W*, and says so in its title."""
-    if claim != "lemma-4.5":
+    from ..claims.api import named
+
+    paper = named(claim)
+    if claim != "lemma-4.5" and (paper is None or "lemma-4.5" not in paper.aliases):
         raise BadInput(f"unknown claim {claim!r}; `bnproof plot` draws lemma-4.5")
     fmt = FORMATS.get(out.suffix.lower())
     if fmt is None:

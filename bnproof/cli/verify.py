@@ -18,16 +18,16 @@ def _canonical(name: str) -> str:
     """lemma-4.5 under any name `bnproof list` shows for it (its id or an alias)."""
     if name in KNOWN_CLAIMS:
         return name
-    from ..claims.api import all_claims
+    from ..claims.api import named
 
-    for c in all_claims():
-        if name == c.id or name in c.aliases:
-            short = next((a for a in (c.id, *c.aliases) if a in KNOWN_CLAIMS), None)
-            if short:
-                return short
-            raise BadInput(f"{name!r} is {c.id}, which verify cannot evaluate on an instance yet "
-                           f"(verify knows {', '.join(KNOWN_CLAIMS)}); `bnproof fuzz {name}` searches it")
-    raise BadInput(f"unknown claim {name!r}; known claims: {', '.join(KNOWN_CLAIMS)}")
+    c = named(name)
+    if c is None:
+        raise BadInput(f"unknown claim {name!r}; known claims: {', '.join(KNOWN_CLAIMS)}")
+    short = next((a for a in (c.id, *c.aliases) if a in KNOWN_CLAIMS), None)
+    if short is None:
+        raise BadInput(f"{name!r} is {c.id}, which verify cannot evaluate on an instance yet "
+                       f"(verify knows {', '.join(KNOWN_CLAIMS)}); `bnproof fuzz {name}` searches it")
+    return short
 
 
 def _default_certificate_path(claim: str, data: Optional[Path]) -> Path:

@@ -1,6 +1,6 @@
-"""`verify --data` on hostile sizes: refused before any work with one line, by the
-checker's own a-priori bound, so that whatever the engine accepts gives a
-certificate the checker accepts (work is asserted by counts, never by time)."""
+"""Input at the command line: hostile sizes refused before any work, by the checker's own
+a-priori bound (work asserted by counts, never by time), duplicate keys, files written
+with the user's umask, and one vocabulary of claim names across commands."""
 
 import json
 import random
@@ -117,3 +117,17 @@ def test_verify_takes_the_id_list_shows_and_names_what_it_cannot_do(tmp_path, ca
         main(["verify", "theorem-4.1", "--no-crosscheck"])
     assert exit_.value.code == ExitCode.BAD_INPUT
     assert "bnproof fuzz theorem-4.1" in capsys.readouterr().err
+
+
+def test_latex_and_plot_take_a_claims_alias_as_its_id(tmp_path, capsys):
+    # `latex theorem-c.1` said "no certificate" where `latex santurkar2018/theorem-c.1` worked
+    for name in ("theorem-c.1", "santurkar2018/theorem-c.1"):
+        out = tmp_path / f"{name.replace('/', '_')}.tex"
+        with pytest.raises(SystemExit) as exit_:
+            main(["latex", name, "-o", str(out)])
+        assert exit_.value.code == 0, capsys.readouterr().err
+    texts = [p.read_text() for p in sorted(tmp_path.glob("*.tex"))]
+    assert texts[0] == texts[1]
+    with pytest.raises(SystemExit) as exit_:
+        main(["plot", "santurkar2018/lemma-4.5", "-o", str(tmp_path / "p.png")])
+    assert exit_.value.code == 0 and (tmp_path / "p.png").stat().st_size > 0
