@@ -6,6 +6,11 @@ person would read as that claim's: case, slashes, dots, dashes and other punctua
 are ignored when names are compared, and every name in a paper's namespace
 (santurkar2018/..., dannemann2025/...) is reserved, claim or not."""
 
+import html
+import re
+import unicodedata
+from urllib.parse import unquote
+
 NAMESPACES = ("santurkar2018", "dannemann2025")
 CLAIMS = {  # id: its aliases
     "santurkar2018/fact-c.1": ("fact-c.1",),
@@ -30,9 +35,24 @@ CLAIMS = {  # id: its aliases
 }
 
 
+# how a name is read, beyond case and punctuation: escapes decoded (theorem%2D4.1,
+# theorem&#45;4.1), look-alike characters folded (the0rem-4.l), leading zeros dropped
+# (theorem-04.01) and the usual abbreviations expanded (thm-4.1)
+ABBREVIATIONS = {"thm": "theorem", "th": "theorem", "lem": "lemma", "obs": "observation",
+                 "rem": "remark", "rmk": "remark", "ex": "example", "eg": "example"}
+LOOK_ALIKE = str.maketrans("0il", "o11")
+
+
 def reading(name: str) -> str:
-    """A name as a person reads it: lower case, ASCII letters and digits only."""
-    return "".join(ch for ch in name.lower() if ch in "abcdefghijklmnopqrstuvwxyz0123456789")
+    """A name as a person reads it: escapes decoded, compatibility characters folded,
+    lower case, leading zeros and abbreviations normalized, ASCII letters and digits
+    only, look-alikes (0 and o, 1, i and l) made one."""
+    for _ in range(4):  # %252D reads as %2D reads as -; each round only shortens the text
+        name = html.unescape(unquote(name))
+    name = unicodedata.normalize("NFKC", name).lower()
+    name = re.sub(r"[0-9]+", lambda m: m.group().lstrip("0") or "0", name)
+    name = re.sub(r"(?<![a-z0-9])[a-z]+(?![a-z])", lambda m: ABBREVIATIONS.get(m.group(), m.group()), name)
+    return "".join(ch for ch in name if ch in "abcdefghijklmnopqrstuvwxyz0123456789").translate(LOOK_ALIKE)
 
 
 NAMES = {reading(name): cid for cid, aliases in CLAIMS.items() for name in (cid, *aliases)}
@@ -44,4 +64,4 @@ def paper_claim(name: str) -> str | None:
     key = reading(name)
     if key in NAMES:
         return NAMES[key]
-    return "" if key.startswith(NAMESPACES) else None
+    return "" if key.startswith(tuple(map(reading, NAMESPACES))) else None
