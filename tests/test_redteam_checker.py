@@ -37,3 +37,34 @@ def test_other_names_stay_users_claims():
     for name in ("me/theorem-4.1", "theorem-4.10", "me/bn-output-bounded", "toy", "test/roots"):
         assert paper_claim(name) is None, name
     assert paper_claim("santurkar2018%2Fanything") == ""
+
+
+def test_a_program_off_by_less_than_the_last_precision_is_accepted_only_as_agreeing_to_it():
+    """The one known place where the judges differ.  Adding ε = √2 − p/q (|ε| < 2^-4096) to
+    Theorem 4.1's residual leaves the verdict true (it rests on the checker's formula R),
+    but the program is no longer the claim's: intervals cannot see it, so the accepted
+    line says only "agrees to 2^-4096", while z3 on the export, which states exact
+    equality, answers sat.  A program whose residual is exact must agree exactly."""
+    from fractions import Fraction
+
+    doc = json.loads((ROOT / "certificates/santurkar2018/theorem-4.1.json").read_text())
+    honest = check_document(doc)
+    assert honest.endswith("the program agrees to 2^-4096)")  # σ is irrational here
+    p, q = 1, 1
+    while q.bit_length() < 3200:  # convergents of √2: |√2 − p/q| < 1/q² < 2^-6000
+        p, q = p + 2 * q, p + q
+    steps, r = doc["program"]["steps"], doc["program"]["residual"]
+    n = len(steps)
+    steps += [["const", "2"], ["sqrt", n], ["const", str(Fraction(p, q))],
+              ["sub", n + 1, n + 2], ["add", r, n + 3]]
+    doc["program"]["residual"] = n + 4
+    doc["obligations"][-1]["value"] = n + 4
+    forged = sealed(doc)
+    assert check_document(forged).endswith("the program agrees to 2^-4096)")
+    from bnproof.certificate.smtlib import document_smt
+    from bnproof.certificate.solvers import available, solve
+
+    if available("z3"):
+        assert solve(document_smt(forged), "z3", timeout=120) == "sat"
+        assert solve(document_smt(json.loads(
+            (ROOT / "certificates/santurkar2018/theorem-4.4.json").read_text())), "z3", timeout=120) == "unsat"

@@ -184,12 +184,13 @@ def run(ops: list, b: int, work: list) -> list:
     return vals
 
 
-def evaluate(ops: list, facts: list, match: tuple | None = None) -> None:
+def evaluate(ops: list, facts: list, match: tuple | None = None) -> bool:
     """Decide every (name, step, sign) fact, refining the precision as needed.  With
     match = (step, value, claim id), the step must equal the checker's exact value:
     exactly if the step is exact, else its interval must contain the value at every
     precision up to the last.  Intervals cannot prove equality; the sign rests on the
-    checker's value, so the agreement binds the program, it is not a premise."""
+    checker's value, so the agreement binds the program, it is not a premise.
+    Returns whether the matched step was exact (True without a match)."""
     work = [0]
     for b in PRECISIONS:
         try:
@@ -213,7 +214,7 @@ def evaluate(ops: list, facts: list, match: tuple | None = None) -> None:
                                f"own formula for {claim_id}: not the claim's program")
             pending = pending or ("match" if type(vals[i]) is tuple and b < PRECISIONS[-1] else None)
         if pending is None:
-            return
+            return match is None or type(vals[match[0]]) is Fraction
     raise Rejected(f"undecided at {PRECISIONS[-1]} bits: {pending}")
 
 
@@ -270,8 +271,10 @@ def check_program(doc: dict) -> str:
     if not DECIDE[SIGN[claim["kind"]]](sign(ours), sign(ours)):
         raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
                        f"{('negative', 'zero', 'positive')[sign(ours) + 1]}, so the claim holds here")
-    evaluate(ops, facts, (program["residual"], ours, claim["id"]))
-    return f"{claim['id']} refuted (its residual by the checker's own formula, matching the program)"
+    exact = evaluate(ops, facts, (program["residual"], ours, claim["id"]))
+    agree = "exactly" if exact else "to 2^-4096"  # intervals cannot prove an irrational equal
+    return (f"{claim['id']} refuted (its residual by the checker's own formula; the program "
+            f"agrees {agree})")
 
 
 MAX_INLINE, MAX_LINES = 80, 400  # --show-program: linear in the steps, and capped
