@@ -26,21 +26,28 @@ def check_document(doc) -> str:
 
 def check_file(path, show_program: bool = False) -> tuple[bool, str]:
     """(accepted, the output line); with show_program an accepted program follows it."""
+    accepted, line, _ = checked(path, show_program)
+    return accepted, line
+
+
+def checked(path, show_program: bool = False) -> tuple[bool, str, dict | None]:
+    """check_file, with the document it checked (None if rejected): whoever compares the
+    certificate with anything else compares this one, not a second reading of the file."""
     name = str(path) if str(path).isprintable() else ascii(str(path))  # one line, always
     try:
         doc = read(path)
         line = f"ACCEPTED {name}: {check_document(doc)}"
     except Rejected as exc:
-        return False, f"REJECTED {name}: {exc}"
+        return False, f"REJECTED {name}: {exc}", None
     except RecursionError:
-        return False, f"REJECTED {name}: nested too deeply"
+        return False, f"REJECTED {name}: nested too deeply", None
     except MemoryError:
-        return False, f"REJECTED {name}: out of memory"
+        return False, f"REJECTED {name}: out of memory", None
     except Exception as exc:  # a last resort: a checker bug must still reject
-        return False, f"REJECTED {name}: internal checker error: {type(exc).__name__}"
+        return False, f"REJECTED {name}: internal checker error: {type(exc).__name__}", None
     if show_program and "program" in doc:
         line += "".join("\n  " + text for text in render(doc["program"]))  # all ASCII once checked
-    return True, line
+    return True, line, doc
 
 
 def main(argv=None) -> int:

@@ -50,11 +50,8 @@ def difference(claims: list, claim_file: Path, doc: dict) -> str | None:
     return None
 
 
-def bind(claims: list, claim_file: Path, path: Path) -> tuple[bool, str]:
-    """Compare an accepted certificate with the claim file."""
-    from ..checker.parse import read
-
-    doc = read(path)
+def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
+    """Compare an accepted certificate (the document the checker read) with the claim file."""
     if "program" not in doc:
         return False, "not a program certificate, so there is no program to compare"
     why = difference(claims, claim_file, doc)
@@ -81,7 +78,7 @@ def check(
     other claim it trusts the program, names its hash, and --claim FILE.py checks
     that the claim (source, statement, kind, variables) and the program are the ones
     the claim file defines, naming the first difference."""
-    from ..checker import check_file
+    from ..checker.kernel import checked
 
     claims = None
     if claim is not None:
@@ -90,9 +87,9 @@ def check(
         claims = load_file(claim)  # a broken claim file is bad input (exit 3)
     all_ok = True
     for path in files:
-        accepted, line = check_file(path, show_program)
+        accepted, line, doc = checked(path, show_program)
         if accepted and claims is not None:
-            accepted, why = bind(claims, claim, path)
+            accepted, why = bind(claims, claim, doc)
             head, sep, tail = line.partition("\n")
             line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
         all_ok &= accepted
