@@ -1,11 +1,15 @@
 """The docs stay true: every console example in README.md and docs/*.md is run
-and its output compared, and the CLI reference is regenerated and compared.
+and its output compared, every page's Python example (docs/api.md) is run as a
+notebook and its output compared, and the CLI reference is regenerated and
+compared.
 
 A console example is a fenced block whose lines start with "$ " (a command)
 followed by the output it prints.  In expected output, a line that is just
 "…" stands for any number of lines, and "…" inside a line for any text.  A
 block fenced as ```python file=NAME is written to NAME first, so that a
-command can use it."""
+command can use it.  A page's ```python blocks are its notebook: run in order
+in one fresh interpreter, each followed by the ```text block (if any) that
+shows what it prints."""
 
 from __future__ import annotations
 
@@ -37,6 +41,20 @@ def _examples():
                 files[info.split("=", 1)[1]] = body
             elif body.startswith("$ "):
                 yield pytest.param(page, body, dict(files), id=f"{page.name}:{body.splitlines()[0][2:60]}")
+
+
+def _notebooks():
+    for page in PAGES:
+        files, cells = {}, []
+        for info, body in _blocks(page):
+            if info.startswith("python file="):
+                files[info.split("=", 1)[1]] = body
+            elif info == "python":
+                cells.append([body, None])
+            elif info == "text" and cells and cells[-1][1] is None:
+                cells[-1][1] = body
+        if cells:
+            yield pytest.param(page, cells, files, id=page.name)
 
 
 def _pattern(expected: list[str]) -> re.Pattern:
@@ -82,6 +100,33 @@ def test_console_example_runs_as_documented(page, body, files, tmp_path):
         output = proc.stdout + (proc.stderr if not proc.stdout else "")
         assert _pattern(expected).fullmatch(output), (
             f"{page.name}: `{command}` printed\n{output}\nbut the docs say\n" + "\n".join(expected))
+
+
+CELL = "<<bnproof docs: next cell>>"
+
+
+@pytest.mark.parametrize("page, cells, files", list(_notebooks()))
+def test_python_example_runs_as_documented(page, cells, files, tmp_path):
+    for folder in ("docs", "certificates"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    script = "".join(f"print({CELL!r}, flush=True)\n{code}\n" for code, _ in cells)
+    (tmp_path / "notebook.py").write_text(script, encoding="utf-8")
+    env = dict(os.environ, BNPROOF_CACHE_DIR=str(tmp_path / ".cache"))
+    proc = subprocess.run([sys.executable, "notebook.py"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    outputs = proc.stdout.split(CELL + "\n")[1:]
+    assert len(outputs) == len(cells)
+    for k, ((code, expected), output) in enumerate(zip(cells, outputs), 1):
+        if expected is not None:
+            assert _pattern(expected.splitlines()).fullmatch(output), (
+                f"{page.name}, cell {k}:\n{code}\nprinted\n{output}\nbut the docs say\n{expected}")
+
+
+def test_there_is_a_python_notebook_on_the_api_page():
+    assert "api.md" in {param.values[0].name for param in _notebooks()}
 
 
 def test_there_are_console_examples_on_every_user_page():

@@ -8,26 +8,7 @@ from typing import Optional
 
 import typer
 
-from ..errors import BadInput, BnproofError, ExitCode
 from .application import EPILOG, app
-
-KNOWN_CLAIMS = {"lemma-4.5": "Santurkar et al. (2018), Lemma 4.5: BN leads to a favourable initialization"}
-
-
-def _canonical(name: str) -> str:
-    """lemma-4.5 under any name `bnproof list` shows for it (its id or an alias)."""
-    if name in KNOWN_CLAIMS:
-        return name
-    from ..claims.api import named
-
-    c = named(name)
-    if c is None:
-        raise BadInput(f"unknown claim {name!r}; known claims: {', '.join(KNOWN_CLAIMS)}")
-    short = next((a for a in (c.id, *c.aliases) if a in KNOWN_CLAIMS), None)
-    if short is None:
-        raise BadInput(f"{name!r} is {c.id}, which verify cannot evaluate on an instance yet "
-                       f"(verify knows {', '.join(KNOWN_CLAIMS)}); `bnproof fuzz {name}` searches it")
-    return short
 
 
 def _default_certificate_path(claim: str, data: Optional[Path]) -> Path:
@@ -54,61 +35,29 @@ def verify(
     Every number is derived by the exact engine (rationals and square roots, never
     floats), every derivative is compared with JAX autodiff, and the certificate is
     re-verified by the independent checker before the verdict is printed."""
-    claim = _canonical(claim)
-    from ..instance import check_certifiable, example_3_2, load_instance
+    from .._api.verify import canonical, instance_of, run
 
-    instance = example_3_2() if data is None else load_instance(data)
-    check_certifiable(instance)  # before any work: the checker's own size limits
-    worker = None
-    if crosscheck:
-        from ..numeric import crosscheck as cc
-
-        # JAX starts in its own process now and works on the second core while
-        # the exact engine derives and SymPy renders.
-        worker = cc.Worker()
-    try:
-        from ..claims import lemma45
-
-        with _status(f"deriving the optima exactly (m = {instance.m}, d = {instance.d})"):
-            report = lemma45.analyse(instance)
-        if worker is not None:
-            worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
-        from ..render import report as render
-
-        forms = render.forms_for(report)
-        numeric = None
-        if worker is not None:
-            numeric = cc.ensure(worker.result())
-            worker = None
-    finally:
-        if worker is not None:
-            worker.cancel()
-
-    from ..certificate import lemma45 as certificate
-    from ..certificate.io import write_atomic
-    from ..checker import check_file
-
-    with _status("writing the certificate and re-checking it independently"):
-        path = write_atomic(out or _default_certificate_path(claim, data), certificate.build(report))
-    accepted, line = check_file(path)
-    if not accepted:
-        raise BnproofError(f"the checker rejected the certificate just written: {line}")
-    extras = render.Extras(numeric, str(path), "checked: " + line.split(" ", 1)[0])
-
+    claim = canonical(claim)
+    instance = instance_of(data)  # refused before any work if the checker would refuse it
+    result = run(claim, instance, crosscheck=crosscheck, status=_status,
+                 out=out or _default_certificate_path(claim, data))
     if as_json:
-        typer.echo(json.dumps(render.to_json(report, forms, extras), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         from rich.console import Console
 
         console = Console(highlight=False, soft_wrap=True)
-        for text in render.to_text(report, forms, extras):
+        for text in result.lines():
             console.print(text)
+    from ..claims import lemma45
+
+    report = result.report
     for n in report.neurons:
         if n.verdict == lemma45.HYPOTHESIS_NOT_MET:
             where = f" for neuron {n.index + 1}" if instance.n > 1 else ""
             typer.echo(f"note: hypothesis not met{where}: ⟨W0, W*⟩ = {n.inner} ≤ 0, so Lemma 4.5 "
                        "says nothing about this instance", err=True)
-    raise typer.Exit(_exit_for(report.verdict))
+    raise typer.Exit(result.exit_code)
 
 
 def _status(text: str):
@@ -122,15 +71,3 @@ def _status(text: str):
     from rich.console import Console
 
     return Console(stderr=True).status(text)
-
-
-def _exit_for(verdict: str) -> int:
-    from ..claims import lemma45
-
-    return {
-        lemma45.REFUTED: ExitCode.REFUTED,
-        lemma45.HOLDS: ExitCode.OK,
-        lemma45.HYPOTHESIS_NOT_MET: ExitCode.HYPOTHESIS_NOT_MET,
-    }[verdict]
-
-

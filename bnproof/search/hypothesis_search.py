@@ -12,6 +12,8 @@ ignores one under @seed, and a seed must give the same search on every run
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 import time
 from fractions import Fraction
 
@@ -173,7 +175,8 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         suppress_health_check=list(HealthCheck),
     )(given(instances(claim, grid))(test)))
     try:
-        run()
+        with _storage_outside_the_working_folder():
+            run()
     except Found as hit:
         return hit.refutation, state["count"], state["first"]
     except OutOfTime:  # keep what was found before the deadline
@@ -181,3 +184,21 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
     except Unsatisfiable:  # Hypothesis could not draw enough valid instances; JAX still searches
         pass
     return state["best"], state["count"], state["first"]
+
+
+@contextlib.contextmanager
+def _storage_outside_the_working_folder():
+    """Even without an example database Hypothesis writes files under
+    ./.hypothesis (a cache of the constants it reads from local modules); a
+    search writes nothing into the working folder, so for its duration they go
+    to a temporary folder, removed afterwards.  The caller's own setting (a
+    notebook's, a test suite's) is restored."""
+    from hypothesis import configuration
+
+    before = getattr(configuration, "__hypothesis_home_directory", None)
+    with tempfile.TemporaryDirectory(prefix="bnproof-hypothesis-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(before)

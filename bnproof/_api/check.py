@@ -1,0 +1,38 @@
+"""`bnproof.check`: the independent checker's verdict on a certificate file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def check(path, *, claim=None, show_program: bool = False):
+    """Re-verify a certificate file with the independent checker (standard
+    library only; it trusts nothing else in bnproof).  With `claim` (a claim
+    file, or a Claim object), an accepted program certificate must also bind
+    that claim: its source, statement, kind, variables and program must be the
+    ones the claim gives, as with `bnproof check --claim`.  Returns a
+    CheckResult: accepted, the line `bnproof check` prints, and what the
+    certificate establishes or why it was rejected."""
+    from ..checker.kernel import checked
+    from .results import CheckResult
+
+    path = os.fspath(path)
+    claims = None
+    if claim is not None:
+        from .claims import load
+
+        claims = load(claim)  # a broken claim file is bad input, before any check
+        source = Path(os.fspath(claim)) if isinstance(claim, (str, os.PathLike)) else Path(
+            claims[0].path or claims[0].id)
+    accepted, line, doc = checked(path, show_program)
+    if accepted and claims is not None:
+        from ..cli.check import bind  # compares the very document the checker accepted
+
+        accepted, why = bind(claims, source, doc)
+        head, sep, tail = line.partition("\n")
+        line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
+    name = path if path.isprintable() else ascii(path)  # as the checker names it
+    first = line.partition("\n")[0]
+    said = first.partition(f"{'ACCEPTED' if accepted else 'REJECTED'} {name}: ")[2] or first
+    return CheckResult(path, accepted, line, said if accepted else None, None if accepted else said)

@@ -1,0 +1,144 @@
+"""`bnproof.verify`: Lemma 4.5 decided exactly on an instance, cross-checked and
+certified; `bnproof verify` is this plus a report."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from fractions import Fraction
+from pathlib import Path
+
+from ..errors import BadInput, BnproofError
+
+KNOWN_CLAIMS = {"lemma-4.5": "Santurkar et al. (2018), Lemma 4.5: BN leads to a favourable initialization"}
+
+
+def verify(claim="lemma-4.5", data=None, *, crosscheck: bool = True, out: str | Path | None = None):
+    """Decide Lemma 4.5 exactly on an instance, cross-check every derivative
+    with JAX autodiff (crosscheck=False skips it) and certify the verdict.
+
+    `claim` is "lemma-4.5" under any name `bnproof list` shows for it (or its
+    Claim object).  `data` is None (Example 3.2 of Dannemann & Junike), a dict
+    in the format of `verify --data` (numbers as ints, Fractions, "p/q" strings
+    or floats, a float read as the decimal it prints as: 0.1 is 1/10), or the
+    path of such a JSON file.  The certificate is built and accepted by the
+    independent checker; it is written to `out` only if given, else its text is
+    kept on the result.  Returns a VerifyResult."""
+    return run(canonical(claim), instance_of(data), crosscheck=crosscheck, out=out)
+
+
+def canonical(claim) -> str:
+    """lemma-4.5 under any name `bnproof list` shows for it (its id or an alias)."""
+    from ..claims.api import Claim, named
+
+    if isinstance(claim, str) and claim in KNOWN_CLAIMS:
+        return claim
+    if isinstance(claim, Claim):
+        c = claim
+    elif isinstance(claim, (str, os.PathLike)) and str(claim).endswith(".py"):
+        from .claims import one
+
+        c = one(claim)
+    elif isinstance(claim, str):
+        c = named(claim)
+        if c is None:
+            raise BadInput(f"unknown claim {claim!r}; known claims: {', '.join(KNOWN_CLAIMS)}")
+    else:
+        raise BadInput(f"a claim is a Claim object, a claim id or alias, or a claim file, "
+                       f"not {type(claim).__name__}")
+    short = next((a for a in (c.id, *c.aliases) if a in KNOWN_CLAIMS), None)
+    if short is None:
+        name = claim if isinstance(claim, str) else c.id
+        raise BadInput(f"{name!r} is {c.id}, which verify cannot evaluate on an instance yet "
+                       f"(verify knows {', '.join(KNOWN_CLAIMS)}); `bnproof fuzz {name}` searches it")
+    return short
+
+
+def instance_of(data, certifiable: bool = True):
+    """The instance `data` names (see verify); with `certifiable`, refused at
+    once if the checker would refuse its certificate for its size."""
+    from ..instance import Instance, check_certifiable, example_3_2, instance_from_json, load_instance
+
+    if data is None:
+        instance = example_3_2()
+    elif isinstance(data, Instance):
+        instance = data
+    elif isinstance(data, dict):
+        instance = instance_from_json(_exact_floats(data, "data"))
+    elif isinstance(data, (str, os.PathLike)):
+        instance = load_instance(data)
+    else:
+        raise BadInput(f"data is None, a dict or the path of a JSON file, not {type(data).__name__}")
+    if certifiable:
+        check_certifiable(instance)  # before any work: the checker's own size limits
+    return instance
+
+
+def _exact_floats(value, where: str):
+    """Python floats as the decimals they print as (JSON decimals are read so too)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise BadInput(f"{where}: {value!r} is not a finite number")
+        return Fraction(repr(value))
+    if isinstance(value, dict):
+        return {k: _exact_floats(v, f"{where}[{k!r}]") for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_exact_floats(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def run(claim: str, instance, *, crosscheck: bool = True, out: str | Path | None = None,
+        status=lambda text: contextlib.nullcontext()):
+    """The VerifyResult; `status(text)` is a context manager around each long
+    step (the command line shows a spinner)."""
+    worker = None
+    if crosscheck:
+        from ..numeric import crosscheck as cc
+
+        # JAX starts in its own process now and works on the second core while
+        # the exact engine derives and SymPy renders.
+        worker = cc.Worker()
+    try:
+        from ..claims import lemma45
+
+        with status(f"deriving the optima exactly (m = {instance.m}, d = {instance.d})"):
+            report = lemma45.analyse(instance)
+        if worker is not None:
+            worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
+        from ..render import report as render
+
+        forms = render.forms_for(report)
+        numeric = None
+        if worker is not None:
+            numeric = cc.ensure(worker.result())
+            worker = None
+    finally:
+        if worker is not None:
+            worker.cancel()
+
+    from ..certificate import lemma45 as certificate
+    from ..certificate.io import pretty
+    from .results import VerifyResult
+
+    with status("writing the certificate and re-checking it independently"):
+        text = pretty(certificate.build(report)) + "\n"  # build() has the checker accept it
+        if out is not None:
+            from ..atomic import write_text_atomic
+            from ..checker import check_file
+
+            path = write_text_atomic(out, text)
+            accepted, line = check_file(path)
+            if not accepted:
+                raise BnproofError(f"the checker rejected the certificate just written: {line}")
+        else:
+            import json
+
+            from ..checker import Rejected, check_document
+
+            path = None
+            try:
+                line = f"ACCEPTED (in memory): {check_document(json.loads(text))}"
+            except Rejected as err:
+                raise BnproofError(f"the checker rejected the certificate just built: {err}") from None
+    return VerifyResult.of(report, forms, numeric, text, path, line)
