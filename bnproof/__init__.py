@@ -6,17 +6,28 @@ Hypothesis are imported only when a function needs them."""
 
 __version__ = "0.1.0"
 
-from ._api.check import check as check
-from ._api.claims import load as load
-from ._api.fuzz import fuzz as fuzz
-from ._api.latex import latex as latex
-from ._api.results import CheckResult as CheckResult
-from ._api.results import FuzzResult as FuzzResult
-from ._api.results import VerifyResult as VerifyResult
-from ._api.verify import verify as verify
-from .claims.api import Claim as Claim
-from .claims.api import Var as Var
-from .errors import BnproofError as BnproofError
+# Names resolve on first use (PEP 562), so that `import bnproof.checker`, the
+# independent kernel, loads no other part of bnproof, and `import bnproof` stays cheap.
+_EXPORTS = {
+    "check": "._api.check", "load": "._api.claims", "fuzz": "._api.fuzz", "latex": "._api.latex",
+    "CheckResult": "._api.results", "FuzzResult": "._api.results", "VerifyResult": "._api.results",
+    "verify": "._api.verify", "Claim": ".claims.api", "Var": ".claims.api", "BnproofError": ".errors",
+}
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        import importlib
+
+        value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'bnproof' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = ["BnproofError", "CheckResult", "Claim", "FuzzResult", "Var", "VerifyResult", "check", "fuzz",
            "latex", "load", "verify"]
