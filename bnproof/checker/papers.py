@@ -4,7 +4,8 @@ alias in proofs/*/*.py (tests/test_binding.py checks that this table lists them 
 A certificate may not refute a paper's claim on a program's word, under any name a
 person would read as that claim's: case, slashes, dots, dashes and other punctuation
 are ignored when names are compared, and every name in a paper's namespace
-(santurkar2018/..., dannemann2025/...) is reserved, claim or not."""
+(santurkar2018/..., dannemann2025/...) or naming one of its authors is reserved,
+claim or not."""
 
 import html
 import re
@@ -38,8 +39,13 @@ CLAIMS = {  # id: its aliases
 # how a name is read, beyond case and punctuation: escapes decoded (theorem%2D4.1,
 # theorem&#45;4.1), look-alike characters folded (the0rem-4.l), leading zeros dropped
 # (theorem-04.01) and the usual abbreviations expanded (thm-4.1)
-ABBREVIATIONS = {"thm": "theorem", "th": "theorem", "lem": "lemma", "obs": "observation",
-                 "rem": "remark", "rmk": "remark", "ex": "example", "eg": "example"}
+ABBREVIATIONS = {"thm": "theorem", "th": "theorem", "theo": "theorem", "theor": "theorem",
+                 "thrm": "theorem", "lem": "lemma", "lma": "lemma", "obs": "observation",
+                 "obsv": "observation", "rem": "remark", "rmk": "remark", "ex": "example",
+                 "eg": "example", "exa": "example", "expl": "example"}
+# the papers' authors: a name that cites them (santurkar-et-al-2018/theorem-4.1,
+# dannemann-junike/remark-2.7) is a paper's name, reserved like its namespace
+AUTHORS = ("santurkar", "tsipras", "ilyas", "madry", "dannemann", "junike")
 LOOK_ALIKE = str.maketrans("0il", "o11")
 
 
@@ -64,4 +70,6 @@ def paper_claim(name: str) -> str | None:
     key = reading(name)
     if key in NAMES:
         return NAMES[key]
-    return "" if key.startswith(tuple(map(reading, NAMESPACES))) else None
+    if key.startswith(tuple(map(reading, NAMESPACES))) or any(reading(a) in key for a in AUTHORS):
+        return ""
+    return None

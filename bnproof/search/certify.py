@@ -23,6 +23,7 @@ from .space import valid_exact
 
 # Programs longer than this are shown unsimplified (expanding surds grows with the program).
 MAX_SIMPLIFY_STEPS = 5000
+APPROX_BITS = 4096  # working precision for the residual's float, at most (as the checker's)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,12 @@ def described(claim: Claim, refutation: Refutation) -> Refutation:
         if len(traced.steps) <= MAX_SIMPLIFY_STEPS:
             # sums of surds: expand, rationalize denominators, collect
             expr = sympy.expand(sympy.radsimp(sympy.expand(expr)))
-        approx = float(expr.evalf(30))
+        # strict: a value that cancels past the working precision raises instead of coming
+        # back as noise (sqrt(10**100 + 1) - 10**50 - 10**-50/2 read 1.6e-114, not -1.25e-151)
+        try:
+            approx = float(expr.evalf(30, strict=True, maxn=APPROX_BITS))
+        except sympy.core.evalf.PrecisionExhausted:
+            approx = math.nan
         # beyond the float range there is no float to show (and JSON has no Infinity)
         return replace(refutation, residual_text=sympy.sstr(expr),
                        residual_float=approx if math.isfinite(approx) else None)

@@ -73,7 +73,10 @@ class Outcome:
         if not self.proved_sizes:
             return None
         if len(self.proved_sizes) == len(self.proof_grid):
-            bounds = ", ".join(f"{k} ≤ {max(s[k] for s in self.proved_sizes)}"
+            # "m ≤ 6" when the proof starts at the claim's smallest m, else "4 ≤ m ≤ 6"
+            bounds = ", ".join(_range_text(k, min(s[k] for s in self.proved_sizes),
+                                           max(s[k] for s in self.proved_sizes),
+                                           self.claim.sizes[k][0] if self.claim else None)
                                for k in sorted(self.proved_sizes[0]))
             return f"verified exactly for {bounds}" if bounds else "verified exactly"
         names = sorted(self.proved_sizes[0])
@@ -231,6 +234,13 @@ def _prove_at(claim: Claim, sizes: dict) -> tuple[bool, str | None]:
         return bool(prove.identity_holds(claim, sizes)), None
     except Exception as err:  # noqa: BLE001 - reported as a note, never as a proof
         return False, f"the prover failed: {type(err).__name__}: {err}"
+
+
+def _range_text(name: str, lo: int, hi: int, smallest) -> str:
+    smallest = lo if smallest is None else smallest
+    if lo == hi and lo != smallest:
+        return f"{name} = {lo}"
+    return f"{name} ≤ {hi}" if lo == smallest else f"{lo} ≤ {name} ≤ {hi}"
 
 
 def _sizes_text(sizes: dict) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -12,6 +13,8 @@ from ..errors import BadInput
 
 # Per instance.  Fuzzing looks for small counterexamples; Hypothesis cannot draw much more.
 MAX_ENTRIES = 256
+# Size combinations a search may range over (checked before any is built).
+MAX_SIZE_COMBINATIONS = 10_000
 # Size combinations an identity's exact_sizes may ask the prover for.
 MAX_PROOF_SIZES = 1000
 
@@ -43,6 +46,10 @@ def _check_claim_sizes(claim: Claim) -> None:
                 or not 1 <= value[0] <= value[1]):
             raise BadInput(f"claim {claim.id}: exact size {name!r} needs a range (smallest, largest) of "
                            f"integers with 1 <= smallest <= largest, got {value!r}")
+        smallest = claim.sizes[name][0]
+        if value[0] < smallest:  # a proof there is about instances the claim does not cover
+            raise BadInput(f"claim {claim.id}: exact size {name!r} starts at {value[0]}, below the "
+                           f"claim's smallest {name} = {smallest}")
         combinations *= value[1] - value[0] + 1
     if combinations > MAX_PROOF_SIZES:
         raise BadInput(f"claim {claim.id}: exact_sizes give {combinations} sizes to prove; at most "
@@ -61,11 +68,22 @@ def size_grid(claim: Claim, sizes: dict | None = None) -> list[dict]:
             raise BadInput(f"impossible size {name} = {value}")
         ranges[name] = (lo, hi)
     names = sorted(ranges)
+    # bounded before anything is enumerated (sizes (2, 10**9) built a billion dicts): the
+    # entries grow with every size, so the largest sizes give the most; then the count
+    largest = {n: ranges[n][1] for n in names}
+    entries = sum(math.prod(int(n) for n in claim.shape_of(v, largest)) for v in claim.variables)
+    if entries > MAX_ENTRIES:
+        raise BadInput(f"sizes {largest} give {entries} entries per instance; at most {MAX_ENTRIES}")
+    combinations = math.prod(hi - lo + 1 for lo, hi in ranges.values())
+    if combinations > MAX_SIZE_COMBINATIONS:
+        raise BadInput(f"claim {claim.id}: its sizes give {combinations} combinations to search; "
+                       f"at most {MAX_SIZE_COMBINATIONS}")
     grid = [dict(zip(names, combo)) for combo in
             itertools.product(*(range(ranges[n][0], ranges[n][1] + 1) for n in names))]
     grid.sort(key=lambda s: (sum(s.values()), tuple(s[n] for n in names)))
     for s in grid:
-        entries = sum(int(np.prod(claim.shape_of(v, s))) for v in claim.variables)
+        # math.prod of Python ints: np.prod wraps around in int64 (4294967296² is 0)
+        entries = sum(math.prod(int(n) for n in claim.shape_of(v, s)) for v in claim.variables)
         if entries > MAX_ENTRIES:
             raise BadInput(f"sizes {s} give {entries} entries per instance; at most {MAX_ENTRIES}")
     return grid
