@@ -160,3 +160,17 @@ def test_a_fixed_size_whose_entries_overflow_int64_is_bad_input(tmp_path):
                cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
     assert "18446744073709551616 entries per instance" in proc.stderr
+
+
+# ------------------------------------------------- 7. claim files that end the process
+
+@pytest.mark.parametrize("command", [("fuzz", "exits.py", "--no-jax", "--time-budget", "2"),
+                                     ("check", "--claim", "exits.py",
+                                      str(ROOT / "certificates/santurkar2018/theorem-4.1.json"))])
+def test_a_claim_file_that_calls_sys_exit_is_bad_input_not_a_silent_success(tmp_path, command):
+    """sys.exit(0) at the top of a claim file made `fuzz` and `check --claim` exit 0 with
+    no output: "survived" / "every certificate accepted", with nothing searched or checked."""
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(0)\n")
+    proc = run(*command, cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
+    assert "SystemExit" in proc.stderr

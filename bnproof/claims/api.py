@@ -90,9 +90,10 @@ def load_file(path: str | Path) -> list[Claim]:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except BadInput:
+    except (BadInput, KeyboardInterrupt):
         raise
-    except Exception as err:  # the user's file failed to define its claims
+    except BaseException as err:  # the user's file failed to define its claims (sys.exit too:
+        # exit 0 would read as "survived" or "every certificate accepted", with nothing done)
         where = ""
         tb = err.__traceback__
         while tb is not None:
