@@ -174,3 +174,27 @@ def test_a_claim_file_that_calls_sys_exit_is_bad_input_not_a_silent_success(tmp_
     proc = run(*command, cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
     assert "SystemExit" in proc.stderr
+
+
+# ------------------------------------------------- 8. vacuous and survived
+
+EMPTY = '''
+TRUE = Claim(id="rt/empty-true", source="s", statement="s", variables=(Var("y", ("m",)),),
+             sizes={"m": (1, 3)}, hypotheses=(lambda xp, y: xp.asarray([]),),
+             residual=lambda xp, y: xp.sum(y * y))
+FALSE = Claim(id="rt/empty-false", source="s", statement="s", variables=(Var("y", ("m",)),),
+              sizes={"m": (1, 3)}, hypotheses=(lambda xp, y: xp.asarray([]), lambda xp, y: y[0]),
+              residual=lambda xp, y: 1 - xp.sum(y))
+'''
+
+
+def test_an_empty_array_of_hypotheses_asks_nothing_in_floats_as_exactly(tmp_path):
+    """Every entry of a hypothesis array must be > 0: for an empty array the exact engine
+    asks nothing, but the float screen took np.min of it as a failure, so a true claim
+    was 'vacuous: no instance met the hypotheses' (exit 9) and JAX stopped on an error."""
+    (tmp_path / "empty.py").write_text("from bnproof.claims import Claim, Var\n" + EMPTY)
+    proc = run("fuzz", "empty.py", "--no-timings", "--time-budget", "5", "--json", cwd=tmp_path)
+    out = {o["claim"]: o for o in json.loads(proc.stdout)}
+    assert out["rt/empty-true"]["verdict"] == "survived", proc.stdout + proc.stderr
+    assert not out["rt/empty-true"]["notes"]
+    assert out["rt/empty-false"]["verdict"] == "refuted"

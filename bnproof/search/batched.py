@@ -48,7 +48,9 @@ class BatchedResidual:
 
         def one(values):
             r = jnp.reshape(claim.residual(xp, **values), ())
-            hs = [jnp.min(jnp.atleast_1d(h(xp, **values))) for h in claim.hypotheses]
+            # an empty array of hypotheses asks nothing (every entry > 0 holds vacuously)
+            hs = [jnp.min(v) for v in (jnp.atleast_1d(h(xp, **values)) for h in claim.hypotheses)
+                  if v.size]
             return r, (jnp.stack(hs) if hs else jnp.ones(1))
 
         def objective(values):  # what gradient search pushes down

@@ -86,7 +86,10 @@ def screen(claim: Claim, instance: dict, xp) -> Screen:
         hmin = np.inf
         try:
             for h in claim.hypotheses:
-                value = float(np.min(h(xp, **values)))
+                value = np.asarray(h(xp, **values))
+                if value.size == 0:  # an empty array asks nothing, as in the exact engine
+                    continue
+                value = float(np.min(value))
                 if np.isinf(value):
                     return Screen(False, None, None, unrepresentable=True)
                 hmin = min(hmin, value)
