@@ -15,8 +15,9 @@ from pathlib import Path
 
 from .errors import BadInput
 
-_RATIO = re.compile(r"[+-]?\d+(?:/\d+)?")
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE]([+-]?\d+))?")
+# [0-9], not \d: \d also matches non-ASCII digits such as "٣", which Fraction reads as 3
+_RATIO = re.compile(r"[+-]?[0-9]+(?:/[0-9]+)?")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?")
 _MAX_CHARS = 400
 _MAX_EXPONENT = 400
 MAX_SAMPLES = 100_000

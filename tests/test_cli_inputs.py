@@ -131,3 +131,14 @@ def test_latex_and_plot_take_a_claims_alias_as_its_id(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["plot", "santurkar2018/lemma-4.5", "-o", str(tmp_path / "p.png")])
     assert exit_.value.code == 0 and (tmp_path / "p.png").stat().st_size > 0
+
+
+def test_non_ascii_digits_are_not_numbers():
+    # Fraction("٣") is 3; the checker refuses such digits, so the reader must too
+    from bnproof.errors import BadInput
+    from bnproof.instance import parse_number
+
+    for text in ("٣", "1/٣", "٣.5", "1e٣"):
+        with pytest.raises(BadInput):
+            parse_number(text, "gamma")
+    assert parse_number("3.5e1", "gamma") == 35
