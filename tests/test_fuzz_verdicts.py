@@ -256,3 +256,19 @@ def test_a_claim_defined_nowhere_in_exact_arithmetic_is_vacuous_not_survived(tmp
     outcome = fuzz(load_file(path)[0], max_examples=30, time_budget=30, use_jax=False)
     assert outcome.verdict == VACUOUS and "decided exactly" in outcome.reason
     assert outcome.coverage.total().defined > 0  # the floats alone would have said survived
+
+
+def test_a_residual_that_is_not_a_scalar_is_undecided_with_the_reason_not_vacuous(tmp_path):
+    path = tmp_path / "vector.py"
+    path.write_text("from bnproof.claims import Claim, Var\n"
+                    "C = Claim(id='t/vector', source='s', statement='y >= 0',\n"
+                    "          variables=(Var('y', ('m',)),), sizes={'m': (2, 3)},\n"
+                    "          residual=lambda xp, y: y)\n")
+    from bnproof.claims.api import load_file
+    from bnproof.search.fuzz import fuzz
+
+    with pytest.raises(ValueError, match="must be a scalar"):
+        fuzz(load_file(path)[0], max_examples=10, time_budget=10, use_jax=False)
+    proc = subprocess.run([sys.executable, "-m", "bnproof", "fuzz", str(path), "--time-budget", "5"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == ExitCode.UNDECIDED and "must be a scalar" in proc.stdout

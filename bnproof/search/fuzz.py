@@ -143,6 +143,7 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     if not claim.variables:
         return _decide_alone(claim, judge, seed, start, report)
     grid = size_grid(claim, sizes)
+    judge.traced(grid[0])  # the claim's own mistakes (a residual that is not a scalar) first
     proof_grid = _proof_grid(claim) if prove and claim.kind == "identity" and claim.exact_sizes else []
     search_deadline = start + time_budget * (1 - PROOF_SHARE) if proof_grid else deadline
     coverage = Coverage()
