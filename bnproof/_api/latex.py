@@ -65,16 +65,21 @@ def build(claim, data=None):
         raise BadInput("--data applies to lemma-4.5 only; a certificate carries its own instance")
     path = _certificate_path(claim)
     from ..checker.parse import read
+
+    return _from_document(_checked(path, lambda: read(path)), path.name, path)
+
+
+def _checked(where, step):
+    """step(), with the checker's refusal as a one-line CertificateRejected."""
     from ..checker import Rejected
 
     try:
-        doc = read(path)
+        return step()
     except Rejected as err:
-        raise CertificateRejected(f"{path}: the checker rejected the certificate: {err}") from None
+        raise CertificateRejected(f"{where}: the checker rejected the certificate: {err}") from None
     except RecursionError:
-        raise CertificateRejected(f"{path}: the checker rejected the certificate: nested too "
+        raise CertificateRejected(f"{where}: the checker rejected the certificate: nested too "
                                   "deeply") from None
-    return _from_document(doc, path.name, path)
 
 
 def _certificate_path(claim: str) -> Path:
@@ -93,16 +98,9 @@ def _certificate_path(claim: str) -> Path:
 
 
 def _from_document(doc, name: str, path: Path | None = None):
-    from ..checker import Rejected, check_document
+    from ..checker import check_document
 
-    where = path or name
-    try:
-        line = check_document(doc)
-    except Rejected as err:
-        raise CertificateRejected(f"{where}: the checker rejected the certificate: {err}") from None
-    except RecursionError:
-        raise CertificateRejected(f"{where}: the checker rejected the certificate: nested too "
-                                  "deeply") from None
+    line = _checked(path or name, lambda: check_document(doc))
     if "program" in doc:
         from ..render.latex_program import document
 
