@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BadInput
+from .helper_modules import helper_frame, importable_beside
 
 DOMAINS = ("real", "nonzero", "positive", "symmetric")
 
@@ -89,17 +90,23 @@ def load_file(path: str | Path) -> list[Claim]:
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        with importable_beside(path, vars(module)):  # `from mylib import f` finds mylib.py beside it
+            spec.loader.exec_module(module)
     except (BadInput, KeyboardInterrupt):
         raise
     except BaseException as err:  # the user's file failed to define its claims (sys.exit too:
         # exit 0 would read as "survived" or "every certificate accepted", with nothing done)
-        where = ""
+        places = []
+        names = {str(path), os.path.abspath(path), str(path.resolve())}  # Python names it absolute
         tb = err.__traceback__
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == str(path):
-                where = f" (line {tb.tb_lineno})"
+            if tb.tb_frame.f_code.co_filename in names:
+                places[:1] = [f"line {tb.tb_lineno}"]
             tb = tb.tb_next
+        helper = helper_frame(err.__traceback__, path)
+        if helper:  # raised in a helper module the file imports: say where in it too
+            places.append(f"in {helper}")
+        where = f" ({', '.join(places)})" if places else ""
         raise BadInput(f"claim file {path}{where}: {type(err).__name__}: {err}") from None
     claims = [c for c in vars(module).values() if isinstance(c, Claim)]
     if not claims:

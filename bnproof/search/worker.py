@@ -142,13 +142,23 @@ class ClaimChanged(Exception):
 
 
 def digest(path: str) -> str | None:
-    """The claim file's fingerprint, None where it cannot be read."""
+    """The claim file's fingerprint, None where it cannot be read: the file's
+    bytes, and those of the helper modules beside it that its last load in this
+    process imported (claims/helper_modules.py), so that an edited helper counts
+    as an edited claim."""
     import hashlib
 
+    from ..claims.helper_modules import helper_files
+
+    h = hashlib.sha256()
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        for name in (path, *(helper_files(path) or ())):
+            data = Path(name).read_bytes()
+            h.update(f"{len(name)}:{name}:{len(data)}:".encode("utf-8", "surrogateescape"))
+            h.update(data)
     except OSError:
         return None
+    return h.hexdigest()
 
 
 def _load(path: str, claim_id: str, expected: str | None = None):
@@ -156,8 +166,11 @@ def _load(path: str, claim_id: str, expected: str | None = None):
     one edited since (saved from an editor during a long run) would be searched
     in its new form and reported and certified under the old one's statement."""
     from ..claims.api import load_file
+    from ..claims.helper_modules import helper_files
 
-    if expected is not None and digest(path) != expected:
+    # before a first load here, the helpers the fingerprint covers are not known yet:
+    # the check after the load decides
+    if expected is not None and helper_files(path) is not None and digest(path) != expected:
         raise ClaimChanged(f"the claim file {path} changed during the run; fuzz it again")
     try:
         claims = load_file(path)
