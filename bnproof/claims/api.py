@@ -59,6 +59,9 @@ class Claim:
     def __post_init__(self):
         if self.kind not in ("inequality", "identity"):
             raise ValueError(f"claim {self.id}: kind must be 'inequality' or 'identity'")
+        from .law import expand_laws  # a Law becomes two ordinary variables (claims/law.py)
+
+        expand_laws(self)
         names = [v.name for v in self.variables]
         if len(set(names)) != len(names):
             raise ValueError(f"claim {self.id}: variable names repeat")

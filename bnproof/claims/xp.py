@@ -24,6 +24,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from . import moments
+
 
 def _with_duals(sqrt, absolute, maximum, minimum, tanh, half):
     """The backend's elementwise functions, extended to dual numbers (for xp.grad):
@@ -116,6 +118,7 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh)
         relu=lambda x: vmax(asarray(x), number(0)),
         leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * number(slope)),
         tanh=vtanh, solve=solve, grad=gradient,
+        expect=moments.expect, var=moments.var,  # over i.i.d. batches of a Law (moments.py)
     )
 
 
@@ -173,6 +176,7 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         relu=lambda x: maximum(x, 0.0),
         leaky_relu=lambda x, slope=Fraction(1, 100): maximum(x, x * float(slope)),
         tanh=tanh, solve=xnp.linalg.solve, grad=grad,
+        expect=moments.expect, var=moments.var,
     )
 
 
