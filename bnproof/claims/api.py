@@ -50,6 +50,7 @@ class Claim:
     kind: str = "inequality"  # or "identity"
     strict: bool = False  # an inequality printed with <: the residual must be > 0
     hypotheses: tuple[Callable, ...] = ()
+    exists: tuple[Var, ...] = ()  # existential variables (docs/claims.md, "Existential variables")
     aliases: tuple[str, ...] = ()
     title: str = ""
     reading: str = ""  # how ambiguous notation is read
@@ -66,6 +67,19 @@ class Claim:
         if len(set(names)) != len(names):
             raise ValueError(f"claim {self.id}: variable names repeat")
         for v in self.variables:
+            for s in v.shape:
+                if not isinstance(s, int) and s not in self.sizes:
+                    raise ValueError(f"claim {self.id}: size {s!r} of {v.name} has no range in sizes")
+        self._check_exists(names)
+
+    def _check_exists(self, names: list) -> None:
+        # a witness is any real point: a domain would turn Farkas' lemma into strict cases
+        for v in self.exists:
+            if not isinstance(v, Var) or v.domain != "real":
+                raise ValueError(f"claim {self.id}: an existential variable is a Var with domain 'real'")
+            if v.name in names:
+                raise ValueError(f"claim {self.id}: variable name {v.name!r} is both universal and existential")
+            names.append(v.name)
             for s in v.shape:
                 if not isinstance(s, int) and s not in self.sizes:
                     raise ValueError(f"claim {self.id}: size {s!r} of {v.name} has no range in sizes")

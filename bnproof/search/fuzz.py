@@ -136,6 +136,10 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     each phase ends, ("refutation", Refutation) for every certified
     counterexample (the first at once, then each simpler one), ("proved",
     sizes), so that a caller that must stop the run loses nothing."""
+    if getattr(claim, "exists", ()):  # "for every x there is p": a search of its own
+        from .exists import search
+
+        return search(claim, seed, max_examples, time_budget, sizes, report)
     report = report or (lambda kind, payload: None)
     start = time.monotonic()
     deadline = start + time_budget

@@ -1,0 +1,73 @@
+"""The certificate that an existential claim fails at an instance: no witness
+exists there (docs/certificates.md, "Existential certificates").  Built only if
+the independent checker accepts it; `rerun` asks z3 and cvc5 again about the
+query of an "smt" certificate, which the checker itself does not judge."""
+
+from __future__ import annotations
+
+import json
+
+from .. import __version__
+from ..checker.existential import SOLVERS, TRUST
+from ..claims.api import Claim
+from ..claims.exists import ExistsTraced, Inner, kind_of
+from .io import FORMAT, VERSION, checked, seal
+from .program import _exact
+
+
+def claim_object(claim: Claim) -> dict:
+    def declared(variables):
+        return [{"name": v.name, "shape": list(v.shape), "domain": v.domain} for v in variables]
+
+    return {"id": claim.id, "source": claim.source, "statement": claim.statement,
+            "kind": kind_of(claim), "variables": declared(claim.variables), "exists": declared(claim.exists)}
+
+
+def program_of(traced: ExistsTraced) -> dict:
+    return json.loads(json.dumps({"steps": traced.steps, "residuals": list(traced.residuals),
+                                  "hypotheses": list(traced.hypotheses)}, default=int))
+
+
+def nonexistence(inner: Inner) -> dict:
+    if inner.method == "farkas":
+        return {"method": "farkas", "multipliers": [str(y) for y in inner.multipliers]}
+    return {"method": "smt", "query": inner.query, "answers": dict(SOLVERS), "trust": TRUST}
+
+
+def build(claim: Claim, instance: dict, sizes: dict, traced: ExistsTraced, inner: Inner) -> dict:
+    """The sealed certificate; CheckerRefused if the independent checker rejects it."""
+    used = {s for v in claim.variables + claim.exists for s in v.shape if not isinstance(s, int)}
+    return checked(seal({
+        "format": FORMAT,
+        "version": VERSION,
+        "bnproof_version": __version__,
+        "claim": claim_object(claim),
+        "sizes": {k: int(n) for k, n in sizes.items() if k in used},
+        "instance": {v.name: _exact(instance[v.name]) for v in claim.variables},
+        "program": program_of(traced),
+        "nonexistence": nonexistence(inner),
+        "verdict": "refuted",
+    }))
+
+
+def rerun(doc: dict, timeout: float = 60.0) -> tuple[bool, str]:
+    """For an accepted "smt" certificate: (confirmed, what the installed solvers say).
+    Confirmed only if every installed solver answers unsat; with none installed,
+    the recorded answers stand, and the text says so."""
+    from .solvers import SOLVERS as NAMES, available, solve
+
+    method = doc.get("nonexistence", {})
+    if method.get("method") != "smt":
+        return True, ""
+    answers = {}
+    for name in NAMES:
+        if available(name):
+            try:
+                answers[name] = solve(method["query"], name, timeout)
+            except RuntimeError as err:
+                answers[name] = f"failed ({err})"
+    if not answers:
+        return True, "no solver installed here to re-run; the recorded answers stand"
+    text = ", ".join(f"{k} {v}" for k, v in answers.items())
+    ok = all(v == "unsat" for v in answers.values())
+    return ok, f"re-run: {text}" if ok else f"re-run: {text}: non-existence NOT confirmed"

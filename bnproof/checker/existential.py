@@ -1,0 +1,165 @@
+"""Existential certificates: a claim "for every x meeting the hypotheses there is p
+with every residual r_i(x, p) >= 0 (> 0, = 0)" refuted at one instance x, where
+no p exists.
+
+Checked here: the seal, the claim object (its universal "variables" and its
+existential "exists", all real), the instance against the universal variables,
+the program (the existential variables are inputs too), that no hypothesis
+depends on an existential input (structurally) and that each is > 0 at x
+(exactly, as for program certificates), and that every operation on x alone is
+defined.  Then the non-existence, by one of two methods:
+  * "farkas": the program is affine in p structurally, its coefficients at x are
+    exact rationals, and the multipliers prove the system infeasible (farkas.py):
+    checked here, with Fractions;
+  * "smt": the query must be exactly the one this checker writes for the program
+    and the instance (exists_query.py), and z3 and cvc5 are recorded as answering
+    unsat.  Their answers are trusted, not checked: the accepted line says so.
+As for any user's claim, the program is trusted to be the claim's (`bnproof check
+--claim FILE.py` compares it with the claim file's), and its digest is named."""
+
+from fractions import Fraction
+
+from .exists_query import query
+from .farkas import check_multipliers, degree, rows
+from .formulas import paper_claim
+from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of
+from .program import ID, MAX_STEPS, PRECISIONS, SIGN, Undecided, evaluate, parse_steps, run
+from .variables import bind, declared, stated_sizes
+
+TOP = {"format", "version", "bnproof_version", "claim", "sizes", "instance", "program",
+       "nonexistence", "verdict", "digest"}
+CLAIM = {"id", "source", "statement", "kind", "variables", "exists"}
+TRUST = "non-existence confirmed by z3 and cvc5 (not checked by the bnproof kernel)"
+SOLVERS = {"z3": "unsat", "cvc5": "unsat"}
+MAX_UNKNOWNS = 1000
+MAX_UNIT_STEPS = 2_000_000  # steps replayed for the rows: (coordinates + 1) x steps
+MAX_QUERY = 20 * 1024 * 1024
+
+
+def read_claim(doc: dict) -> tuple:
+    """(claim, universal variables, existential variables)."""
+    claim = keys(doc["claim"], "claim", CLAIM)
+    if type(claim["id"]) is not str or not ID.fullmatch(claim["id"]):
+        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
+    if paper_claim(claim["id"]) is not None:  # the papers' claims have no existential variables
+        raise Rejected(f"claim {claim['id']}: reads as the name of a claim of the papers, which an "
+                       "existential certificate cannot refute")
+    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
+        raise Rejected("claim: source and statement must be strings")
+    if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
+        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
+    variables, unknowns = declared(claim["variables"]), declared(claim["exists"])
+    if not unknowns:
+        raise Rejected("claim.exists: an existential certificate needs an existential variable")
+    names = {name for name, _, _ in variables}
+    for name, _, domain in unknowns:
+        if name in names:
+            raise Rejected(f"claim.exists: {name} is also a universal variable")
+        if domain != "real":
+            raise Rejected(f"claim.exists: {name} must be real")
+    return claim, variables, unknowns
+
+
+def zeros(shape: list, sizes: dict):
+    if not shape:
+        return Fraction(0)
+    n = shape[0] if type(shape[0]) is int else sizes[shape[0]]
+    return [zeros(shape[1:], sizes) for _ in range(n)]
+
+
+def indices(values: list, name: str, where: str) -> list:
+    out = array(values, where, MAX_STEPS)
+    for i in out:
+        if type(i) is not int:
+            raise Rejected(f"{where}: expected step indices, got {kind_of(i)}")
+    return out
+
+
+def exact_values(ops: list, work: list) -> list:
+    """Every step's value, rational where exact, at the first precision that decides
+    every side condition."""
+    for b in PRECISIONS:
+        try:
+            return run(ops, b, work)
+        except Undecided:
+            continue
+    raise Rejected(f"a side condition is undecided at {PRECISIONS[-1]} bits")
+
+
+def check_existential(doc: dict) -> str:
+    keys(doc, "document", TOP)
+    check_envelope(doc)
+    claim, variables, unknowns = read_claim(doc)
+    if doc["verdict"] != "refuted":
+        raise Rejected("document verdict: an existential certificate can only say \"refuted\"")
+    sizes = stated_sizes(doc["sizes"], variables + unknowns)
+    if type(doc["instance"]) is not dict:
+        raise Rejected(f"instance: expected an object, got {kind_of(doc['instance'])}")
+    values = bind(variables, doc["instance"], sizes)
+    program = keys(doc["program"], "program", {"steps", "residuals", "hypotheses"})
+    at_zero = {name: zeros(shape, sizes) for name, shape, _ in unknowns}
+    ops = parse_steps(program["steps"], {**values, **at_zero})
+    steps = program["steps"]
+    residuals = indices(program["residuals"], "residuals", "program.residuals")
+    hypotheses = indices(program["hypotheses"], "hypotheses", "program.hypotheses")
+    if not residuals:
+        raise Rejected("program.residuals: expected at least one residual")
+    for i in residuals + hypotheses:
+        if not 0 <= i < len(ops):
+            raise Rejected(f"program: {i} is not the index of one of the {len(ops)} steps")
+    unknown = {name for name, _, _ in unknowns}
+    deg = degree(steps, unknown)
+    for n, h in enumerate(hypotheses):
+        if deg[h]:
+            raise Rejected(f"hypothesis {n} depends on an existential variable (step {h})")
+    facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hypotheses)]
+    kind = claim["kind"]
+    method = doc["nonexistence"]
+    if type(method) is not dict or method.get("method") not in ("farkas", "smt"):
+        raise Rejected("nonexistence.method: must be \"farkas\" or \"smt\"")
+    # every value on x alone is defined (and the hypotheses hold) with the p-dependent
+    # steps left out: they read only p-free values, so their operands are checked here
+    evaluate([("const", (), Fraction(0)) if deg[k] else o for k, o in enumerate(ops)], facts)
+    trusted = f"trusting program {sha256_of(program)[:23]}"
+    if method["method"] == "farkas":
+        what = _farkas(method, ops, steps, residuals, deg, unknown, kind)
+        return f"{claim['id']} refuted (no witness: a Farkas certificate, {what}; {trusted})"
+    keys(method, "nonexistence", {"method", "query", "answers", "trust"})
+    if method["answers"] != SOLVERS:
+        raise Rejected("nonexistence.answers: both z3 and cvc5 must have answered unsat")
+    if method["trust"] != TRUST:
+        raise Rejected(f"nonexistence.trust: must say \"{TRUST}\"")
+    if type(method["query"]) is not str or len(method["query"]) > MAX_QUERY:
+        raise Rejected("nonexistence.query: expected the SMT-LIB text")
+    if method["query"] != query(steps, values, unknown, residuals, kind):
+        raise Rejected("nonexistence.query: not the query of this program and instance")
+    return (f"{claim['id']} refuted (no witness: {TRUST}; query {sha256_of(method['query'])[:23]}; "
+            f"{trusted})")
+
+
+def _farkas(method: dict, ops: list, steps: list, residuals: list, deg: list, unknown: set,
+            kind: str) -> str:
+    keys(method, "nonexistence", {"method", "multipliers"})
+    for i in residuals:
+        if deg[i] > 1:
+            raise Rejected(f"nonexistence: residual step {i} is not affine in the existential "
+                           "variables, so a Farkas certificate cannot apply")
+    coordinates: dict = {}  # (name, index) -> the steps that read it
+    for k, step in enumerate(steps):
+        if step[0] == "input" and step[1] in unknown:
+            coordinates.setdefault((step[1], tuple(step[2:])), []).append(k)
+    if len(coordinates) > MAX_UNKNOWNS or (len(coordinates) + 1) * len(ops) > MAX_UNIT_STEPS:
+        raise Rejected(f"nonexistence: {len(coordinates)} existential coordinates over {len(ops)} steps, "
+                       "beyond the checker's limit")
+    work = [0]
+    at_zero = exact_values(ops, work)
+    at_units = []
+    for reads in coordinates.values():
+        unit = list(ops)
+        for k in reads:
+            unit[k] = ("const", (), Fraction(1))
+        at_units.append(exact_values(unit, work))
+    a, b = rows(at_zero, at_units, residuals)
+    multipliers = array(method["multipliers"], "nonexistence.multipliers", MAX_STEPS)
+    y = [rational(v, f"nonexistence.multipliers[{i}]") for i, v in enumerate(multipliers)]
+    return check_multipliers(y, a, b, kind)

@@ -1,0 +1,66 @@
+"""The SMT-LIB 2 question "is there a witness?" for an existential certificate.
+
+The universal variables are fixed to the instance's exact rationals; each
+existential coordinate is a free real.  Every step is a term, except that a
+square root is a declared real s with s >= 0 and s * s = radicand, its radicand
+>= 0 asserted, and a division asserts its divisor != 0: a witness must make every
+operation of the program defined.  Then every residual must have the wanted sign.
+`unsat` means no witness exists.  The text is a pure function of the program, the
+instance and the kind, so the checker regenerates it and requires the
+certificate's query to be exactly this text."""
+
+from fractions import Fraction
+
+WANT = {"inequality": "(>= {} 0.0)", "strict-inequality": "(> {} 0.0)", "identity": "(= {} 0.0)"}
+FORM = {"add": "(+ {0} {1})", "sub": "(- {0} {1})", "mul": "(* {0} {1})", "neg": "(- {0})",
+        "max": "(ite (>= {0} {1}) {0} {1})", "min": "(ite (<= {0} {1}) {0} {1})",
+        "abs": "(ite (>= {0} 0.0) {0} (- {0}))"}
+
+
+def literal(q: Fraction) -> str:
+    # decimals: a bare integer is an Int in SMT-LIB, and a Real definition refuses it
+    text = f"{abs(q.numerator)}.0" if q.denominator == 1 else f"(/ {abs(q.numerator)}.0 {q.denominator}.0)"
+    return f"(- {text})" if q < 0 else text
+
+
+def unknown_name(name: str, index) -> str:
+    # "." cannot occur in a variable name: p.a_1 (a_1) and p.a.1 (a[1]) stay apart
+    return "p." + name + "".join(f".{i}" for i in index)
+
+
+def query(steps: list, instance: dict, unknown: set, residuals: list, kind: str) -> str:
+    """The SMT-LIB text; `steps` are the certificate's (validated) steps, `instance`
+    the universal variables' Fractions, `unknown` the existential names."""
+    lines = [f"; bnproof: is there a witness for {len(residuals)} residuals?"]
+    declared = set()
+    for k, step in enumerate(steps):
+        op, v = step[0], f"v{k}"
+        if op == "input" and step[1] in unknown:
+            p = unknown_name(step[1], step[2:])
+            if p not in declared:
+                declared.add(p)
+                lines.append(f"(declare-const {p} Real)")
+            lines.append(f"(define-fun {v} () Real {p})")
+        elif op == "input":
+            value = instance[step[1]]
+            for i in step[2:]:
+                value = value[i]
+            lines.append(f"(define-fun {v} () Real {literal(value)})")
+        elif op == "const":
+            lines.append(f"(define-fun {v} () Real {literal(Fraction(step[1]))})")
+        elif op == "sqrt":
+            a = f"v{step[1]}"
+            lines += [f"(declare-const {v} Real)", f"(assert (>= {a} 0.0))", f"(assert (>= {v} 0.0))",
+                      f"(assert (= (* {v} {v}) {a}))"]
+        elif op == "div":
+            a, b = f"v{step[1]}", f"v{step[2]}"
+            lines += [f"(assert (not (= {b} 0.0)))", f"(define-fun {v} () Real (/ {a} {b}))"]
+        elif op == "pow":
+            n, a = step[2], f"v{step[1]}"
+            term = "1.0" if n == 0 else a if n == 1 else "(* " + " ".join([a] * n) + ")"
+            lines.append(f"(define-fun {v} () Real {term})")
+        else:
+            lines.append(f"(define-fun {v} () Real {FORM[op].format(*(f'v{j}' for j in step[1:]))})")
+    lines += [f"(assert {WANT[kind].format(f'v{r}')})" for r in residuals]
+    lines.append("(check-sat)")
+    return "\n".join(lines) + "\n"

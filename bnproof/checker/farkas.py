@@ -1,0 +1,93 @@
+"""Farkas certificates: no real point p satisfies a_i . p + b_i >= 0 for every i.
+
+The rows are not read from the certificate: they are re-derived from its program.
+The program must be affine in the existential inputs, STRUCTURALLY (degree()):
+then each residual r_i(p) is exactly b_i + sum_j a_ij p_j with b_i = r_i(0) and
+a_ij = r_i(e_j) - b_i, so evaluating the program at p = 0 and at each unit vector
+e_j gives the rows, provided every such value is an exact rational (an interval
+is refused: the coefficients must be rational at the instance).
+
+Multipliers y (one per residual) then prove infeasibility (Farkas' lemma):
+  inequality (r_i >= 0 wanted):        y >= 0, sum y_i a_i = 0, sum y_i b_i < 0
+  strict-inequality (r_i > 0 wanted):  y >= 0, y != 0, sum y_i a_i = 0, sum y_i b_i <= 0
+  identity (r_i = 0 wanted):           any y, sum y_i a_i = 0, sum y_i b_i != 0
+since for a p satisfying every row, sum y_i r_i(p) = sum y_i b_i would be >= 0,
+> 0, or 0 respectively."""
+
+from fractions import Fraction
+
+from .parse import Rejected
+
+LINEAR = {"add", "sub", "neg"}
+# operations whose value is defined for every real operand: no side condition can
+# depend on p when only these (and division by a p-free value) touch p
+AFFINE_OK = {"add", "sub", "neg", "mul", "div", "pow"}
+TOO_HIGH = 2  # any degree above 1: not affine
+
+
+def degree(steps: list, unknown: set) -> list[int]:
+    """Each step's degree in the existential inputs (names in `unknown`), capped at
+    TOO_HIGH; anything but a polynomial operation on p-dependent operands, or a
+    division by one, is TOO_HIGH.  The steps are already validated (parse_steps)."""
+    out = []
+    for step in steps:
+        op = step[0]
+        if op == "input":
+            d = 1 if step[1] in unknown else 0
+        elif op == "const":
+            d = 0
+        elif op == "pow":
+            d = min(TOO_HIGH, out[step[1]] * step[2])
+        else:
+            ds = [out[j] for j in step[1:]]
+            if op in LINEAR:
+                d = max(ds)
+            elif op == "mul":
+                d = min(TOO_HIGH, sum(ds))
+            elif op == "div":
+                d = ds[0] if ds[1] == 0 else TOO_HIGH
+            else:  # sqrt, abs, max, min: defined and affine only on p-free operands
+                d = 0 if not any(ds) else TOO_HIGH
+        out.append(d)
+    return out
+
+
+def rows(at_zero: list, at_units: list, residuals: list) -> tuple[list, list]:
+    """(A, b) from the residuals' exact values at p = 0 and at each unit vector;
+    Rejected where a value is not an exact rational."""
+    for where, values in [("p = 0", at_zero)] + [(f"p = e_{j}", v) for j, v in enumerate(at_units)]:
+        for i in residuals:
+            if type(values[i]) is not Fraction:
+                raise Rejected(f"nonexistence: residual step {i} is not an exact rational at {where}: "
+                               "a Farkas certificate needs rational coefficients")
+    b = [at_zero[i] for i in residuals]
+    a = [[values[i] - at_zero[i] for values in at_units] for i in residuals]
+    return a, b
+
+
+def check_multipliers(y: list, a: list, b: list, kind: str) -> str:
+    """Raise Rejected unless y proves {p : rows} empty for this kind; say what y shows."""
+    if len(y) != len(b):
+        raise Rejected(f"nonexistence.multipliers: expected {len(b)} (one per residual), got {len(y)}")
+    if kind != "identity":
+        bad = next((i for i, v in enumerate(y) if v < 0), None)
+        if bad is not None:
+            raise Rejected(f"nonexistence.multipliers[{bad}] is negative: an inequality needs y >= 0")
+    columns = len(a[0]) if a else 0
+    for j in range(columns):
+        if sum(y[i] * a[i][j] for i in range(len(y))) != 0:
+            raise Rejected(f"nonexistence: sum y_i a_i is not 0 in coordinate {j}: the multipliers "
+                           "do not cancel the existential variables")
+    total = sum((y[i] * b[i] for i in range(len(y))), Fraction(0))
+    if kind == "inequality" and not total < 0:
+        raise Rejected(f"nonexistence: sum y_i b_i = {short(total)} is not negative")
+    if kind == "strict-inequality" and (not total <= 0 or not any(y)):
+        raise Rejected(f"nonexistence: sum y_i b_i = {short(total)} is not <= 0 with y nonzero")
+    if kind == "identity" and total == 0:
+        raise Rejected("nonexistence: sum y_i b_i is 0, so the system may be consistent")
+    return f"sum y_i b_i = {short(total)}"
+
+
+def short(q: Fraction) -> str:
+    text = str(q)
+    return text if len(text) <= 40 else text[:37] + "..."
