@@ -32,13 +32,17 @@ def claim_object(claim: Claim) -> dict:
 
 def program_of(traced: Traced) -> dict:
     # through JSON: numpy integers and tuples become plain JSON values
-    return json.loads(json.dumps({"steps": traced.steps, "residual": traced.residual,
-                                  "hypotheses": list(traced.hypotheses)}, default=int))
+    program = {"steps": traced.steps, "residual": traced.residual,
+               "hypotheses": list(traced.hypotheses)}
+    if traced.equalities:  # only then: the programs of claims without equalities are unchanged
+        program["equalities"] = list(traced.equalities)
+    return json.loads(json.dumps(program, default=int))
 
 
 def build(claim: Claim, instance: dict, traced: Traced) -> dict:
     """The sealed certificate; CheckerRefused if the independent checker rejects it."""
     obligations = [{"fact": "hypothesis", "value": h, "sign": "positive"} for h in traced.hypotheses]
+    obligations += [{"fact": "equality", "value": e, "sign": "zero"} for e in traced.equalities]
     body = claim_object(claim)
     obligations.append({"fact": "residual", "value": traced.residual, "sign": SIGN[body["kind"]]})
     used = {s for v in claim.variables for s in v.shape if not isinstance(s, int)}

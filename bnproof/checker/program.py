@@ -29,7 +29,7 @@ TOP = {"format", "version", "bnproof_version", "claim", "sizes", "instance", "pr
 CLAIM = {"id", "source", "statement", "kind", "variables"}
 # a strict inequality (printed "<") is refuted by a residual <= 0, equality included
 SIGN = {"inequality": "negative", "strict-inequality": "nonpositive", "identity": "nonzero"}
-ARITY = {"add": 2, "sub": 2, "mul": 2, "div": 2, "max": 2, "min": 2, "pow": 2,
+ARITY = {"add": 2, "sub": 2, "mul": 2, "div": 2, "max": 2, "min": 2, "pow": 2, "guard": 2,
          "neg": 1, "sqrt": 1, "abs": 1}
 EXACT = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
          "max": max, "min": min, "neg": operator.neg, "abs": abs}
@@ -40,7 +40,9 @@ INTERVAL = {"add": lambda a, c, d, e: (a + d, c + e), "sub": lambda a, c, d, e: 
 DECIDE = {"positive": lambda lo, hi: True if lo > 0 else False if hi <= 0 else None,
           "negative": lambda lo, hi: True if hi < 0 else False if lo >= 0 else None,
           "nonpositive": lambda lo, hi: True if hi <= 0 else False if lo > 0 else None,
-          "nonzero": lambda lo, hi: True if lo > 0 or hi < 0 else False if lo == hi == 0 else None}
+          "nonzero": lambda lo, hi: True if lo > 0 or hi < 0 else False if lo == hi == 0 else None,
+          # an equality hypothesis: exactly 0 (an interval never proves it: undecided, rejected)
+          "zero": lambda lo, hi: True if lo == hi == 0 else False if lo > 0 or hi < 0 else None}
 
 
 def program_digest(program) -> str:
@@ -166,12 +168,34 @@ def interval(op: str, xs: list, n, b: int, k: int) -> tuple:
     return min(q for q, r in qs), max(q + (r != 0) for q, r in qs)
 
 
+def guarded(op: str, xs: list, k: int):
+    """["guard", v, g]: v where g >= 0, else absent (None, i.e. +infinity), and min over
+    values of which some are absent; any other step on an absent value is undefined."""
+    if op == "guard":
+        v, g = xs
+        if g is None:
+            raise Rejected(f"the condition of the guard at step {k} is absent")
+        if v is None:
+            return None
+        holds = g >= 0 if type(g) is Fraction else True if g[0] >= 0 else False if g[1] < 0 else None
+        if holds is None:  # an irrational condition that is exactly 0 is never decided: rejected
+            raise Undecided(f"guard at step {k} (its condition's interval contains 0)")
+        return v if holds else None
+    if op == "min":
+        return xs[1] if xs[0] is None else xs[0]
+    raise Rejected(f"step {k} ({op}) uses an absent guarded value")
+
+
 def run(ops: list, b: int, work: list) -> list:
     """Every step's value: a Fraction while exact, else an interval (lo, hi) with the
     value in [lo, hi]/2^b.  Exact operands of an interval step are enclosed first."""
     vals = []
     for k, (op, ix, n) in enumerate(ops):
         xs = [vals[j] for j in ix]
+        if op == "guard" or None in xs:
+            v = guarded(op, xs, k)
+            vals.append(v)  # a copy of an operand, or absent: already charged
+            continue
         if op == "div" and xs[1] == 0:  # an exact 0 (an interval is a tuple, never 0)
             raise Rejected(f"division by zero at step {k}")
         v = n if op == "const" else exact(op, xs, n, k) if all(type(x) is Fraction for x in xs) else None
@@ -198,6 +222,9 @@ def evaluate(ops: list, facts: list, match: tuple | None = None) -> bool:
         except Undecided as exc:
             pending = str(exc)
             continue
+        for name, i, _ in facts:
+            if vals[i] is None:
+                raise Rejected(f"{name}: step {i} is absent (no guarded candidate qualifies)")
         bounds = {i: (vals[i],) * 2 if type(vals[i]) is Fraction else
                   (Fraction(vals[i][0], 1 << b), Fraction(vals[i][1], 1 << b)) for _, i, _ in facts}
         pending = None
@@ -239,7 +266,10 @@ def read_program(doc: dict) -> tuple:
     """Everything but the arithmetic: structure, seal, claim, instance, steps and
     obligations.  Returns (claim, program, variables, ops, facts, formula)."""
     keys(doc, "document", TOP)
-    program = keys(doc["program"], "program", {"steps", "residual", "hypotheses"})
+    # "equalities" only where the claim has equality hypotheses (older certificates: none)
+    fields = {"steps", "residual", "hypotheses"}
+    program = keys(doc["program"], "program", fields | ({"equalities"} if type(doc["program"]) is dict
+                                                        and "equalities" in doc["program"] else set()))
     for i, item in enumerate(array(doc["obligations"], "obligations", MAX_STEPS + 1)):
         keys(item, f"obligations[{i}]", {"fact", "value", "sign"})
     check_envelope(doc)
@@ -249,6 +279,9 @@ def read_program(doc: dict) -> tuple:
     ops = parse_steps(program["steps"], variables)
     hyps = array(program["hypotheses"], "program.hypotheses", MAX_STEPS)
     facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hyps)]
+    if "equalities" in program:
+        equalities = array(program["equalities"], "program.equalities", MAX_STEPS)
+        facts += [(f"equality {n}", e, "zero") for n, e in enumerate(equalities)]
     facts.append(("residual", program["residual"], SIGN[claim["kind"]]))
     for i, (item, (name, step, want)) in enumerate(zip(array(doc["obligations"], "obligations",
                                                              len(facts), len(facts)), facts)):

@@ -50,6 +50,8 @@ class Claim:
     kind: str = "inequality"  # or "identity"
     strict: bool = False  # an inequality printed with <: the residual must be > 0
     hypotheses: tuple[Callable, ...] = ()
+    # each value (every entry) must be EXACTLY 0 on an instance; the search samples on the set
+    equalities: tuple[Callable, ...] = ()
     exists: tuple[Var, ...] = ()  # existential variables (docs/claims.md, "Existential variables")
     aliases: tuple[str, ...] = ()
     title: str = ""

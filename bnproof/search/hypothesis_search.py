@@ -27,6 +27,7 @@ from ..claims.decide import HOLDS, REFUTED, UNDECIDED, sizes_of
 from ..claims.xp import floating
 from .certify import Judge, Refutation
 from .coverage import Coverage
+from .equalities import on_constraints
 from .exactify import complexity
 from .screen import badness, faint, nominated, screen
 
@@ -100,8 +101,10 @@ def _array(var, shape):
 
 def instances(claim: Claim, grid: list[dict]):
     def for_sizes(sizes):
-        return st.fixed_dictionaries({v.name: _array(v, claim.shape_of(v, sizes))
-                                      for v in claim.variables})
+        drawn = st.fixed_dictionaries({v.name: _array(v, claim.shape_of(v, sizes))
+                                       for v in claim.variables})
+        # equality hypotheses: moved onto their set (verified exactly; see search/equalities.py)
+        return drawn.map(lambda instance: on_constraints(claim, instance)) if claim.equalities else drawn
 
     return st.sampled_from(grid).flatmap(for_sizes)
 
