@@ -101,6 +101,10 @@ def _from_document(doc, name: str, path: Path | None = None):
     from ..checker import check_document
 
     line = _checked(path or name, lambda: check_document(doc))
+    if "nonexistence" in doc:  # an existential claim: no witness at the instance
+        from ..render.latex_exists import document
+
+        return document(doc, f"ACCEPTED {name}: {line}", name)
     if "program" in doc:
         from ..render.latex_program import document
 

@@ -71,3 +71,37 @@ def rerun(doc: dict, timeout: float = 60.0) -> tuple[bool, str]:
     text = ", ".join(f"{k} {v}" for k, v in answers.items())
     ok = all(v == "unsat" for v in answers.values())
     return ok, f"re-run: {text}" if ok else f"re-run: {text}: non-existence NOT confirmed"
+
+
+def confirm_line(accepted: bool, line: str, doc: dict | None) -> tuple[bool, str]:
+    """`bnproof check`'s verdict on an accepted "smt" certificate: the solvers re-run
+    where installed, their answers appended; a solver that does not say unsat rejects."""
+    if not accepted or doc is None or doc.get("nonexistence", {}).get("method") != "smt":
+        return accepted, line
+    ok, said = rerun(doc)
+    head, sep, tail = line.partition("\n")
+    if ok:
+        return True, f"{head}; {said}{sep}{tail}"
+    name = head.partition(": ")[0].removeprefix("ACCEPTED ")
+    return False, f"REJECTED {name}: {said}"
+
+
+def difference(claims: list, claim_file, doc: dict) -> str | None:
+    """The first difference between an accepted existential certificate and the claim of
+    its id in the claim file (claim object, then the program traced at its sizes), or None."""
+    from ..claims.exists import trace
+
+    claim = next((c for c in claims if c.id == doc["claim"]["id"]), None)
+    if claim is None:
+        return f"{claim_file} defines no claim {doc['claim']['id']}"
+    if not claim.exists:
+        return f"{claim.id} in {claim_file} has no existential variables"
+    if claim_object(claim) != doc["claim"]:
+        return f"the claim (source, statement, kind or variables) differs from {claim.id} in {claim_file}"
+    try:
+        traced = program_of(trace(claim, doc["sizes"]))
+    except Exception as err:  # noqa: BLE001 - the claim file is the user's code
+        return f"{claim.id} in {claim_file} cannot be traced at sizes {doc['sizes']}: {err}"
+    if traced != doc["program"]:
+        return f"the program differs from the one {claim_file} gives"
+    return None

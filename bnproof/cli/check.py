@@ -54,7 +54,12 @@ def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
     """Compare an accepted certificate (the document the checker read) with the claim file."""
     if "program" not in doc:
         return False, "not a program certificate, so there is no program to compare"
-    why = difference(claims, claim_file, doc)
+    if "nonexistence" in doc:
+        from ..certificate.exists import difference as exists_difference
+
+        why = exists_difference(claims, claim_file, doc)
+    else:
+        why = difference(claims, claim_file, doc)
     if why is not None:
         return False, why
     return True, f"the claim, its variables and the program are those {claim_file} gives"
@@ -78,6 +83,7 @@ def check(
     other claim it trusts the program, names its hash, and --claim FILE.py checks
     that the claim (source, statement, kind, variables) and the program are the ones
     the claim file defines, naming the first difference."""
+    from ..certificate.exists import confirm_line
     from ..checker.kernel import checked
 
     claims = None
@@ -88,6 +94,7 @@ def check(
     all_ok = True
     for path in files:
         accepted, line, doc = checked(path, show_program)
+        accepted, line = confirm_line(accepted, line, doc)  # existential: re-run z3 and cvc5
         if accepted and claims is not None:
             accepted, why = bind(claims, claim, doc)
             head, sep, tail = line.partition("\n")
