@@ -24,6 +24,7 @@ class Traced:
     steps: list
     residual: int  # index of the residual's value
     hypotheses: tuple[int, ...]
+    equalities: tuple[int, ...] = ()  # each must be exactly 0 (Claim.equalities)
 
 
 def _inputs(program: Program, var, shape) -> np.ndarray:
@@ -67,7 +68,12 @@ def trace(claim: Claim, sizes: dict) -> Traced:
         entries = value.ravel() if isinstance(value, np.ndarray) else [value]
         hyps.extend(_node(program, e).index for e in entries)
     hyps = tuple(hyps)
-    return Traced(program.steps, residual.index, hyps)
+    equalities = []
+    for e in getattr(claim, "equalities", ()):  # every entry must be exactly 0
+        value = e(xp, **values)
+        entries = value.ravel() if isinstance(value, np.ndarray) else [value]
+        equalities.extend(_node(program, x).index for x in entries)
+    return Traced(program.steps, residual.index, hyps, tuple(equalities))
 
 
 def sizes_of(claim: Claim, instance: dict) -> dict:
@@ -162,6 +168,12 @@ def decide(claim: Claim, instance: dict, traced: Traced | None = None,
                 return decision(UNDECIDED, None, f"hypothesis {k + 1}: {sign.how}")
             if sign.sign != 1:
                 return decision(OUTSIDE, None, f"hypothesis {k + 1} is not > 0 ({sign.how})")
+        for k, e in enumerate(traced.equalities):  # exactly 0: never "within rounding of 0"
+            sign = evaluator.sign(e)
+            if sign.sign is None:
+                return decision(UNDECIDED, None, f"equality {k + 1}: {sign.how}")
+            if sign.sign != 0:
+                return decision(OUTSIDE, None, f"equality {k + 1} is not exactly 0 ({sign.how})")
         if any(step[0] == "tanh" for step in traced.steps):
             return decision(UNDECIDED, None, TANH)  # never refuted: see docs/claims.md
         sign = evaluator.sign(traced.residual)

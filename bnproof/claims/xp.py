@@ -55,7 +55,8 @@ def _with_duals(sqrt, absolute, maximum, minimum, tanh, half):
     return d_sqrt, d_abs, d_max, d_min, d_tanh
 
 
-def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh) -> SimpleNamespace:
+def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
+                      guard=None) -> SimpleNamespace:
     from .dual import gradient
 
     sqrt, absolute, maximum, minimum, tanh = _with_duals(sqrt, absolute, maximum, minimum, tanh,
@@ -118,6 +119,8 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh)
         relu=lambda x: vmax(asarray(x), number(0)),
         leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * number(slope)),
         tanh=vtanh, solve=solve, grad=gradient,
+        # v where g ≥ 0, else absent (+∞): min over guarded candidates ignores the absent
+        guard=np.vectorize(guard, otypes=[object]) if guard else None,
         expect=moments.expect, var=moments.var,  # over i.i.d. batches of a Law (moments.py)
     )
 
@@ -139,6 +142,7 @@ def trace(program):
         minimum=lambda a, b: lift(a).min(b),
         number=number,
         tanh=lambda x: lift(x).tanh(),  # recorded, never decided exactly (undecided)
+        guard=lambda v, g: lift(v).guard(g),
     )
 
 
@@ -150,7 +154,7 @@ def symbolic(sqrt=None):
         return sympy.Rational(x.numerator, x.denominator)
 
     return _object_namespace("symbolic", sqrt or sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number,
-                             sympy.tanh)
+                             sympy.tanh, lambda v, g: sympy.Piecewise((v, g >= 0), (sympy.oo, True)))
 
 
 def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> SimpleNamespace:
@@ -176,6 +180,7 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         relu=lambda x: maximum(x, 0.0),
         leaky_relu=lambda x, slope=Fraction(1, 100): maximum(x, x * float(slope)),
         tanh=tanh, solve=xnp.linalg.solve, grad=grad,
+        guard=lambda v, g: xnp.where(g >= 0, v, xnp.inf),  # absent is +∞: min ignores it
         expect=moments.expect, var=moments.var,
     )
 

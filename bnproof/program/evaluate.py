@@ -50,6 +50,8 @@ MAX_NORM_ROOTS = 10  # square roots eliminated by one exact zero test (degree �
 UNARY = ("neg", "sqrt", "abs", "pow", "tanh")
 PIECEWISE = ("abs", "max", "min")
 TANH = "tanh is not algebraic: searched numerically only"
+ABSENT = object()  # the field value of a guard whose condition fails (+∞, which min ignores)
+EMPTY = "no candidate of a min over guarded values qualifies (the set is empty)"
 
 
 class DomainError(ArithmeticError):
@@ -160,6 +162,7 @@ class Evaluator:
         self.reps: dict = {}  # step -> its value in the field
         self.branches: dict[int, int] = {}  # piecewise step -> sign of its discriminant
         self.branch_tests: dict[int, tuple] = {}  # piecewise step -> zero test of its discriminant
+        self.absent: set[int] = set()  # guards whose condition is < 0, and what carries them
 
     # -- the public decisions ----------------------------------------------------
 
@@ -170,6 +173,8 @@ class Evaluator:
         while True:
             try:
                 balls = self._forward(prec, needed)
+                if output in self.absent:
+                    raise DomainError(EMPTY)
                 x = self.exact.get(output)
                 if x is not None:
                     return Sign((x > 0) - (x < 0), "exact rational", Interval(x, x), self.work)
@@ -202,22 +207,24 @@ class Evaluator:
                 raise Undecided(f"a side condition is not decided at {bits} bits") from None
             except TooMuchWork as err:
                 raise Undecided(str(err)) from None
-        return [_interval(self.exact[i]) if self.exact.get(i) is not None else _interval(balls[i])
+        return [Interval(None, None) if i in self.absent else  # absent: +∞
+                _interval(self.exact[i]) if self.exact.get(i) is not None else _interval(balls[i])
                 for i in range(len(self.steps))]
 
     def branch_signs(self, output: int) -> dict[int, int]:
         """The sign of the discriminant (a, or a − b) of every abs/max/min step the
         output depends on, decided exactly; a step whose sign cannot be decided is absent."""
         needed = cone(self.steps, [output])
-        piecewise = [i for i in needed if self.steps[i][0] in PIECEWISE]
+        piecewise = [i for i in needed if self.steps[i][0] in PIECEWISE + ("guard",)]
         prec = PRECISIONS[0]
         try:
             while True:
                 try:
                     balls = self._forward(prec, needed)
                     with ctx.workprec(prec):
-                        for i in piecewise:
-                            self._discriminant(i, balls)
+                        for i in piecewise:  # a min with an absent operand has no branch
+                            if not any(j in self.absent for j in operands(self.steps[i])):
+                                self._discriminant(i, balls)
                     break
                 except _Retry:
                     continue
@@ -257,6 +264,9 @@ class Evaluator:
                 op = step[0]
                 if op == "tanh":
                     raise Undecided(TANH)
+                if op == "guard" or any(j in self.absent for j in operands(step)):
+                    self._guarded(i, step, balls)
+                    continue
                 if op in ("input", "const"):
                     self.exact[i] = self._leaf(step)
                     continue
@@ -267,6 +277,30 @@ class Evaluator:
                         continue
                 balls[i] = self._ball_step(i, step, balls)
         return balls
+
+    def _guarded(self, i: int, step, balls: dict) -> None:
+        """A guard, or a step with an absent operand: absent, or a copy of the value
+        that qualifies.  The guard's condition is decided exactly first (0 counts as ≥ 0)."""
+        op, absent = step[0], self.absent
+        if op == "guard":
+            if step[2] in absent:
+                raise DomainError(f"the condition of the guard at step {i} is absent")
+            if step[1] in absent or self._discriminant(i, balls) < 0:
+                absent.add(i)
+                return
+            source = step[1]
+        elif op == "min":
+            a, b = step[1], step[2]
+            if a in absent and b in absent:
+                absent.add(i)
+                return
+            source = b if a in absent else a
+        else:  # +∞ is a value only for min to skip: arithmetic on it is undefined
+            raise DomainError(f"step {i} ({op}) uses an absent guarded value: {EMPTY}")
+        if self.exact.get(source) is not None:
+            self.exact[i] = self.exact[source]
+        else:
+            balls[i] = balls[source]
 
     def _leaf(self, step) -> Fraction:
         if step[0] == "const":
@@ -410,7 +444,15 @@ class Evaluator:
                 continue
             step = self.steps[i]
             op = step[0]
+            if i in self.absent:
+                self.reps[i] = ABSENT
+                continue
             xs = [self.reps[k] for k in operands(step)]
+            if op == "guard" or ABSENT in xs:  # present: the condition held (see _guarded)
+                if op not in ("guard", "min"):
+                    raise DomainError(f"step {i} ({op}) uses an absent guarded value")
+                self.reps[i] = xs[1] if xs[0] is ABSENT else xs[0]
+                continue
             try:
                 if op in PIECEWISE:
                     sign = self._discriminant(i, balls)
@@ -448,14 +490,17 @@ class Evaluator:
         if i in self.branches:
             return self.branches[i]
         step = self.steps[i]
-        a = self._value_ball(step[1], balls)
-        d = a if step[0] == "abs" else a - self._value_ball(step[2], balls)
+        if step[0] == "guard":  # its condition g, whatever its value
+            d = self._value_ball(step[2], balls)
+        else:
+            a = self._value_ball(step[1], balls)
+            d = a if step[0] == "abs" else a - self._value_ball(step[2], balls)
         if d > 0 or d < 0:
             sign = 1 if d > 0 else -1
         else:
             field = self.field
-            rep = self._rep(step[1], balls)
-            if step[0] != "abs":
+            rep = self._rep(step[2] if step[0] == "guard" else step[1], balls)
+            if step[0] in ("max", "min"):
                 rep = field.sub(rep, self._rep(step[2], balls))
             test = self.branch_tests.get(i)
             if test is None:
@@ -522,6 +567,10 @@ def to_sympy(steps: list, inputs, output: int = -1):
             values[i] = sympy.Rational(x.numerator, x.denominator)
             continue
         xs = [values[j] for j in operands(step)]
+        if op == "guard":  # absent is +∞, which sympy's Min ignores
+            values[i] = (xs[0] if signs[i] >= 0 else sympy.oo) if i in signs else \
+                sympy.Piecewise((xs[0], xs[1] >= 0), (sympy.oo, True))
+            continue
         if op in PIECEWISE:
             values[i] = (_branch_sympy(op, xs, signs[i]) if i in signs else
                          {"abs": sympy.Abs, "max": sympy.Max, "min": sympy.Min}[op](*xs))

@@ -15,13 +15,18 @@ value i.
     ["pow", i, k]               integer power k ≥ 0
     ["tanh", i]                 not algebraic: recorded so that a claim using it
                                 traces, but never decided exactly (always undecided)
+    ["guard", i, j]             value i where value j ≥ 0, else absent (+∞): "min"
+                                ignores an absent operand, every other step on an
+                                absent value is undefined, and so is an absent output
+                                (the min over candidates of which none qualifies)
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow", "tanh"}
+OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow", "tanh",
+       "guard"}
 MAX_STEPS = 1_000_000  # a hostile size stops the trace here, before memory runs out
 
 
@@ -139,6 +144,10 @@ class Node:
 
     def max(self, other):
         return self._bin("max", other)
+
+    def guard(self, condition):
+        """This value where `condition` ≥ 0, else absent (see the program format)."""
+        return self._bin("guard", condition)
 
     def min(self, other):
         return self._bin("min", other)
