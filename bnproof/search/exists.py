@@ -24,7 +24,7 @@ from ..claims.api import Claim
 from ..claims.exists import NO_WITNESS, OUTSIDE, UNDECIDED, WITNESS, decide_inner, trace
 from .certify import Refutation
 from .coverage import Coverage
-from .fuzz import BUDGET, REFUTED, SURVIVED, VACUOUS, Outcome
+from .fuzz import BUDGET, REFUTED, SURVIVED, VACUOUS, Outcome, short_error
 from .space import size_grid
 
 SHOWN_WITNESSES = 3
@@ -80,10 +80,15 @@ def search(claim: Claim, seed: int = 0, max_examples: int = 200, time_budget: fl
     deadline = start + time_budget
     grid = size_grid(claim, sizes)
     traced = {}
-    trace(claim, grid[0])  # the claim's own mistakes (a hypothesis that reads p) first
     rng = random.Random(seed)
     coverage, witnesses, undecided, rejection = Coverage(), [], [], None
     outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage)
+    try:
+        trace(claim, grid[0])  # the claim's own mistakes (a hypothesis that reads p) first
+    except Exception as err:  # noqa: BLE001 - the claim's code: undecided, with the reason
+        outcome.verdict, outcome.reason = UNDECIDED, f"the claim cannot be traced: {short_error(err)}"
+        outcome.seconds = time.monotonic() - start
+        return outcome
     seen = set()
     for k in range(max_examples):
         if time.monotonic() > deadline:
