@@ -38,6 +38,7 @@ from ..errors import BadInput
 
 MAX_PRODUCTS = 2_000_000  # monomial products per expectation: a hostile batch stops here
 MAX_SAMPLES = 10_000
+MAX_COORDINATES = 100_000  # n × the entries of one draw
 
 
 class NotPolynomial(BadInput, ValueError):
@@ -393,10 +394,13 @@ class _Moments:
 def _checked(law, n):
     from .law import Distribution
 
-    if not isinstance(law, Distribution):
+    if not isinstance(law, Distribution) or law.xp is None:
         raise BadInput(f"xp.expect: the law must be a Law variable of the claim, got {type(law).__name__}")
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or not 1 <= n <= MAX_SAMPLES:
         raise BadInput(f"xp.expect: the number of samples must be an integer from 1 to {MAX_SAMPLES}, got {n!r}")
+    if int(n) * math.prod(law.shape) > MAX_COORDINATES:  # refused before any polynomial is made
+        raise ExpansionTooLarge(f"xp.expect: {n} samples of shape {law.shape} are more than "
+                                f"{MAX_COORDINATES} coordinates")
     return int(n)
 
 
@@ -416,12 +420,11 @@ def _polynomials(f, law, n, args):
 
 def _each(value, ring, one, backend):
     """`one` applied to f's value: a scalar, or every entry of an array."""
+    value = _lift(value, ring)
     if isinstance(value, np.ndarray) and value.shape != ():
         flat = [one(_lift(x, ring)) for x in value.reshape(-1)]
         return backend.asarray(flat).reshape(value.shape)
-    if isinstance(value, np.ndarray):
-        value = value[()]
-    return one(_lift(value, ring))
+    return one(_lift(value[()], ring) if isinstance(value, np.ndarray) else value)
 
 
 def expect(f, law, n, *args):
