@@ -77,3 +77,11 @@ NEVER_DEAD = Claim(
         _second_layer(xp, X, W1, gamma1, beta1, W2, gamma2, beta2), axis=0)),
     strict=True,
 )
+
+
+# What `bnproof.fuzz(claim, seed=0, max_examples=60, time_budget=60, jax=False).verdict` says
+# (tests/test_gallery.py).  The ids keep their examples/ prefix: docs and tests cite them.
+EXPECTED = {
+    "examples/bn-relu-hyperplanes-cut-the-batch": "survived",
+    "examples/bn-relu-units-never-dead": "refuted",
+}
