@@ -168,6 +168,15 @@ def test_a_non_polynomial_f_is_bad_input_with_a_clear_message(f, what):
     assert verdict.verdict == UNDECIDED and "not a polynomial" in verdict.detail
 
 
+@pytest.mark.parametrize("name", ["tanh", "exp", "log", "arccos", "sigmoid"])
+def test_transcendental_functions_of_the_samples_are_not_polynomials(name):
+    if not hasattr(namespaces.floating(), name):
+        pytest.skip(f"xp.{name} is not in this version of the namespaces")
+    claim = claim_of(lambda xp, X: xp.expect(lambda xp, B: getattr(xp, name)(B[0] / 4), X, 2))
+    with pytest.raises(NotPolynomial, match="not a polynomial in the samples"):
+        trace(claim, {"k": 2})
+
+
 def test_non_polynomial_functions_of_constants_are_allowed():
     """sqrt, abs, max of what does not depend on the samples is an ordinary constant."""
     claim = claim_of(lambda xp, X, c: xp.expect(lambda xp, B, c: xp.sqrt(c * c) * B[0] / xp.abs(c), X, 1, c),
