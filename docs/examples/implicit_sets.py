@@ -59,7 +59,7 @@ def _folded_gap(xp, W1, beta, x):
 FOLDING_CHANGES_NOTHING = Claim(
     id="gallery/implicit_sets/folding-changes-nothing",
     source="bnproof gallery (issue 12.3, a false claim)",
-    statement=r"\operatorname{dist}(x, f^{-1}(1)) = \operatorname{dist}(x, \{y : \textstyle\sum_j z_j(y) = 1\})",
+    statement=r"\operatorname{dist}(x, f^{-1}(1)) = \operatorname{dist}(x, \{y : \sum_j z_j(y) = 1\})",
     variables=(Var("W1", (2, 2)), Var("beta", (2,)), Var("x", (2,))),
     residual=_folded_gap,
     kind="identity",
