@@ -210,7 +210,7 @@ def _obligations(*items):
     ([["const", "1"], ["neg", 10**30]], 1, {}, "program.steps[1]: operand 1000"),
     ([["const", "1"], ["neg", True]], 1, {}, "operand a boolean is not"),
     ([["const", "1"], ["neg", 0.0]], 1, {}, "operand a number is not"),
-    ([["const", "1"], ["exp", 0]], 1, {}, "program.steps[1]: unknown operation 'exp'"),
+    ([["const", "1"], ["expm1", 0]], 1, {}, "program.steps[1]: unknown operation 'expm1'"),
     ([["const", "1"], "__import__('os')"], 1, {}, "program.steps[1]: expected a list"),
     ([["__import__('os').system('touch pwned')"]], 0, {}, "unknown operation"),
     ([[]], 0, {}, "program.steps[0]: expected a list"),

@@ -137,23 +137,24 @@ def test_report_expression_takes_the_decided_branch():
     assert str(to_sympy(steps, None, out)) == "-1 + sqrt(2)"
 
 
-# -- tanh is searched numerically, never decided ----------------------------------------
+# -- tanh is decided by rigorous balls; a value that may be exactly 0 is not ------------
 
 
-def test_tanh_is_undecided_never_refuted_never_a_crash():
-    claim = scalar_claim(lambda xp, x: xp.tanh(x) - 2)  # "tanh x ≥ 2": false, but not decidable here
+def test_tanh_is_decided_by_balls_and_an_exact_zero_stays_undecided():
+    claim = scalar_claim(lambda xp, x: xp.tanh(x) - 2)  # "tanh x ≥ 2": false everywhere
     for x in (0, 1, -3):
         decision = decide(claim, {"x": Fraction(x)})
-        assert decision.verdict == UNDECIDED and "tanh is not algebraic" in decision.detail
-    steps, out = program_of(lambda xp: xp.tanh(xp.q(1)))
-    sign = decide_sign(steps, None, out)
-    assert sign.sign is None and "tanh" in sign.how
+        assert decision.verdict == REFUTED, decision.detail
+    steps, out = program_of(lambda xp: xp.tanh(xp.q(1)) * 2 - xp.tanh(xp.q(1)) - xp.tanh(xp.q(1)))
+    sign = decide_sign(steps, None, out)  # exactly 0, and not algebraic: no exact zero test
+    assert sign.sign is None and "may be exactly 0" in sign.how
     xp = namespaces.numeric()  # JAX evaluates it
     assert abs(float(claim.residual(xp, xp.asarray(0.5))) - (np.tanh(0.5) - 2)) < 1e-15
 
 
 def test_undecided_hypothesis_is_undecided_not_outside():
-    claim = scalar_claim(lambda xp, x: x, hypotheses=(lambda xp, x: xp.tanh(x),))
+    # 2 arccos(x − x) − π is exactly 0, which balls can never separate from 0
+    claim = scalar_claim(lambda xp, x: x, hypotheses=(lambda xp, x: 2 * xp.arccos(x - x) - xp.pi,))
     assert decide(claim, {"x": Fraction(1)}).verdict == UNDECIDED
 
 

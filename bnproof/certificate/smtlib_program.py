@@ -7,13 +7,19 @@ programs the checker reads; as in the checker, every step's side condition (divi
 nonzero, radicand nonnegative) is a fact, used or not, and so is every declared
 domain of the instance.  For a claim of the papers the checker's own formula gives the
 residual R (in Q or Q(sqrt r)); the solver then confirms that R has the refuting sign
-and that the program computes exactly R."""
+and that the program computes exactly R.
+
+SMT-LIB's real arithmetic has no exp, log, arccos, tanh or π: a program with such a
+step is not exported (NotExportable, with the step), never approximated or left
+uninterpreted, which would be a different query; the checker judges it alone."""
 
 from __future__ import annotations
 
 from ..checker.algebra import Surd
 from ..checker.program import read_program
 from ..checker.variables import declared
+from ..checker.series import BOUNDS
+from ..errors import BnproofError, ExitCode
 from .smtlib import CertificateRejected, Smt, literal, stage, times
 
 RELATION = {"positive": "(> {} 0)", "negative": "(< {} 0)", "nonpositive": "(<= {} 0)",
@@ -22,6 +28,13 @@ FORM = {"add": "(+ {0} {1})", "sub": "(- {0} {1})", "mul": "(* {0} {1})", "neg":
         "max": "(ite (>= {0} {1}) {0} {1})", "min": "(ite (<= {0} {1}) {0} {1})",
         "abs": "(ite (>= {0} 0) {0} (- {0}))"}
 DOMAIN = {"positive": "(> {} 0)", "nonzero": "(not (= {} 0))"}
+TRANSCENDENTAL = {*BOUNDS, "pi"}
+
+
+class NotExportable(BnproofError):
+    """A valid certificate whose program SMT-LIB's real arithmetic cannot state."""
+
+    exit_code = ExitCode.BAD_INPUT
 
 
 def _define(smt: Smt, k: int, op: str, ix: tuple, n) -> None:
@@ -71,6 +84,11 @@ def _formula(smt: Smt, claim: dict, ours, residual: int) -> None:
 def program_smt(doc: dict) -> str:
     claim, program, values, ops, facts, formula = stage(read_program, CertificateRejected, doc)
     ours = None if formula is None else stage(formula, CertificateRejected, values)
+    for k, (op, _, _) in enumerate(ops):
+        if op in TRANSCENDENTAL:
+            raise NotExportable(f"not exported: step {k} is {op}, and SMT-LIB's real arithmetic "
+                                "(QF_NRA) has no exp, log, arccos, tanh or pi; check this "
+                                "certificate with bnproof check (the checker encloses them)")
     smt = Smt()
     _domains(smt, claim, values)
     for k, (op, ix, n) in enumerate(ops):

@@ -5,7 +5,10 @@ declared variables), the instance is checked against the declared variables, and
 the program's values are decided: exact Fractions while rational; from the first
 irrational square root on, intervals [lo, hi]/2^b of integers rounded outward, b
 growing until every obligation is decided.  A square root or a quotient is a value
-only once its radicand is proved >= 0 or its divisor != 0.  For a claim of the
+only once its radicand is proved >= 0 or its divisor != 0; a log once its argument is
+proved > 0, an arccos once its argument is proved in [-1, 1].  exp, log, arccos, tanh
+and π are enclosed by series.py (integer series with proved error bounds), so a
+value that is exactly 0, such as 2 arccos(0) - π, never gets a sign.  For a claim of the
 papers, formulas.py computes the residual independently: its exact sign decides,
 and the program must agree with it.  Any other claim's program is trusted, and the
 accepted line names its digest."""
@@ -16,7 +19,7 @@ from collections import deque
 from fractions import Fraction
 from math import isqrt
 
-from . import formulas
+from . import formulas, series
 from .algebra import rational_sqrt, sign
 from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show
 from .variables import bind, declared, stated_sizes
@@ -30,7 +33,10 @@ CLAIM = {"id", "source", "statement", "kind", "variables"}
 # a strict inequality (printed "<") is refuted by a residual <= 0, equality included
 SIGN = {"inequality": "negative", "strict-inequality": "nonpositive", "identity": "nonzero"}
 ARITY = {"add": 2, "sub": 2, "mul": 2, "div": 2, "max": 2, "min": 2, "pow": 2, "guard": 2,
-         "neg": 1, "sqrt": 1, "abs": 1}
+         "neg": 1, "sqrt": 1, "abs": 1, "exp": 1, "log": 1, "acos": 1, "tanh": 1, "pi": 0}
+# a transcendental step of a rational is rational only here (Lindemann-Weierstrass); at any
+# other rational argument it is enclosed by series.py
+RATIONAL_AT = {"exp": (0, 1), "log": (1, 0), "acos": (1, 0), "tanh": (0, 0)}
 EXACT = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv,
          "max": max, "min": min, "neg": operator.neg, "abs": abs}
 INTERVAL = {"add": lambda a, c, d, e: (a + d, c + e), "sub": lambda a, c, d, e: (a - e, c - d),
@@ -124,7 +130,17 @@ class Undecided(Exception):
 
 
 def exact(op: str, xs: list, n, k: int) -> Fraction | None:
-    """A step on exact operands: its value, or None for an irrational square root."""
+    """A step on exact operands: its value, or None for an irrational square root or
+    transcendental value (then enclosed by interval())."""
+    if op == "pi":
+        return None
+    if op in RATIONAL_AT:
+        x = xs[0]
+        if op == "log" and x <= 0:
+            raise Rejected(f"log of a number <= 0 at step {k}")
+        if op == "acos" and abs(x) > 1:
+            raise Rejected(f"arccos of a number outside [-1, 1] at step {k}")
+        return Fraction(RATIONAL_AT[op][1]) if x == RATIONAL_AT[op][0] else None
     if op == "sqrt":
         if xs[0] < 0:
             raise Rejected(f"square root of a negative number at step {k}")
@@ -136,6 +152,10 @@ def exact(op: str, xs: list, n, k: int) -> Fraction | None:
 
 def interval(op: str, xs: list, n, b: int, k: int) -> tuple:
     """A step on intervals: its value enclosed in [lo, hi]/2^b, rounded outward."""
+    if op == "pi":
+        return series.pi_bounds(b)
+    if op in series.BOUNDS:
+        return transcendental(op, xs[0], b, k)
     a, c = xs[0]
     if op in INTERVAL:
         return INTERVAL[op](a, c, *xs[1])
@@ -186,6 +206,27 @@ def guarded(op: str, xs: list, k: int):
     raise Rejected(f"step {k} ({op}) uses an absent guarded value")
 
 
+def transcendental(op: str, x: tuple, b: int, k: int) -> tuple:
+    """exp, log, arccos or tanh of the interval [a, c]/2^b (each is monotone), side
+    conditions first: proved false is rejected, not yet proved asks for more precision."""
+    a, c = x
+    one, limit = 1 << b, series.MAX_EXP_ARG << b
+    proved_out, maybe_out = {
+        "log": (c <= 0, a <= 0), "acos": (a > one or c < -one, a < -one or c > one),
+        "exp": (a > limit or c < -limit, a < -limit or c > limit), "tanh": (False, False)}[op]
+    if proved_out:
+        raise Rejected(f"{op} at step {k}: its argument is outside "
+                       + {"log": "(0, inf)", "acos": "[-1, 1]",
+                          "exp": f"[-{series.MAX_EXP_ARG}, {series.MAX_EXP_ARG}] (the checker's "
+                                 "work limit)"}[op])
+    if maybe_out:
+        raise Undecided(f"{op} at step {k} (its argument's interval is not inside its domain)")
+    f = series.BOUNDS[op]
+    if op == "acos":  # decreasing
+        return f(c, b)[0], f(a, b)[1]
+    return f(a, b)[0], f(c, b)[1]
+
+
 def run(ops: list, b: int, work: list) -> list:
     """Every step's value: a Fraction while exact, else an interval (lo, hi) with the
     value in [lo, hi]/2^b.  Exact operands of an interval step are enclosed first."""
@@ -202,6 +243,10 @@ def run(ops: list, b: int, work: list) -> list:
         if v is None:
             xs = [x if type(x) is tuple else ((x.numerator << b) // x.denominator,
                                               -((-x.numerator << b) // x.denominator)) for x in xs]
+            if op in series.BOUNDS or op == "pi":  # charged before the series run
+                work[0] += series.work(b)
+                if work[0] > MAX_WORK:
+                    raise Rejected(f"too much arithmetic by step {k} (the checker's work limit)")
             v = interval(op, xs, n, b, k)
         charge(work, k, xs + [v], MAX_BITS + (b if type(v) is tuple else 0))
         vals.append(v)

@@ -105,6 +105,19 @@ class Dual:
         value = tanh(self.a)
         return Dual(value, 0 if _is_zero(self.b) else self.b * (1 - value * value))
 
+    def exp(self, exp):
+        value = exp(self.a)
+        return Dual(value, 0 if _is_zero(self.b) else self.b * value)
+
+    def log(self, log):
+        return Dual(log(self.a), 0 if _is_zero(self.b) else self.b / self.a)
+
+    def arccos(self, arccos, sqrt):
+        # -b/√(1 − a²): at a = ±1 the root is exactly 0 and the division puts the instance
+        # outside the claim (arccos has no derivative at the ends of its domain)
+        value = arccos(self.a)
+        return Dual(value, 0 if _is_zero(self.b) else -self.b / sqrt(1 - self.a * self.a))
+
 
 def _is_zero(b) -> bool:
     """An exactly-zero derivative written as a plain integer (not a traced value)."""

@@ -25,7 +25,9 @@ small rationals (seeded deterministically) on which ``decide`` finds the
 hypotheses true and the residual defined and 0.
 
 Only the field operations, integer powers, square roots and the piecewise
-steps are in the fragment; anything else (tanh) is reported outside it.
+steps are in the fragment; a transcendental step (exp, log, acos, tanh, π) is
+not algebraic, so the claim is reported outside it before any field
+arithmetic, never replayed as if it were algebraic.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from fractions import Fraction
 
 from ..program.evaluate import MAX_WORK, cone
 from ..program.radicals import Radicals, TooMuchWork, Vacuous
+from ..program.trace import is_algebraic
 from .api import Claim
 from .decide import HOLDS, Traced, decide, trace
 
@@ -159,7 +162,9 @@ def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES,
     needed = cone(steps, [traced.residual])
     outside = sorted({steps[i][0] for i in needed} - FIELD - PIECEWISE)
     if outside:
-        return result(OUTSIDE_FRAGMENT, f"outside the provable fragment: uses {', '.join(outside)}")
+        algebraic = "" if is_algebraic(steps, needed) else " (not algebraic)"
+        return result(OUTSIDE_FRAGMENT,
+                      f"outside the provable fragment{algebraic}: uses {', '.join(outside)}")
     inputs = {}
     for i in needed:
         if steps[i][0] == "input":

@@ -7,8 +7,10 @@ One definition, three backends:
     cross-checks (never for proofs: SymPy's assumptions are not a proof);
   * ``numeric()``: ``jax.numpy``, float64, for vmapped batched search and
     gradient-based search (``floating()``: numpy, for single instances).
-``tanh`` traces to a step that the exact engine never decides (undecided):
-claims using it are searched numerically only.
+``exp``, ``log``, ``arccos``, ``tanh``, ``sigmoid`` (1/(1 + exp(−x))) and the
+constant ``pi`` trace to transcendental steps: the exact engine decides their
+signs with rigorous balls (never by the algebraic exact zero test), so a value
+that may be exactly 0 there stays undecided.
 A residual uses only: + − × ÷ by arrays or integers, ``**`` with an integer,
 ``@``, and the functions below (``max``/``min`` reduce over an axis or all
 entries; ``maximum``/``minimum`` are elementwise).  Divide arrays by integers, never an integer
@@ -55,8 +57,42 @@ def _with_duals(sqrt, absolute, maximum, minimum, tanh, half):
     return d_sqrt, d_abs, d_max, d_min, d_tanh
 
 
+class _Namespace(SimpleNamespace):
+    """A namespace whose ``pi`` is made on first use: a traced π is a program step, and
+    a program that never uses π must not carry one."""
+
+    def __getattr__(self, name):
+        if name == "pi" and "make_pi" in self.__dict__:
+            return self.__dict__["make_pi"]()
+        raise AttributeError(name)
+
+
+def _transcendental(functions: dict, sqrt, one, vectorize: bool) -> dict:
+    """exp, log, arccos and sigmoid, extended to dual numbers (for xp.grad), and π
+    (``make_pi`` where it is made on first use)."""
+    from .dual import Dual
+
+    if functions is None:  # a namespace built without them (none of its claims uses them)
+        return {}
+
+    def dual_aware(name, f):
+        def apply(x):
+            if isinstance(x, Dual):
+                return getattr(x, name)(f, sqrt) if name == "arccos" else getattr(x, name)(f)
+            return f(x)
+        return np.vectorize(apply, otypes=[object]) if vectorize else apply
+
+    exp = dual_aware("exp", functions["exp"])
+    out = {name: dual_aware(name, functions[name]) for name in ("exp", "log", "arccos")}
+    # the trace: 1/(1 + exp(−x)), no step of its own; `one` is made on use (a traced
+    # constant is a step, which a program without sigmoid must not carry)
+    out["sigmoid"] = lambda x: one() / (one() + exp(-x))
+    out["make_pi" if callable(functions["pi"]) else "pi"] = functions["pi"]
+    return out
+
+
 def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
-                      guard=None) -> SimpleNamespace:
+                      guard=None, transcendental=None) -> SimpleNamespace:
     from .dual import gradient
 
     sqrt, absolute, maximum, minimum, tanh = _with_duals(sqrt, absolute, maximum, minimum, tanh,
@@ -106,7 +142,8 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
             x[i] = (b[i] - sum((A[i][j] * x[j] for j in range(i + 1, n)), number(0))) / A[i][i]
         return asarray(x)
 
-    return SimpleNamespace(
+    return _Namespace(
+        **_transcendental(transcendental, sqrt, lambda: number(1), vectorize=True),
         kind=kind,
         sum=total, mean=mean, sqrt=vsqrt, abs=vabs, maximum=vmax, minimum=vmin,
         max=reduce(vmax), min=reduce(vmin),
@@ -119,9 +156,9 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
         relu=lambda x: vmax(asarray(x), number(0)),
         leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * number(slope)),
         tanh=vtanh, solve=solve, grad=gradient,
+        expect=moments.expect, var=moments.var,  # over i.i.d. batches of a Law (moments.py)
         # v where g ≥ 0, else absent (+∞): min over guarded candidates ignores the absent
         guard=np.vectorize(guard, otypes=[object]) if guard else None,
-        expect=moments.expect, var=moments.var,  # over i.i.d. batches of a Law (moments.py)
     )
 
 
@@ -141,8 +178,10 @@ def trace(program):
         maximum=lambda a, b: lift(a).max(b),
         minimum=lambda a, b: lift(a).min(b),
         number=number,
-        tanh=lambda x: lift(x).tanh(),  # recorded, never decided exactly (undecided)
+        tanh=lambda x: lift(x).tanh(),
         guard=lambda v, g: lift(v).guard(g),
+        transcendental={"exp": lambda x: lift(x).exp(), "log": lambda x: lift(x).log(),
+                        "arccos": lambda x: lift(x).arccos(), "pi": program.pi},
     )
 
 
@@ -154,7 +193,9 @@ def symbolic(sqrt=None):
         return sympy.Rational(x.numerator, x.denominator)
 
     return _object_namespace("symbolic", sqrt or sympy.sqrt, sympy.Abs, sympy.Max, sympy.Min, number,
-                             sympy.tanh, lambda v, g: sympy.Piecewise((v, g >= 0), (sympy.oo, True)))
+                             sympy.tanh, lambda v, g: sympy.Piecewise((v, g >= 0), (sympy.oo, True)),
+                             {"exp": sympy.exp, "log": sympy.log, "arccos": sympy.acos,
+                              "pi": lambda: sympy.pi})
 
 
 def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> SimpleNamespace:
@@ -166,12 +207,21 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         return xnp.float64(p) / r
 
     sqrt, absolute, maximum, minimum, tanh = xnp.sqrt, xnp.abs, xnp.maximum, xnp.minimum, xnp.tanh
+    functions = {"exp": xnp.exp, "log": xnp.log, "arccos": xnp.arccos, "pi": float(np.pi)}
+    extra = _transcendental(functions, xnp.sqrt, lambda: 1.0, vectorize=False)
     if duals:
         scalar = _with_duals(np.sqrt, abs, max, min, math.tanh, lambda: 0.5)
         sqrt, absolute, maximum, minimum, tanh = (_object_or(f, g) for f, g in zip(
             (sqrt, absolute, maximum, minimum, tanh), scalar))
+        duals_of = _transcendental({"exp": np.exp, "log": np.log, "arccos": np.arccos, "pi": np.pi},
+                                   np.sqrt, lambda: 1.0, vectorize=False)
+        for name in ("exp", "log", "arccos"):
+            extra[name] = _object_or(getattr(xnp, name), duals_of[name])
+        exp = extra["exp"]
+        extra["sigmoid"] = lambda x: 1.0 / (1.0 + exp(-x))
 
     return SimpleNamespace(
+        **extra,
         kind=kind,
         sum=xnp.sum, mean=xnp.mean, sqrt=sqrt, abs=absolute, maximum=maximum,
         minimum=minimum, max=xnp.max, min=xnp.min, dot=xnp.dot, outer=xnp.outer,
@@ -180,8 +230,8 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         relu=lambda x: maximum(x, 0.0),
         leaky_relu=lambda x, slope=Fraction(1, 100): maximum(x, x * float(slope)),
         tanh=tanh, solve=xnp.linalg.solve, grad=grad,
-        guard=lambda v, g: xnp.where(g >= 0, v, xnp.inf),  # absent is +∞: min ignores it
         expect=moments.expect, var=moments.var,
+        guard=lambda v, g: xnp.where(g >= 0, v, xnp.inf),  # absent is +∞: min ignores it
     )
 
 

@@ -27,6 +27,15 @@ R = tʲ·S with S(0) ≠ 0: j = 0 proves x ≠ 0, and every nonzero root of S ha
 so a ball inside that bound proves x = 0 and a ball outside it decides the
 sign.  The bound also says how much precision a nonzero value needs.
 
+Transcendental steps (exp, log, acos, tanh, π) are enclosed in arb balls
+too, after their side conditions: log needs its argument proved > 0, acos
+needs it proved in [−1, 1] (an argument exactly ±1 is allowed, settled by the
+exact zero test of x ∓ 1 when x is algebraic).  A value that depends on a
+transcendental step is not algebraic, so no exact zero test applies to it: a
+ball that keeps containing 0 up to ``MAX_TRANSCENDENTAL_BITS`` (or the work
+limit) leaves the sign undecided, never 0 and never a sign.  exp of an
+argument beyond ±``MAX_EXP_ARG`` is refused as undecided (bounded work).
+
 Hostile programs are bounded by counts, not time: every step costs the square
 of its bit size (a bound on its products and divisions), charged before it is
 computed, and a decision stops at ``MAX_WORK`` bit-operations with an
@@ -42,14 +51,19 @@ from math import isqrt
 from flint import arb, ctx, fmpq
 
 from .radicals import Radicals, TooMuchWork, Vacuous
+from .trace import TRANSCENDENTAL, is_algebraic
 
 PRECISIONS = (64, 256, 1024, 4096)  # the first rungs; beyond 4096 bits ×4 while work allows
 MAX_WORK = 10**12  # bit-operations per decision (see _charge)
 ENDPOINT_BITS = 4096  # reported enclosures: endpoints on the grid 2^-4096, |endpoint| ≤ 2^4096
 MAX_NORM_ROOTS = 10  # square roots eliminated by one exact zero test (degree ≤ 2^10)
-UNARY = ("neg", "sqrt", "abs", "pow", "tanh")
+UNARY = ("neg", "sqrt", "abs", "pow", "exp", "log", "acos", "tanh")
+NULLARY = ("input", "const", "pi")
 PIECEWISE = ("abs", "max", "min")
-TANH = "tanh is not algebraic: searched numerically only"
+NOT_ALGEBRAIC = "not algebraic (a transcendental step): no exact zero test"
+MAX_TRANSCENDENTAL_BITS = 65536  # a ball with 0 in it at this precision stays undecided
+TRANSCENDENTAL_COST = 16  # a transcendental step at p bits is charged this many times p²
+MAX_EXP_ARG = 4096  # exp(x) needs |x| ≤ this (e^4096 ≈ 2^5909): bounded work, as in the checker
 ABSENT = object()  # the field value of a guard whose condition fails (+∞, which min ignores)
 EMPTY = "no candidate of a min over guarded values qualifies (the set is empty)"
 
@@ -133,7 +147,7 @@ def _interval(x) -> Interval:
 
 def operands(step: list) -> list[int]:
     op = step[0]
-    if op in ("input", "const"):
+    if op in NULLARY:
         return []
     return step[1:2] if op in UNARY else step[1:3]
 
@@ -161,7 +175,9 @@ class Evaluator:
         self.field = Radicals(["t"], max_work=max_work)  # "t": the zero test's unknown
         self.reps: dict = {}  # step -> its value in the field
         self.branches: dict[int, int] = {}  # piecewise step -> sign of its discriminant
-        self.branch_tests: dict[int, tuple] = {}  # piecewise step -> zero test of its discriminant
+        self.branch_tests: dict = {}  # piecewise step (or (acos step, ±1)) -> its zero test
+        self.algebraic: dict[int, bool] = {}  # step -> whether its cone has no transcendental step
+        self.prec = PRECISIONS[0]  # of the pass under way
         self.absent: set[int] = set()  # guards whose condition is < 0, and what carries them
 
     # -- the public decisions ----------------------------------------------------
@@ -255,6 +271,9 @@ class Evaluator:
         """Balls of the needed steps at `prec` bits, side conditions first."""
         needed = list(needed)
         self._charge(prec, len(needed))  # the whole pass, before it starts
+        self._charge(prec, TRANSCENDENTAL_COST * sum(self.steps[i][0] in TRANSCENDENTAL
+                                                     for i in needed))
+        self.prec = prec
         balls: dict[int, arb] = {}
         with ctx.workprec(prec):
             for i in needed:
@@ -262,8 +281,6 @@ class Evaluator:
                     continue
                 step = self.steps[i]
                 op = step[0]
-                if op == "tanh":
-                    raise Undecided(TANH)
                 if op == "guard" or any(j in self.absent for j in operands(step)):
                     self._guarded(i, step, balls)
                     continue
@@ -311,12 +328,16 @@ class Evaluator:
 
     def _rational_step(self, i: int, step) -> Fraction | None:
         op = step[0]
+        if op == "pi":
+            return None
         xs = [self.exact[j] for j in operands(step)]
         a = xs[0]
         if op == "pow":
             self._charge(_bits(a) * max(step[2], 1))
             return a ** step[2]
         self._charge(sum(_bits(x) for x in xs) + 1)
+        if op in TRANSCENDENTAL:
+            return _rational_transcendental(i, op, a)
         if op == "sqrt":
             if a < 0:
                 raise DomainError(f"square root of a negative number at step {i}")
@@ -338,7 +359,11 @@ class Evaluator:
 
     def _ball_step(self, i: int, step, balls: dict) -> arb:
         op = step[0]
+        if op == "pi":
+            return arb.pi()
         a = self._ball(step[1], balls)
+        if op in TRANSCENDENTAL:
+            return self._transcendental(i, step, a, balls)
         if op == "neg":
             return -a
         if op == "abs":
@@ -364,11 +389,75 @@ class Evaluator:
         return {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
                 "max": lambda: a.max(b), "min": lambda: a.min(b)}[op]()
 
+    def _transcendental(self, i: int, step, a: arb, balls: dict) -> arb:
+        """exp, log, acos or tanh of a ball, side conditions first."""
+        op = step[0]
+        if not a.is_finite():
+            raise _Refine()
+        if op == "exp":
+            if not (a >= -MAX_EXP_ARG and a <= MAX_EXP_ARG):
+                raise Undecided(f"undecided: exp at step {i} of an argument not proved within "
+                                f"±{MAX_EXP_ARG} (the work limit)")
+            return a.exp()
+        if op == "tanh":
+            return a.tanh()
+        if op == "log":
+            if a < 0:
+                raise DomainError(f"log of a negative number at step {i}")
+            if a > 0:
+                return a.log()
+            if self._is_zero(step[1], balls):
+                raise DomainError(f"log of 0 at step {i}")
+            raise _Refine(self.tests[step[1]][1])
+        if a < -1 or a > 1:
+            raise DomainError(f"arccos of a number outside [-1, 1] at step {i}")
+        if not a > -1 and self._on_edge(i, step[1], -1, a + 1, balls):
+            return arb.pi()  # arccos(−1) = π
+        if not a < 1 and self._on_edge(i, step[1], 1, a - 1, balls):
+            self.exact[i] = Fraction(0)  # arccos(1) = 0
+            raise _Retry
+        return a.acos()
+
+    def _on_edge(self, i: int, j: int, edge: int, gap: arb, balls: dict) -> bool:
+        """Whether the argument x (step j) of arccos at step i is exactly `edge` (±1): True
+        if so; DomainError if x is beyond it; _Refine while the ball cannot tell."""
+        if not self._is_algebraic(j):
+            self._no_zero_test(j)
+        key = (i, edge)
+        test = self.branch_tests.get(key)
+        if test is None:
+            rep = self.field.sub(self._rep(j, balls), self.field.const(Fraction(edge)))
+            self._settle()
+            test = self.branch_tests[key] = self._zero_test(rep)
+        if test[0] == "zero" or test[0] == "near" and gap.abs_upper() < arb(test[2]):
+            return True
+        if test[0] == "rational":  # x − edge = q exactly
+            if (test[1] > 0) if edge == 1 else (test[1] < 0):
+                raise DomainError(f"arccos of a number outside [-1, 1] at step {i}")
+            q = abs(test[1])
+            raise _Refine(q.denominator.bit_length() - q.numerator.bit_length() + 8)
+        raise _Refine(test[1])
+
+    def _is_algebraic(self, j: int) -> bool:
+        if j not in self.algebraic:
+            self.algebraic[j] = is_algebraic(self.steps, cone(self.steps, [j]))
+        return self.algebraic[j]
+
+    def _no_zero_test(self, j: int):
+        """Step j is not algebraic and its ball contains 0: only more precision can
+        separate it from 0, up to MAX_TRANSCENDENTAL_BITS; then it may be exactly 0."""
+        if self.prec >= MAX_TRANSCENDENTAL_BITS:
+            raise Undecided(f"undecided: step {j} may be exactly 0 (its ball contains 0 at "
+                            f"{self.prec} bits; {NOT_ALGEBRAIC})")
+        raise _Refine()
+
     # -- exact zero tests -------------------------------------------------------------
 
     def _is_zero(self, j: int, balls: dict) -> bool:
         """Whether step j (side conditions established) is exactly 0.  Raises _Retry when
         it turns out rational, _Refine when nonzero or not yet separated at this precision."""
+        if not self._is_algebraic(j):
+            self._no_zero_test(j)
         test = self.tests.get(j)
         if test is None:
             test = self.tests[j] = self._zero_test(self._rep(j, balls))
@@ -434,6 +523,8 @@ class Evaluator:
     # -- the field representation of a step ---------------------------------------
 
     def _rep(self, j: int, balls: dict):
+        if not self._is_algebraic(j):  # never treated as algebraic; callers check first
+            raise Undecided(f"undecided: step {j} is {NOT_ALGEBRAIC}")
         field = self.field
         for i in cone(self.steps, [j]):
             if i in self.reps:
@@ -497,6 +588,9 @@ class Evaluator:
             d = a if step[0] == "abs" else a - self._value_ball(step[2], balls)
         if d > 0 or d < 0:
             sign = 1 if d > 0 else -1
+        elif not all(self._is_algebraic(j) for j in
+                     ([step[2]] if step[0] == "guard" else operands(step))):
+            self._no_zero_test(i)
         else:
             field = self.field
             rep = self._rep(step[2] if step[0] == "guard" else step[1], balls)
@@ -528,6 +622,23 @@ def _power(a: arb, k: int) -> arb:
         base *= base
         k >>= 1
     return result
+
+
+def _rational_transcendental(i: int, op: str, a: Fraction) -> Fraction | None:
+    """A transcendental step of a rational: its value where rational (exp 0, log 1,
+    arccos 1, tanh 0; by Lindemann–Weierstrass no other rational argument gives a
+    rational), else None; DomainError outside its domain."""
+    if op == "log" and a <= 0:
+        raise DomainError(f"log of {'0' if a == 0 else 'a negative number'} at step {i}")
+    if op == "acos" and abs(a) > 1:
+        raise DomainError(f"arccos of a number outside [-1, 1] at step {i}")
+    if op == "exp" and abs(a) > MAX_EXP_ARG:
+        raise Undecided(f"undecided: exp at step {i} of an argument beyond ±{MAX_EXP_ARG} "
+                        "(the work limit)")
+    rational_at = {"exp": (0, 1), "log": (1, 0), "acos": (1, 0), "tanh": (0, 0)}.get(op)
+    if rational_at is not None and a == rational_at[0]:
+        return Fraction(rational_at[1])
+    return None
 
 
 def _branch(op: str, xs: list, sign: int, field: Radicals):
@@ -562,6 +673,9 @@ def to_sympy(steps: list, inputs, output: int = -1):
     for i in cone(steps, [output]):
         step = steps[i]
         op = step[0]
+        if op == "pi":
+            values[i] = sympy.pi
+            continue
         if op in ("input", "const"):
             x = Fraction(step[1]) if op == "const" else Fraction(inputs(step[1], step[2:]))
             values[i] = sympy.Rational(x.numerator, x.denominator)
@@ -579,6 +693,8 @@ def to_sympy(steps: list, inputs, output: int = -1):
             "add": lambda: xs[0] + xs[1], "sub": lambda: xs[0] - xs[1], "mul": lambda: xs[0] * xs[1],
             "div": lambda: xs[0] / xs[1], "neg": lambda: -xs[0], "sqrt": lambda: sympy.sqrt(xs[0]),
             "pow": lambda: xs[0] ** step[2], "tanh": lambda: sympy.tanh(xs[0]),
+            "exp": lambda: sympy.exp(xs[0]), "log": lambda: sympy.log(xs[0]),
+            "acos": lambda: sympy.acos(xs[0]),
         }[op]()
     return values[output]
 

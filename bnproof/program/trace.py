@@ -13,21 +13,32 @@ value i.
     ["add", i, j] ["sub", i, j] ["mul", i, j] ["div", i, j]
     ["neg", i] ["sqrt", i] ["abs", i] ["max", i, j] ["min", i, j]
     ["pow", i, k]               integer power k ≥ 0
-    ["tanh", i]                 not algebraic: recorded so that a claim using it
-                                traces, but never decided exactly (always undecided)
+    ["exp", i] ["log", i] ["acos", i] ["tanh", i]
+                                transcendental functions (log needs its argument
+                                > 0, acos needs it in [-1, 1]); xp.sigmoid(x) traces
+                                to 1/(1 + exp(-x)), so it needs no step of its own
+    ["pi"]                      the constant π (nullary)
     ["guard", i, j]             value i where value j ≥ 0, else absent (+∞): "min"
                                 ignores an absent operand, every other step on an
                                 absent value is undefined, and so is an absent output
                                 (the min over candidates of which none qualifies)
+Transcendental steps are decided with rigorous balls only, never by the algebraic
+exact zero test or the identity prover (``TRANSCENDENTAL``, ``is_algebraic``).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow", "tanh",
-       "guard"}
+TRANSCENDENTAL = frozenset({"exp", "log", "acos", "tanh", "pi"})
+OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow",
+       "guard", *TRANSCENDENTAL}
 MAX_STEPS = 1_000_000  # a hostile size stops the trace here, before memory runs out
+
+
+def is_algebraic(steps: list, indices) -> bool:
+    """Whether none of these steps is transcendental (so Q(√r) arithmetic applies)."""
+    return not any(steps[i][0] in TRANSCENDENTAL for i in indices)
 
 
 class ProgramTooLarge(ValueError):
@@ -38,6 +49,7 @@ class Program:
     def __init__(self, max_steps: int = MAX_STEPS):
         self.steps: list[list] = []
         self._consts: dict[Fraction, int] = {}
+        self._pi: int | None = None
         self.max_steps = max_steps
 
     def reserve(self, count: int) -> None:
@@ -59,6 +71,12 @@ class Program:
             self._consts[value] = len(self.steps)
             self.steps.append(["const", str(value)])
         return Node(self, self._consts[value])
+
+    def pi(self) -> "Node":
+        """The constant π, one step however often it is used."""
+        if self._pi is None:
+            self._pi = self.emit(["pi"]).index
+        return Node(self, self._pi)
 
 
 class Node:
@@ -141,6 +159,15 @@ class Node:
 
     def tanh(self):
         return self.program.emit(["tanh", self.index])
+
+    def exp(self):
+        return self.program.emit(["exp", self.index])
+
+    def log(self):
+        return self.program.emit(["log", self.index])
+
+    def arccos(self):
+        return self.program.emit(["acos", self.index])
 
     def max(self, other):
         return self._bin("max", other)

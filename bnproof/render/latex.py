@@ -99,7 +99,7 @@ class Raw(sympy.Symbol):
 
 def tex(expr, inline: bool = False) -> str:
     """SymPy's printer; inline fractions as a/b."""
-    return sympy.latex(expr, fold_short_frac=inline)
+    return sympy.latex(expr, fold_short_frac=inline, inv_trig_style="full")  # \arccos, not acos
 
 
 def decimal(value, digits: int = DIGITS) -> str:

@@ -15,6 +15,7 @@ from fractions import Fraction
 import sympy
 
 from ..program.evaluate import run, to_sympy
+from ..program.trace import TRANSCENDENTAL
 from .latex import Document, decimal, escape, number, tex, to_expr, tt
 from .latex_statement import safe_statement
 
@@ -111,7 +112,9 @@ def document(doc: dict, checker_line: str, name: str) -> Document:
     out.para(r"The certificate " + tt(name) + r" carries the instance and the residual "
              r"as a straight-line program of " + str(len(doc["program"]["steps"])) + " steps. The "
              r"checker, which uses only the Python standard library, replays it with exact "
-             r"rationals and rigorous intervals:")
+             r"rationals and rigorous intervals" + (
+                 r" (it encloses $\exp$, $\log$, $\arccos$, $\tanh$ and $\pi$ by integer "
+                 r"series with proved truncation bounds)" if _transcendental(doc) else "") + ":")
     out.para(r"\begin{flushleft}" + tt(checker_line) + r"\end{flushleft}")
     return out
 
@@ -153,6 +156,12 @@ def _residual(out: Document, doc: dict, ev: Evaluated) -> None:
     else:
         out.equation(r"\text{residual}", rf"{ev.residual_decimal} {violated}", rel=r"\approx")
     rounded = ev.residual is None or not ev.residual.is_Rational
+    how = ("by rigorous enclosures, never by the rounded decimal" if _transcendental(doc)
+           else "exactly")
     out.para(rf"so {meaning}: \textbf{{the claim is refuted}} on this instance."
-             + (" The decimal is rounded from the exact value; the sign is decided exactly."
+             + (f" The decimal is rounded from the exact value; the sign is decided {how}."
                 if rounded else ""))
+
+
+def _transcendental(doc: dict) -> bool:
+    return any(step[0] in TRANSCENDENTAL for step in doc["program"]["steps"])
