@@ -215,6 +215,14 @@ def test_hostile_sizes_and_arguments_are_refused():
     with pytest.raises(BadInput, match="nested"):
         trace(claim_of(lambda xp, X: xp.expect(lambda xp, B: xp.expect(lambda xp, C: C[0], X, 1), X, 2)),
               {"k": 2})
+    kept = []
+
+    def keeps(xp, B):
+        kept.append(B[0])
+        return kept[0] * B[0]  # the first batch's sample times this one's: not B[0]²
+
+    with pytest.raises(BadInput, match="another expectation"):
+        trace(claim_of(lambda xp, X: xp.expect(keeps, X, 1) + xp.expect(keeps, X, 1)), {"k": 2})
     with pytest.raises(TypeError, match="truth value"):
         trace(claim_of(lambda xp, X: xp.expect(lambda xp, B: B[0] if B[0] else B[1], X, 2)), {"k": 2})
 

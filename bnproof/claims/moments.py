@@ -160,7 +160,7 @@ class Poly:
         """A Poly for a scalar operand; an object array for an array operand (applied
         elementwise by numpy); None for what is not a number."""
         if isinstance(other, Poly):
-            return other
+            return _same_ring(other, self.ring)
         if isinstance(other, np.ndarray):
             return other if other.dtype == object else lift_array(other, self.ring)
         shape = getattr(other, "shape", ())
@@ -271,13 +271,21 @@ def lift_array(a, ring: Ring) -> np.ndarray:
     out = np.empty(shape, dtype=object)
     for index in np.ndindex(*shape):
         entry = a[index] if shape else a
-        out[index] = entry if isinstance(entry, Poly) else Poly.constant(entry, ring)
+        out[index] = _same_ring(entry, ring) if isinstance(entry, Poly) else Poly.constant(entry, ring)
     return out
+
+
+def _same_ring(p: Poly, ring: Ring) -> Poly:
+    # a polynomial kept from another expectation names that batch's coordinates: mixed
+    # with this batch's, it would silently read as the same samples
+    if p.ring is not ring:
+        raise BadInput("xp.expect: f used a value of another expectation's batch")
+    return p
 
 
 def _lift(x, ring: Ring):
     if isinstance(x, Poly):
-        return x
+        return _same_ring(x, ring)
     if isinstance(x, np.ndarray) or getattr(x, "shape", ()):
         return lift_array(x, ring)
     if isinstance(x, (str, bytes, bool, np.bool_)) or x is None:
