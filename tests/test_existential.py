@@ -136,3 +136,11 @@ def test_seed_determinism_and_vacuity():
     never = Claim("t/never", "test", "x^2 < 0", lambda xp, x, p: p, (Var("x"),), exists=(Var("p"),),
                   hypotheses=(lambda xp, x, p: -x * x,))
     assert run(never, 10).verdict == "vacuous"
+
+
+def test_transcendental_inner_problems_are_undecided_never_refuted():
+    """exp(p) = -1 has no solution, but no solver here proves it: undecided, not refuted."""
+    claim = Claim("t/exp", "test", "exp p = x", lambda xp, x, p: xp.exp(p) - x, (Var("x"),),
+                  kind="identity", exists=(Var("p"),))
+    inner = decide_inner(claim, trace(claim, {}), {"x": Fraction(-1)}, {})
+    assert inner.verdict == "undecided" and "no SMT-LIB form" in inner.detail

@@ -11,6 +11,8 @@ certificate's query to be exactly this text."""
 
 from fractions import Fraction
 
+from .parse import Rejected
+
 WANT = {"inequality": "(>= {} 0.0)", "strict-inequality": "(> {} 0.0)", "identity": "(= {} 0.0)"}
 FORM = {"add": "(+ {0} {1})", "sub": "(- {0} {1})", "mul": "(* {0} {1})", "neg": "(- {0})",
         "max": "(ite (>= {0} {1}) {0} {1})", "min": "(ite (<= {0} {1}) {0} {1})",
@@ -59,8 +61,10 @@ def query(steps: list, instance: dict, unknown: set, residuals: list, kind: str)
             n, a = step[2], f"v{step[1]}"
             term = "1.0" if n == 0 else a if n == 1 else "(* " + " ".join([a] * n) + ")"
             lines.append(f"(define-fun {v} () Real {term})")
-        else:
+        elif op in FORM:
             lines.append(f"(define-fun {v} () Real {FORM[op].format(*(f'v{j}' for j in step[1:]))})")
+        else:  # exp, log, ...: not in the solvers' real arithmetic
+            raise Rejected(f"nonexistence: step {k} ({op}) has no SMT-LIB form; no query can be written")
     lines += [f"(assert {WANT[kind].format(f'v{r}')})" for r in residuals]
     lines.append("(check-sat)")
     return "\n".join(lines) + "\n"

@@ -62,6 +62,8 @@ def kind_of(claim: Claim) -> str:
 def trace(claim: Claim, sizes: dict) -> ExistsTraced:
     """The residuals (every entry of an array residual) and hypotheses as one program
     whose inputs are the universal and the existential variables."""
+    if getattr(claim, "equalities", ()):  # the search would draw instances off the set
+        raise ValueError(f"claim {claim.id}: equalities are not supported with existential variables")
     program = Program()
     for v in claim.variables + claim.exists:
         program.reserve(math.prod(int(n) for n in claim.shape_of(v, sizes)))
