@@ -28,7 +28,7 @@ from bnproof.claims.law import distribution
 from bnproof.claims.moments import ExpansionTooLarge, NotPolynomial
 from bnproof.claims.prove import prove_at
 from bnproof.errors import BadInput
-from tests.tamper import seal
+from tamper import seal
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "expectations.py"
@@ -276,18 +276,24 @@ def gallery():
     return {c.id: c for c in load_file(EXAMPLE)}
 
 
+def _random_instance(rng, k: int, d: int | None) -> dict:
+    """k support points (scalars, or d-vectors and a weight vector w), positive weights."""
+    def point():
+        return [F(int(x), 3) for x in rng.integers(-9, 9, d)] if d else F(int(rng.integers(-9, 9)), 2)
+
+    instance = {"X_support": [point() for _ in range(k)], "X_weights": [int(x) for x in rng.integers(1, 9, k)]}
+    if d:
+        instance["w"] = [F(int(x)) for x in rng.integers(-5, 5, d)]
+    return instance
+
+
 def test_true_identities_have_exact_residual_zero_and_are_proved(gallery):
     rng = np.random.default_rng(1)
     for claim in gallery.values():
         if claim.id.endswith("biased-batch-variance"):
             continue
         for k in (1, 2, 3):
-            d = 2 if "batch-mean" in claim.id else None
-            instance = {"X_support": [[F(int(x), 3) for x in rng.integers(-9, 9, d)] if d else F(int(rng.integers(-9, 9)), 2)
-                                      for _ in range(k)],
-                        "X_weights": [int(x) for x in rng.integers(1, 9, k)]}
-            if d:
-                instance["w"] = [F(int(x)) for x in rng.integers(-5, 5, d)]
+            instance = _random_instance(rng, k, 2 if "batch-mean" in claim.id else None)
             decision = decide(claim, instance)
             assert decision.verdict == HOLDS and decision.residual.sign == 0, (claim.id, instance)
         sizes = {name: hi for name, (lo, hi) in claim.exact_sizes.items()}
