@@ -27,7 +27,6 @@ the samples raises NotPolynomial (bad input, not an internal error).
 
 from __future__ import annotations
 
-import inspect
 import math
 import numbers
 from collections import Counter
@@ -335,11 +334,8 @@ def _polynomial_xp(backend: _Backend, ring: Ring):
     functions = {name: constant_only(*spec) for name, spec in NON_POLYNOMIAL.items()}
     transcendental = {name: constant_only(name, what) for name, what in TRANSCENDENTAL.items()}
     transcendental["pi"] = lambda: Poly.constant(backend.xp.pi, ring)
-    optional = {"transcendental": transcendental, "guard": constant_only("guard", "a guard")}
-    # only the optional parts the object namespace of this version of xp.py takes
-    accepted = inspect.signature(_object_namespace).parameters
     xp = _object_namespace("moments", number=lambda x: Poly.constant(Fraction(x), ring), **functions,
-                           **{name: f for name, f in optional.items() if name in accepted})
+                           transcendental=transcendental, guard=constant_only("guard", "a guard"))
 
     def nested(*args):
         raise BadInput("xp.expect: f cannot take an expectation itself (nested expectations)")
