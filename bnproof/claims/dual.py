@@ -8,8 +8,19 @@ Kinks stay straight-line: no Python ``if`` on a value.  d|a| = b·a/|a| and
 d max(a, c) = (b_a + b_c)/2 + (b_a − b_c)/2 · (a − c)/|a − c| (min likewise),
 exact away from a kink; at a kink the derivative divides by exactly zero, so
 an exact backend reports the instance outside the claim's domain instead of
-inventing a one-sided derivative.  A derivative that is the integer 0 (an
-entry that does not depend on the variable being differentiated) stays 0."""
+inventing a one-sided derivative (floats raise ZeroDivisionError, which the
+float screen counts as undefined; jax.grad returns a one-sided value there,
+but it only nominates instances, and the exact engine decides them).  A tie
+max(a, c) with a = c is treated as a kink even where both sides have the same
+slope (max(x, x)): conservative, the instance is outside, never a wrong value.
+A derivative that is the integer 0 (an entry that does not depend on the
+variable being differentiated) stays 0, so a partial that does not cross a
+kink is defined there.
+
+exp, log, arccos and tanh carry b·exp(a), b/a, −b/√(1 − a²) and b·(1 − tanh²a);
+sigmoid is 1/(1 + exp(−x)) in every backend, so it needs no rule of its own.
+arccos has no derivative at ±1: the root is exactly 0 there, and the division
+puts the instance outside the claim, as at a kink."""
 
 from __future__ import annotations
 
