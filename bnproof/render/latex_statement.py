@@ -25,7 +25,8 @@ ALLOWED = set(_GREEK) | set((
     "subset subseteq forall exists hat widehat tilde widetilde bar overline mathbf mathbb "
     "mathcal mathrm mathit boldsymbol text top partial nabla langle rangle quad qquad infty "
     "ldots cdots dots big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr "
-    "operatorname mid vert Vert pm mp circ ast star prime emptyset colon"
+    "operatorname mid vert Vert pm mp circ ast star prime emptyset colon "
+    "arccos cos sin tan arctan tanh angle"
 ).split())
 _CONTROL_SYMBOLS = set(r"|,;:! {}")
 _CHARS = re.compile(r"[A-Za-z0-9 +\-*/=<>()\[\].,;:!?'|_^{}\\]*")
