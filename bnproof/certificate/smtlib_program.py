@@ -20,10 +20,10 @@ from ..checker.program import read_program
 from ..checker.variables import declared
 from ..checker.series import BOUNDS
 from ..errors import BnproofError, ExitCode
-from .smtlib import CertificateRejected, Smt, literal, stage, times
+from .smtlib import CertificateRejected, Smt, disj, literal, stage, times
 
 RELATION = {"positive": "(> {} 0)", "negative": "(< {} 0)", "nonpositive": "(<= {} 0)",
-            "nonzero": "(not (= {} 0))"}
+            "nonzero": "(not (= {} 0))", "zero": "(= {} 0)"}  # zero: an equality hypothesis
 FORM = {"add": "(+ {0} {1})", "sub": "(- {0} {1})", "mul": "(* {0} {1})", "neg": "(- {0})",
         "max": "(ite (>= {0} {1}) {0} {1})", "min": "(ite (<= {0} {1}) {0} {1})",
         "abs": "(ite (>= {0} 0) {0} (- {0}))"}
@@ -37,9 +37,41 @@ class NotExportable(BnproofError):
     exit_code = ExitCode.BAD_INPUT
 
 
-def _define(smt: Smt, k: int, op: str, ix: tuple, n) -> None:
+def _absence(smt: Smt, k: int, op: str, ix: tuple, flags: dict) -> None:
+    """The guard step's "absent" as the checker decides it: a Bool a<k> for each step that
+    may be absent (none in a program without guards, whose export is unchanged).  A guard
+    is absent where its value is or its condition is < 0 (an absent condition is a failed
+    fact); a min is absent where both operands are and otherwise takes the present one;
+    every other step on a possibly absent operand has the fact that the operand is present."""
+    a = [flags.get(j) for j in ix]
+    if op == "guard":
+        if a[1] is not None:
+            smt.fact(f"step {k}: the guard's condition is present", f"(not {a[1]})")
+        flags[k] = f"a{k}"
+        smt.lines.append(f"(define-fun a{k} () Bool {disj([t for t in (a[0], f'(< v{ix[1]} 0)') if t])})")
+    elif op == "min":
+        if a[0] is not None and a[1] is not None:  # absent only if both are
+            flags[k] = f"a{k}"
+            smt.lines.append(f"(define-fun a{k} () Bool (and {a[0]} {a[1]}))")
+    else:
+        for j, flag in zip(ix, a):
+            if flag is not None:
+                smt.fact(f"step {k} ({op}): operand {j} is present (not an absent guarded value)",
+                         f"(not {flag})")
+
+
+def _define(smt: Smt, k: int, op: str, ix: tuple, n, flags: dict | None = None) -> None:
     v, a = f"v{k}", [f"v{j}" for j in ix]
-    if op == "const":
+    absent = [(flags or {}).get(j) for j in ix]
+    if op == "guard":  # its value where present; a<k> says whether it is
+        smt.let(v, a[0])
+    elif op == "min" and any(absent):  # the present operand, or the smaller of two
+        value = FORM["min"].format(*a)
+        for flag, other in zip(absent[::-1], a):  # b absent: a; then a absent: b
+            if flag is not None:
+                value = f"(ite {flag} {other} {value})"
+        smt.let(v, value)
+    elif op == "const":
         smt.let(v, literal(n))
     elif op == "div":
         smt.quotient(v, a[0], a[1], f"step {k}")
@@ -91,9 +123,13 @@ def program_smt(doc: dict) -> str:
                                 "certificate with bnproof check (the checker encloses them)")
     smt = Smt()
     _domains(smt, claim, values)
+    flags: dict = {}  # step -> its "absent" Bool, for the steps a guard may leave absent
     for k, (op, ix, n) in enumerate(ops):
-        _define(smt, k, op, ix, n)
+        _absence(smt, k, op, ix, flags)
+        _define(smt, k, op, ix, n, flags)
     for name, step, sign in facts:
+        if step in flags:  # an absent value is no value: the fact fails
+            smt.fact(f"{name}: step {step} is present", f"(not {flags[step]})")
         smt.fact(f"{name}: step {step} {sign}", RELATION[sign].format(f"v{step}"))
     if formula is not None:
         _formula(smt, claim, ours, program["residual"])

@@ -253,7 +253,7 @@ def run(ops: list, b: int, work: list) -> list:
     return vals
 
 
-def evaluate(ops: list, facts: list, match: tuple | None = None) -> bool:
+def evaluate(ops: list, facts: list, match: tuple | None = None, seen: dict | None = None) -> bool:
     """Decide every (name, step, sign) fact, refining the precision as needed.  With
     match = (step, value, claim id), the step must equal the checker's exact value:
     exactly if the step is exact, else its interval must contain the value at every
@@ -286,13 +286,42 @@ def evaluate(ops: list, facts: list, match: tuple | None = None) -> bool:
                                f"own formula for {claim_id}: not the claim's program")
             pending = pending or ("match" if type(vals[i]) is tuple and b < PRECISIONS[-1] else None)
         if pending is None:
+            if seen is not None:  # the facts' final enclosures, for the caller
+                seen.update(bounds)
             return match is None or type(vals[match[0]]) is Fraction
     raise Rejected(f"undecided at {PRECISIONS[-1]} bits: {pending}")
 
 
+def enclosure(doc: dict, residual: int, want: str, seen: dict) -> str:
+    """The engine's enclosure of the residual, if the certificate states one (with
+    transcendental steps it does): {"bits": b, "lo": q, "hi": q}.  It must show the
+    refuting sign and meet the checker's own enclosure; the verdict never rests on it (the
+    checker decided the sign itself), but a certificate that states a false interval is
+    rejected.  Returns the words for the accepted line."""
+    item = doc["obligations"][-1]
+    if "enclosure" not in item:
+        return ""
+    stated = keys(item["enclosure"], "residual enclosure", {"bits", "lo", "hi"})
+    bits = stated["bits"]
+    if type(bits) is not int or not 1 <= bits <= 1 << 20:
+        raise Rejected("residual enclosure: bits must be an integer from 1 to 2^20")
+    lo, hi = rational(stated["lo"], "residual enclosure lo"), rational(stated["hi"], "residual enclosure hi")
+    if lo > hi or not DECIDE[want](lo, hi):
+        raise Rejected(f"residual enclosure: [{show(stated['lo'])}, {show(stated['hi'])}] does not "
+                       f"show the residual {want}")
+    ours = seen[residual]
+    if hi < ours[0] or lo > ours[1]:
+        raise Rejected("residual enclosure: disjoint from the checker's own enclosure of the residual")
+    return f"; the engine's enclosure at {bits} bits agrees"
+
+
 def read_claim(doc: dict) -> tuple:
     """The claim object, the declared variables and the instance's values."""
-    claim = keys(doc["claim"], "claim", CLAIM)
+    # "equalities" (a count) only where the claim has equality hypotheses (older certificates: none)
+    optional = {"equalities"} if type(doc["claim"]) is dict and "equalities" in doc["claim"] else set()
+    claim = keys(doc["claim"], "claim", CLAIM | optional)
+    if optional and (type(claim["equalities"]) is not int or not 1 <= claim["equalities"] <= MAX_STEPS):
+        raise Rejected(f"claim.equalities: expected an integer from 1 to {MAX_STEPS}")
     if type(claim["id"]) is not str or not ID.fullmatch(claim["id"]):
         raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
     if type(claim["source"]) is not str or type(claim["statement"]) is not str:
@@ -316,7 +345,8 @@ def read_program(doc: dict) -> tuple:
     program = keys(doc["program"], "program", fields | ({"equalities"} if type(doc["program"]) is dict
                                                         and "equalities" in doc["program"] else set()))
     for i, item in enumerate(array(doc["obligations"], "obligations", MAX_STEPS + 1)):
-        keys(item, f"obligations[{i}]", {"fact", "value", "sign"})
+        keys(item, f"obligations[{i}]", {"fact", "value", "sign"} | (
+            {"enclosure"} if type(item) is dict and "enclosure" in item else set()))
     check_envelope(doc)
     claim, variables, formula = read_claim(doc)
     if doc["verdict"] != "refuted":
@@ -324,8 +354,16 @@ def read_program(doc: dict) -> tuple:
     ops = parse_steps(program["steps"], variables)
     hyps = array(program["hypotheses"], "program.hypotheses", MAX_STEPS)
     facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hyps)]
+    # bound by the claim: a certificate cannot drop its claim's equality hypotheses, nor add any
+    count = claim.get("equalities", 0)
+    if count and "equalities" not in program:
+        raise Rejected(f"program: the claim has {count} equality hypotheses, but program.equalities "
+                       "is missing")
     if "equalities" in program:
-        equalities = array(program["equalities"], "program.equalities", MAX_STEPS)
+        if not count:
+            raise Rejected("program.equalities: the claim states no equality hypotheses "
+                           "(claim.equalities is missing)")
+        equalities = array(program["equalities"], "program.equalities", MAX_STEPS, count)
         facts += [(f"equality {n}", e, "zero") for n, e in enumerate(equalities)]
     facts.append(("residual", program["residual"], SIGN[claim["kind"]]))
     for i, (item, (name, step, want)) in enumerate(zip(array(doc["obligations"], "obligations",
@@ -333,7 +371,9 @@ def read_program(doc: dict) -> tuple:
         if type(step) is not int or not 0 <= step < len(ops):
             raise Rejected(f"program: {name} is not the index of one of the {len(ops)} steps")
         expected = {"fact": name.split()[0], "value": step, "sign": want}
-        if type(item["value"]) is not int or item != expected:
+        if "enclosure" in item and name != "residual":
+            raise Rejected(f"obligations[{i}]: only the residual's obligation has an enclosure")
+        if type(item["value"]) is not int or {k: v for k, v in item.items() if k != "enclosure"} != expected:
             raise Rejected(f"obligations[{i}]: expected fact {expected['fact']}, value {step}, "
                            f"sign {want}")
     return claim, program, variables, ops, facts, formula
@@ -342,15 +382,18 @@ def read_program(doc: dict) -> tuple:
 def check_program(doc: dict) -> str:
     """A program certificate; returns what was established, and what is trusted."""
     claim, program, variables, ops, facts, formula = read_program(doc)
+    seen, want = {}, SIGN[claim["kind"]]
     if formula is None:
-        evaluate(ops, facts)
-        return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]})"
+        evaluate(ops, facts, seen=seen)
+        agrees = enclosure(doc, program["residual"], want, seen)
+        return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]}{agrees})"
     ours = formula(variables)  # checks the claim's hypotheses (its domains were checked)
     if not DECIDE[SIGN[claim["kind"]]](sign(ours), sign(ours)):
         raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
                        f"{('negative', 'zero', 'positive')[sign(ours) + 1]}, so the claim holds here")
-    exact = evaluate(ops, facts, (program["residual"], ours, claim["id"]))
+    exact = evaluate(ops, facts, (program["residual"], ours, claim["id"]), seen=seen)
     agree = "exactly" if exact else "to 2^-4096"  # intervals cannot prove an irrational equal
+    agree += enclosure(doc, program["residual"], want, seen)
     return (f"{claim['id']} refuted (its residual by the checker's own formula; the program "
             f"agrees {agree})")
 
@@ -390,6 +433,8 @@ def render(program: dict) -> list[str]:
         out.append(text)
     for h in program["hypotheses"]:
         emit(f"hypothesis: {out[h]} > 0")
+    for e in program.get("equalities", ()):
+        emit(f"equality: {out[e]} = 0")
     emit(f"residual: {out[program['residual']]}")
     skipped = count - len(head) - len(tail)
     return head + ([f"... {skipped} lines left out ..."] if skipped else []) + list(tail)

@@ -44,9 +44,13 @@ def difference(claims: list, claim_file: Path, doc: dict) -> str | None:
         k = next((k for k, (a, b) in enumerate(zip(steps, theirs)) if a != b), min(len(steps), len(theirs)))
         return (f"the program differs from the one {claim_file} gives, from step {k} "
                 f"({len(steps)} steps, the claim file's {len(theirs)})")
-    for key in ("residual", "hypotheses"):
-        if doc["program"][key] != traced[key]:
+    # equality hypotheses (absent where the claim has none): a certificate that drops them,
+    # in the program and in the claim object together, is consistent but not this claim's
+    for key in ("residual", "hypotheses", "equalities"):
+        if doc["program"].get(key) != traced.get(key):
             return f"the program's {key} differ from those {claim_file} gives"
+    if have.get("equalities") != claim_object(claim, len(traced.get("equalities", ()))).get("equalities"):
+        return f"the claim's number of equality hypotheses differs from that of {claim_id} in {claim_file}"
     return None
 
 
