@@ -32,7 +32,7 @@ SQUARE = [[([1, 0], 1), ([-1, 0], 0), ([0, 1], 1), ([0, -1], 0)]]
 
 # false: on the line x1 + x2 = 1 the square [0, 1]^2 is within 1/2 (its squared distance <= 1/4)
 CLAIM = Claim(
-    id="t/line-near-square", source="t", statement=r"x_1 + x_2 = 1 \\Rightarrow d(x, [0,1]^2)^2 \\le 1/4",
+    id="t/line-near-square", source="t", statement=r"x_1 + x_2 = 1 \\implies d(x, [0,1]^2)^2 \\le 1/4",
     variables=(Var("x", (2,)),),
     equalities=(lambda xp, x: x[0] + x[1] - 1,),
     residual=lambda xp, x: xp.q(1, 4) - squared_distance(xp, x, SQUARE),
@@ -255,3 +255,39 @@ def test_a_refutation_that_drops_its_equality_everywhere_is_rejected_under_check
     doc = resealed(doc, lambda d: d["claim"].update(equalities=1))
     with pytest.raises(Rejected, match="program.equalities is missing"):
         check_document(doc)
+
+
+# --- LaTeX -------------------------------------------------------------------------
+
+def test_latex_renders_the_equality_and_the_guards_and_compiles(certificate, tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    path = tmp_path / "cert.json"
+    path.write_text(json.dumps(certificate), encoding="utf-8")
+    out = tmp_path / "cert.tex"
+    proc = subprocess.run([sys.executable, "-m", "bnproof", "latex", str(path), "-o", str(out)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    tex = out.read_text(encoding="utf-8")
+    assert "e_{1} &= 0" in tex  # the equality, evaluated exactly: 2 + (−1) − 1
+    count = guards(certificate)  # per candidate set S: its value's guard and that of det G > 0
+    assert f"built from {count} guarded values" in tex and r"\text{absent} & \text{if } g < 0" in tex
+    assert r"\text{residual} = - \frac{7}{4} < 0" in tex  # 1/4 − ((2−1)² + (−1−0)²)
+    if not (shutil.which("pdflatex") and shutil.which("pdftotext")):
+        pytest.skip("pdflatex is not installed")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                           out.name], cwd=tmp_path, capture_output=True, text=True, errors="replace")
+    log = out.with_suffix(".log").read_text(errors="replace")
+    assert proc.returncode == 0 and "Overfull \\hbox" not in log, log[-2000:]
+    text = subprocess.run(["pdftotext", "-raw", out.with_suffix(".pdf").name, "-"], cwd=tmp_path,
+                          capture_output=True, text=True, check=True).stdout
+    assert "absent if g < 0" in text and "guarded values" in text
+
+
+def test_a_guard_reads_as_a_condition_in_show_program(certificate, tmp_path):
+    path = tmp_path / "cert.json"
+    path.write_text(json.dumps(certificate), encoding="utf-8")
+    ok, shown = check_file(path, show_program=True)
+    assert ok and " if " in shown and ">= 0)" in shown and "guard(" not in shown

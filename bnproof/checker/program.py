@@ -425,6 +425,8 @@ def render(program: dict) -> list[str]:
             text = args[0] + "".join(f"[{i}]" for i in args[1:])
         elif op in ("add", "sub", "mul", "div"):
             text = f"({a[0]} {'+-*/'[('add', 'sub', 'mul', 'div').index(op)]} {a[1]})"
+        elif op == "guard":  # absent where the condition is < 0 (min skips it)
+            text = f"({a[0]} if {a[1]} >= 0)"
         else:
             text = f"{a[0]}^{args[1]}" if op == "pow" else f"{op}({', '.join(a)})"
         if op not in ("input", "const") and (uses[k] > 1 or len(text) > MAX_INLINE):

@@ -42,6 +42,8 @@ class Evaluated:
     hypotheses: list  # exact SymPy values, or None where too large to show
     residual: sympy.Expr | None
     residual_decimal: str
+    equalities: list = ()  # exact SymPy values (each 0: the checker proved it), or None
+    guards: tuple = (0, 0)  # (guarded values, of which present) on this instance
 
 
 def variable(name: str) -> str:
@@ -90,7 +92,21 @@ def evaluate(doc: dict) -> Evaluated:
     else:
         value = run(steps, inputs, ENCLOSURE_BITS)[program["residual"]]
         shown = decimal(sympy.Rational(value.lo + value.hi) / 2, 10)
-    return Evaluated([exact(h) for h in program["hypotheses"]], residual, shown)
+    return Evaluated([exact(h) for h in program["hypotheses"]], residual, shown,
+                     [exact(e) for e in program.get("equalities", ())], _guards(steps, inputs))
+
+
+def _guards(steps: list, inputs) -> tuple[int, int]:
+    """(the guard steps, those whose value is present): at 64 bits, an absent step is
+    the interval with no ends; the checker decided every guard the residual reads."""
+    count = sum(step[0] == "guard" for step in steps)
+    if not count:
+        return 0, 0
+    try:
+        values = run(steps, inputs, 64)
+    except ArithmeticError:  # counted only for the reader: the certificate stands
+        return count, None
+    return count, sum(step[0] == "guard" and values[k].lo is not None for k, step in enumerate(steps))
 
 
 def document(doc: dict, checker_line: str, name: str) -> Document:
@@ -145,6 +161,22 @@ def _residual(out: Document, doc: dict, ev: Evaluated) -> None:
         out.aligned([(rf"h_{{{k}}}", number(h, out.longs, f"hypothesis {k}") + " > 0"
                       if h is not None else r"\text{positive (decided by intervals)}")
                      for k, h in enumerate(ev.hypotheses, 1)])
+    if ev.equalities:
+        out.para("The equality hypotheses of the claim hold exactly on this instance (the checker "
+                 "proved each exactly $0$, never within a rounding of $0$):")
+        out.aligned([(rf"e_{{{k}}}", number(e, out.longs, f"equality {k}") if e is not None
+                      else r"0 \quad \text{(too large to expand here; proved by the checker)}")
+                     for k, e in enumerate(ev.equalities, 1)])
+    if ev.guards[0]:
+        count, present = ev.guards
+        out.para(f"The residual is built from {count} guarded values" + (
+            f", {present} of which are present on this instance" if present is not None else "")
+            + r": a guarded value is")
+        out.display(r"\operatorname{guard}(v, g) = \begin{cases} v & \text{if } g \ge 0, \\ "
+                    r"\text{absent} & \text{if } g < 0, \end{cases}")
+        out.para(r"a minimum skips absent values (for the distance to a set, the candidates that do "
+                 r"not qualify), and any other operation on an absent value, or an absent result, "
+                 r"is undefined, never $+\infty$.  Each condition's sign was decided exactly.")
     out.para("Evaluated exactly on the counterexample, the residual is")
     if ev.residual is not None:
         exact = number(ev.residual, out.longs, "residual")
