@@ -9,7 +9,7 @@ import pytest
 
 from bnproof.checker import series
 
-mpmath.mp.prec = 12000  # far beyond the 4096-bit grid of the checker's last precision
+PREC = 12000  # far beyond the 4096-bit grid of the checker's last precision
 FUNCTIONS = {"exp": mpmath.exp, "log": mpmath.log, "acos": mpmath.acos, "tanh": mpmath.tanh}
 
 
@@ -17,11 +17,12 @@ def encloses(name, x, b, slack=4):
     """series' (L, U) at x = X/2^b contains mpmath's value, and is at most `slack` units
     wide relative to the value's size (a tight enclosure, not merely a true one)."""
     lo, hi = series.BOUNDS[name](x, b)
-    value = FUNCTIONS[name](mpmath.mpf(x) / mpmath.mpf(2) ** b)
-    scale = mpmath.mpf(2) ** b
-    assert lo / scale <= value <= hi / scale, (name, x, b, lo, hi)
-    units = max(1, abs(value) * 2 ** -30)  # exp of large arguments: relative width
-    assert hi - lo <= slack * units, (name, x, b, hi - lo)
+    with mpmath.workprec(PREC):
+        value = FUNCTIONS[name](mpmath.mpf(x) / mpmath.mpf(2) ** b)
+        scale = mpmath.mpf(2) ** b
+        assert lo / scale <= value <= hi / scale, (name, x, b, lo, hi)
+        units = max(1, abs(value) * 2 ** -30)  # exp of large arguments: relative width
+        assert hi - lo <= slack * units, (name, x, b, hi - lo)
     return lo, hi
 
 
@@ -52,8 +53,9 @@ def test_adversarial_points(b):
 def test_pi_and_exact_edges():
     for b in (64, 4096):
         lo, hi = series.pi_bounds(b)
-        scale = mpmath.mpf(2) ** b
-        assert lo / scale < mpmath.pi < hi / scale and hi - lo <= 2
+        with mpmath.workprec(PREC):
+            scale = mpmath.mpf(2) ** b
+            assert lo / scale < +mpmath.pi < hi / scale and hi - lo <= 2
         assert series.acos_bounds(-(1 << b), b) == (lo, hi)  # arccos(-1) = π
     assert series.acos_bounds(1 << 64, 64) == (0, 0)  # arccos(1) = 0, exactly
     assert series.exp_bounds(0, 64)[0] <= 1 << 64 <= series.exp_bounds(0, 64)[1]

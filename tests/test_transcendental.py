@@ -52,10 +52,10 @@ def RESIDUAL(xp, x):
 
 @pytest.mark.parametrize("x", [F(1, 3), F(-7, 5), F(2)])
 def test_backends_agree(x):
-    mpmath.mp.prec = 200
-    m = mpmath.mpf(x.numerator) / x.denominator
-    expected = (2 * mpmath.acos(m / 2) - mpmath.pi
-                + mpmath.exp(m) / (1 + mpmath.exp(-m)) - mpmath.log(m * m + 1) + mpmath.tanh(m))
+    with mpmath.workprec(200):
+        m = mpmath.mpf(x.numerator) / x.denominator
+        expected = (2 * mpmath.acos(m / 2) - mpmath.pi
+                    + mpmath.exp(m) / (1 + mpmath.exp(-m)) - mpmath.log(m * m + 1) + mpmath.tanh(m))
     sym = namespaces.symbolic()
     assert abs(float(RESIDUAL(sym, sym.q(x.numerator, x.denominator)).evalf(30)) - expected) < 1e-12
     flt = namespaces.floating()
@@ -66,7 +66,8 @@ def test_backends_agree(x):
     out = RESIDUAL(namespaces.trace(program), program.emit(["input", "x"]))
     out = out.reshape(()).item() if isinstance(out, np.ndarray) else out
     exact = to_sympy(program.steps, lambda name, index: x, out.index)
-    assert abs(mpmath.mpf(str(exact.evalf(40))) - expected) < 1e-35
+    with mpmath.workprec(200):
+        assert abs(mpmath.mpf(str(exact.evalf(40))) - expected) < 1e-35
     sign = decide_sign(program.steps, lambda name, index: x, out.index)
     assert sign.sign == (1 if expected > 0 else -1)
     assert sign.value.lo <= F(str(mpmath.nstr(expected, 40))) + F(1, 10**30) and \
@@ -249,3 +250,51 @@ def test_fuzz_refutes_a_false_claim_and_never_an_exact_zero():
     outcome = fuzz(zero, max_examples=40, use_jax=False, time_budget=60)
     assert outcome.verdict != REFUTED and outcome.refutation is None
     assert math.isclose(float(namespaces.floating().exp(namespaces.floating().log(2.0))), 2.0)
+
+
+def test_the_residual_carries_the_engines_enclosure(genuine):
+    stated = genuine["obligations"][-1]["enclosure"]
+    lo, hi = F(stated["lo"]), F(stated["hi"])
+    with mpmath.workprec(200):
+        exact = F(-1, 2) - F(str(mpmath.nstr(mpmath.tanh(mpmath.mpf(-1) / 2), 50)))  # x − tanh x at −1/2
+    assert stated["bits"] >= 64 and lo <= exact + F(1, 10**40) and hi >= exact - F(1, 10**40) and hi < 0
+    assert "enclosure at 64 bits agrees" in check_document(genuine)
+    algebraic = certificate(scalar(lambda xp, x: x - 1), 0)  # algebraic: no enclosure, as before
+    assert "enclosure" not in algebraic["obligations"][-1]
+
+
+@pytest.mark.parametrize("change, reason", [
+    ({"lo": "1", "hi": "2"}, "does not show the residual negative"),  # the wrong sign
+    ({"lo": "-3", "hi": "-2"}, "disjoint from the checker's own"),  # a false interval
+    ({"lo": "-1/100", "hi": "-1/50"}, "does not show"),  # lo > hi
+    ({"bits": True}, "bits must be an integer"),
+    ({"bits": 0}, "bits must be an integer"),
+    ({"lo": "0.5"}, "residual enclosure lo"),
+    ({"extra": 1}, "unexpected key"),
+])
+def test_a_false_or_malformed_enclosure_is_rejected(genuine, change, reason):
+    doc = {**genuine, "obligations": [dict(genuine["obligations"][-1])]}
+    doc["obligations"][0]["enclosure"] = {**doc["obligations"][0]["enclosure"], **change}
+    with pytest.raises(Rejected, match=reason):
+        check_document(seal(doc))
+
+
+def test_only_the_residual_has_an_enclosure(genuine):
+    claim = scalar(lambda xp, x: x - xp.tanh(x), hypotheses=(lambda xp, x: -x,))
+    doc = certificate(claim, F(-1, 2))
+    doc["obligations"][0]["enclosure"] = doc["obligations"][-1]["enclosure"]
+    with pytest.raises(Rejected, match="only the residual's obligation"):
+        check_document(seal(doc))
+
+
+def test_a_transcendental_certificate_follows_the_schema(genuine):
+    import json
+    from pathlib import Path
+
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "certificate.schema.json").read_text())
+    doc = certificate(scalar(lambda xp, x: xp.arccos(x) - xp.pi / 2 + xp.log(x + 1) * 0), F(1, 3))
+    assert [s for s in doc["program"]["steps"] if s[0] in ("acos", "pi", "log")]
+    for cert in (genuine, doc):
+        Draft202012Validator(schema).validate(json.loads(json.dumps(cert)))

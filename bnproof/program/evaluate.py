@@ -108,6 +108,7 @@ class Sign:
     how: str  # "exact rational", "interval at N bits", "exact zero test", or why undecided
     value: Interval | None
     work: int = 0  # bit-operations charged while deciding
+    bits: int | None = None  # the precision of the ball that decided it ("interval at N bits")
 
 
 def _bits(x: Fraction) -> int:
@@ -199,7 +200,8 @@ class Evaluator:
                     raise _Refine()
                 last = _interval(ball)
                 if ball > 0 or ball < 0:
-                    return Sign(1 if ball > 0 else -1, f"interval at {prec} bits", last, self.work)
+                    return Sign(1 if ball > 0 else -1, f"interval at {prec} bits", last, self.work,
+                                prec)
                 if self._is_zero(output, balls):
                     return Sign(0, "exact zero test", Interval(Fraction(0), Fraction(0)), self.work)
                 raise _Refine(self.tests[output][1])
