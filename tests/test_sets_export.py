@@ -18,7 +18,7 @@ from bnproof.checker import Rejected, check_document, check_file
 from bnproof.claims import Claim, Var
 from bnproof.claims.api import load_file
 from bnproof.claims.decide import REFUTED, decide, sizes_of, trace
-from bnproof.claims.sets import squared_distance
+from bnproof.claims.sets import hyperplane_distance, squared_distance
 from bnproof.cli import main as cli
 from tamper import seal
 
@@ -26,7 +26,7 @@ SQUARE = [[([1, 0], 1), ([-1, 0], 0), ([0, 1], 1), ([0, -1], 0)]]  # [0, 1]²
 
 CLAIM_FILE = '''
 from bnproof.claims import Claim, Var
-from bnproof.claims.sets import squared_distance
+from bnproof.claims.sets import hyperplane_distance, squared_distance
 
 SQUARE = [[([1, 0], 1), ([-1, 0], 0), ([0, 1], 1), ([0, -1], 0)]]
 
@@ -291,3 +291,76 @@ def test_a_guard_reads_as_a_condition_in_show_program(certificate, tmp_path):
     path.write_text(json.dumps(certificate), encoding="utf-8")
     ok, shown = check_file(path, show_program=True)
     assert ok and " if " in shown and ">= 0)" in shown and "guard(" not in shown
+
+
+# --- the JAX search on equality sets ----------------------------------------------------
+
+# false: on the line 3 x1 + x2 = 1/2 (which no integer point meets, so a random draw never
+# does) the point is within 1 of 0; the line runs on to infinity
+OFF_INTEGERS = Claim(id="t/line-within-1", source="t", statement="t", variables=(Var("x", (2,)),),
+                     equalities=(lambda xp, x: 3 * x[0] + x[1] - xp.q(1, 2),),
+                     residual=lambda xp, x: 1 - x[0] ** 2 - x[1] ** 2)
+
+# true, exactly 0 on the set: the distance from a point of a line to that line
+ON_LINE = Claim(id="t/on-line", source="t", statement="t", kind="identity",
+                variables=(Var("w", (2,)), Var("c", ()), Var("x", (2,))),
+                hypotheses=(lambda xp, w, c, x: w[0] ** 2 + w[1] ** 2,),
+                equalities=(lambda xp, w, c, x: w[0] * x[0] + w[1] * x[1] - c,),
+                residual=lambda xp, w, c, x: hyperplane_distance(xp, w, c, x))
+
+
+def jax_only(claim, monkeypatch, **kw):
+    """The search with the Hypothesis phase finding nothing: what JAX alone does."""
+    from bnproof.search import fuzz, hypothesis_search
+
+    monkeypatch.setattr(hypothesis_search, "search", lambda *a, **k: (None, 0, None))
+    return fuzz.fuzz(claim, seed=0, max_examples=1, time_budget=60, use_jax=True, **kw)
+
+
+def test_the_jax_search_refutes_a_claim_with_an_equality(monkeypatch):
+    outcome = jax_only(OFF_INTEGERS, monkeypatch)
+    assert outcome.verdict == "refuted" and outcome.phases["hypothesis"] == 0 and outcome.phases["jax"]
+    x = outcome.refutation.instance["x"]
+    assert 3 * x[0] + x[1] == Fraction(1, 2) and x[0] ** 2 + x[1] ** 2 > 1  # independently
+    doc = json.loads(outcome.refutation.document)
+    assert doc["claim"]["equalities"] == 1 and "refuted" in check_document(doc)
+
+
+def test_without_the_projection_the_jax_search_finds_nothing(monkeypatch):
+    from bnproof.search import batched, exactify
+
+    monkeypatch.setattr(batched.BatchedResidual, "project", lambda self, batch: batch)
+    monkeypatch.setattr(exactify, "on_constraints", lambda claim, instance, **kw: instance)
+    outcome = jax_only(OFF_INTEGERS, monkeypatch)
+    assert outcome.refutation is None and outcome.verdict != "refuted"
+
+
+def test_the_jax_search_never_refutes_an_exact_zero_on_the_set(monkeypatch):
+    outcome = jax_only(ON_LINE, monkeypatch)
+    assert outcome.refutation is None and outcome.verdict == "survived", outcome.reason
+    assert outcome.coverage.total().defined > 100  # the projected batch lies on the set
+
+
+def test_the_projection_puts_a_batch_on_the_set_and_keeps_domains():
+    import numpy as np
+
+    from bnproof.search.batched import BatchedResidual
+    from bnproof.search.screen import EQUALITY_SLACK
+
+    claim = Claim(id="t/p", source="t", statement="t",
+                  variables=(Var("h", (), "positive"), Var("S", (2, 2), "symmetric"), Var("x", (2,))),
+                  equalities=(lambda xp, h, S, x: h * x[0] - S[0][1], lambda xp, h, S, x: x[1] ** 3 - 2),
+                  residual=lambda xp, h, S, x: h)
+    kernel = BatchedResidual(claim, {})
+    rng = np.random.default_rng(0)
+    S = rng.normal(size=(64, 2, 2))
+    batch = {"h": rng.uniform(0.5, 2, 64), "S": S + S.transpose(0, 2, 1), "x": rng.normal(size=(64, 2))}
+    assert not kernel.screen(batch).met.any()
+    moved = kernel.project(batch)
+    assert np.array_equal(moved["S"], batch["S"])  # symmetric: never moved
+    assert (moved["h"] > 0).all()
+    met = kernel.screen(moved).met
+    # the affine equality by one step; x₁³ = 2 by Newton, which stalls from x₁ near 0 or below
+    assert met.mean() > 0.3 and met.sum() >= (batch["x"][:, 1] > 0.5).sum()
+    assert np.allclose(moved["x"][met, 1], 2 ** (1 / 3), rtol=1e-12)
+    assert np.allclose(moved["h"][met] * moved["x"][met, 0], moved["S"][met, 0, 1], rtol=1e-12)

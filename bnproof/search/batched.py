@@ -4,6 +4,13 @@ per call (jit + vmap), candidates ranked by their numeric residual.
 Gradient steps first push instances that fail a hypothesis toward meeting it
 (up the smallest hypothesis), and only instances inside the hypotheses down
 the residual, so claims whose hypotheses hold on thin sets are still searched.
+
+Equality hypotheses (Claim.equalities) hold on sets a random draw never meets:
+every batch, and every gradient step, is projected onto them by Gauss-Newton
+steps x ← x − J⁺ e(x) (the least move that cancels the equalities to first
+order; symmetric variables are not moved, as in search/equalities.py).  This is
+floats nominating only: exactify re-solves each rationalized candidate exactly
+(search/equalities.py), and the exact engine requires every equality to be 0.
 """
 
 from __future__ import annotations
@@ -14,8 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..claims.api import Claim
-from .screen import HYPOTHESIS_FLOOR, plausible
+from .screen import EQUALITY_SLACK, HYPOTHESIS_FLOOR, equality_gap, plausible
 from .space import enforce, jittered
+
+PROJECTION_STEPS = 8  # Gauss-Newton steps onto the equality set (one suffices where it is affine)
 
 
 @dataclass(frozen=True)
@@ -23,7 +32,7 @@ class BatchScreen:
     r: np.ndarray  # the residual
     score: np.ndarray  # lower is more violating (the residual, or −|r| for identities)
     hmin: np.ndarray  # the smallest hypothesis value per instance (+1 without hypotheses)
-    met: np.ndarray  # every hypothesis > 0
+    met: np.ndarray  # every hypothesis > 0, and every equality within EQUALITY_SLACK of 0
     defined: np.ndarray  # met, and the residual is finite
 
     def rank(self) -> np.ndarray:
@@ -54,7 +63,7 @@ class BatchedResidual:
             return r, (jnp.stack(hs) if hs else jnp.ones(1))
 
         def objective(values):  # what gradient search pushes down
-            r, _ = one(values)
+            r = one(values)[0]
             return r if claim.kind == "inequality" else -jnp.abs(r)
 
         def unmet(values):  # pushed down while a hypothesis fails: the smallest one goes up
@@ -65,12 +74,36 @@ class BatchedResidual:
         self.evaluate = sharded(jax.vmap(one))
         self.gradient = sharded(jax.vmap(jax.grad(objective)))
         self.unmet_gradient = sharded(jax.vmap(jax.grad(unmet))) if claim.hypotheses else None
+        self.projected = sharded(jax.vmap(_projection(claim, xp))) if claim.equalities else None
+        self.gap = sharded(jax.vmap(lambda values: equality_gap(jnp, claim, xp, values))) \
+            if claim.equalities else None
+
+    def project(self, batch: dict) -> dict:
+        """The batch moved onto the equality set (unchanged without equalities).  An
+        instance the projection leaves outside a declared domain, or not finite, is
+        kept as it was: off the set, the screen counts it outside the claim."""
+        if self.projected is None:
+            return batch
+        moved = {k: np.asarray(v) for k, v in self.projected(batch).items()}
+        n = len(next(iter(moved.values())))
+        keep = np.ones(n, dtype=bool)
+        for v in self.claim.variables:
+            x = moved[v.name].reshape(n, -1)
+            keep &= np.isfinite(x).all(axis=1)
+            if v.domain == "positive":
+                keep &= (x > 0).all(axis=1)
+            elif v.domain == "nonzero":
+                keep &= (x != 0).all(axis=1)
+        return {k: np.where(keep.reshape((-1,) + (1,) * (np.ndim(x) - 1)), x, np.asarray(batch[k]))
+                for k, x in moved.items()}
 
     def screen(self, batch: dict) -> BatchScreen:
         r, h = (np.asarray(a) for a in self.evaluate(batch))
         score = r if self.claim.kind == "inequality" else -np.abs(r)
         hmin = np.min(h, axis=1)
         met = hmin > HYPOTHESIS_FLOOR  # False where NaN
+        if self.gap is not None:  # on the equality set, to rounding
+            met &= np.asarray(self.gap(batch)) <= EQUALITY_SLACK
         return BatchScreen(r, score, hmin, met, met & np.isfinite(score))
 
     def scores(self, batch: dict) -> np.ndarray:
@@ -111,14 +144,42 @@ class BatchedResidual:
             size = 1 + np.sqrt(sum(np.sum(np.asarray(x).reshape(len(x), -1) ** 2, axis=1)
                                    for x in batch.values()))
             step = rates * size / norm
-            moved = {k: enforce(variables[k], np.nan_to_num(
-                np.asarray(batch[k]) - per_instance(step, batch[k]) * np.nan_to_num(grads[k]))) for k in batch}
+            moved = self.project({k: enforce(variables[k], np.nan_to_num(
+                np.asarray(batch[k]) - per_instance(step, batch[k]) * np.nan_to_num(grads[k]))) for k in batch})
             now_met = self.screen(moved).met
             refused = met & ~now_met
             rates = np.where(refused, rates / 2, rates)
             batch = {k: np.where(per_instance(refused, v), np.asarray(batch[k]), v) for k, v in moved.items()}
             met = met | now_met
         return batch
+
+
+def _projection(claim: Claim, xp):
+    """One instance moved by PROJECTION_STEPS Gauss-Newton steps x ← x − J⁺ e(x) toward
+    {e = 0}, e every entry of every equality (J its Jacobian, zero on symmetric variables)."""
+    import jax
+    import jax.numpy as jnp
+    from jax.flatten_util import ravel_pytree
+
+    fixed = {v.name for v in claim.variables if v.domain == "symmetric"}  # one entry moves two
+
+    def project(values):
+        values = {k: jnp.asarray(v, dtype=float) for k, v in values.items()}
+        flat, unravel = ravel_pytree(values)
+        mask, _ = ravel_pytree({k: jnp.full(jnp.shape(v), 0.0 if k in fixed else 1.0)
+                                for k, v in values.items()})
+
+        def equalities(z):
+            vals = unravel(z)
+            return jnp.concatenate([jnp.ravel(jnp.asarray(e(xp, **vals), dtype=float))
+                                    for e in claim.equalities] + [jnp.zeros(1)])
+
+        for _ in range(PROJECTION_STEPS):
+            jacobian = jax.jacfwd(equalities)(flat) * mask
+            flat = flat - jnp.nan_to_num(jnp.linalg.pinv(jacobian) @ equalities(flat))
+        return unravel(flat)
+
+    return project
 
 
 def candidates(scores: np.ndarray, batch: dict, k: int, mask: np.ndarray) -> list[dict]:

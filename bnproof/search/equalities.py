@@ -57,33 +57,59 @@ def _allowed(domain: str, value: Fraction) -> bool:
     return not (domain == "nonzero" and value == 0 or domain == "positive" and value <= 0)
 
 
-def on_constraints(claim: Claim, instance: dict) -> dict:
+def _secant(steps, moved: dict, e: int, var, index: tuple, before) -> Fraction | None:
+    """The root of the equality's step e along one entry, if it is affine there (else
+    None); the entry is left at `before`."""
+    f = []
+    for t in (Fraction(0), Fraction(1)):
+        _set(moved, var.name, index, t)
+        f.append(_exact_value(steps, moved, e))
+    _set(moved, var.name, index, before)
+    if None in f or f[0] == f[1]:
+        return None
+    return -f[0] / (f[1] - f[0])
+
+
+def on_constraints(claim: Claim, instance: dict, nearest: bool = False, keep=()) -> dict:
     """The instance moved onto the claim's equality set, when the secant finds it;
-    else the instance unchanged (the exact decision will put it outside the claim)."""
+    else the instance unchanged (the exact decision will put it outside the claim).
+
+    By default each equality is solved for the first entry where the secant works.
+    With `nearest` (a float candidate already near the set, rationalized: the JAX
+    search), for the entry whose root is closest to its value, among those no earlier
+    equality moved: the instance moves least, so the violation the floats saw stays.
+    `keep`: (name, index) entries never moved (the one a shrinker just simplified)."""
     if not getattr(claim, "equalities", ()):
         return instance
     try:
         traced = _traced(claim, tuple(sorted(sizes_of(claim, instance).items())))
     except Exception:  # the claim's own code fails at these sizes: nothing to solve
         return instance
+    steps = traced.steps
     moved = copy.deepcopy({k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in instance.items()})
+    kept = {(name, tuple(index)) for name, index in keep}
+    used: set = set()  # entries an earlier equality moved (avoided with `nearest`)
     for e in traced.equalities:
-        if _exact_value(traced.steps, moved, e) == 0:
+        if _exact_value(steps, moved, e) == 0:
             continue
-        for var, index in _entries(claim, moved):
-            f = []
-            for t in (Fraction(0), Fraction(1)):
-                _set(moved, var.name, index, t)
-                f.append(_exact_value(traced.steps, moved, e))
-            if None in f or f[0] == f[1]:
-                _set(moved, var.name, index, _get(instance, var.name, index))
+        tries = [(var, index, None) for var, index in _entries(claim, moved)
+                 if (var.name, index) not in kept and not (nearest and (var.name, index) in used)]
+        if nearest:
+            tries = [(var, index, root) for var, index, _ in tries
+                     for root in [_secant(steps, moved, e, var, index, _get(moved, var.name, index))]
+                     if root is not None]
+            tries.sort(key=lambda t: abs(t[2] - Fraction(_get(moved, t[0].name, t[1]))))
+        for var, index, root in tries:
+            before = _get(moved, var.name, index)
+            root = root if nearest else _secant(steps, moved, e, var, index, before)
+            if root is None:
                 continue
-            root = -f[0] / (f[1] - f[0])
             _set(moved, var.name, index, root)
-            if _allowed(var.domain, root) and _exact_value(traced.steps, moved, e) == 0:
+            if _allowed(var.domain, root) and _exact_value(steps, moved, e) == 0:
+                used.add((var.name, index))
                 break
-            _set(moved, var.name, index, _get(instance, var.name, index))
-    if all(_exact_value(traced.steps, moved, e) == 0 for e in traced.equalities):
+            _set(moved, var.name, index, before)
+    if all(_exact_value(steps, moved, e) == 0 for e in traced.equalities):
         return moved
     return instance
 

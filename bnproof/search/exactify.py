@@ -16,6 +16,7 @@ from typing import Callable
 
 from ..claims.api import Claim
 from ..claims.decide import REFUTED, Decision, decide, sizes_of
+from .equalities import on_constraints
 from .space import to_exact, valid_exact
 
 DENOMINATORS = (1, 2, 4, 10, 100, 1000, 10**4, 10**6)
@@ -30,10 +31,14 @@ def confirm(claim: Claim, instance: dict) -> Decision | None:
     return decision if decision.verdict == REFUTED else None
 
 
-def exactify(candidate: dict, accept: Callable) -> tuple[dict, object] | None:
-    """The first rationalization of a float candidate that `accept` confirms."""
+def exactify(candidate: dict, accept: Callable, claim: Claim | None = None) -> tuple[dict, object] | None:
+    """The first rationalization of a float candidate that `accept` confirms.  For a
+    claim with equality hypotheses, the rationalized candidate is first moved back onto
+    the equality set exactly (rounding left it off), along the entries that move least."""
     for bound in DENOMINATORS:
         instance = {k: to_exact(v, bound) for k, v in candidate.items()}
+        if claim is not None and claim.equalities:
+            instance = on_constraints(claim, instance, nearest=True)
         found = accept(instance)
         if found:
             return instance, found
@@ -143,6 +148,10 @@ def shrink(claim: Claim, instance: dict, decision, accept: Callable | None = Non
                     var = next(v for v in claim.variables if v.name == name)
                     if var.domain == "symmetric" and len(path) == 2:
                         trial[name] = _set(trial[name], path[::-1], option)
+                    if claim.equalities:  # back onto the equality set by another entry, if simpler
+                        trial = on_constraints(claim, trial, nearest=True, keep=[(name, path)])
+                        if complexity(trial) >= complexity(instance):  # strictly simpler: it ends
+                            continue
                     found = accept(trial)
                     if found:
                         instance, decision, improved = improve(trial, found)

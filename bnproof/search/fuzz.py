@@ -275,7 +275,7 @@ def _jax_sizes(claim, grid, batch, deadline, judge, coverage, report, rng, state
         if time.monotonic() > deadline:
             break
         kernel = BatchedResidual(claim, sizes)
-        values = random_batch(claim, sizes, batch, rng)
+        values = kernel.project(random_batch(claim, sizes, batch, rng))  # onto any equality set
         screened = kernel.screen(values)
         coverage.add(sizes, batch, *_float_tally(claim, values, screened, deadline))
         state["count"] += batch
@@ -293,7 +293,7 @@ def _jax_sizes(claim, grid, batch, deadline, judge, coverage, report, rng, state
         for candidate in picks:
             if time.monotonic() > deadline:
                 break
-            hit = exactify(candidate, judge.confirm)
+            hit = exactify(candidate, judge.confirm, claim)
             if hit and (best is None or complexity(hit[0]) < complexity(best.instance)):
                 best = state["best"] = hit[1]
                 report("refutation", best)

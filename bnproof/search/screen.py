@@ -22,6 +22,22 @@ HYPOTHESIS_FLOOR = 1e-12  # a hypothesis must exceed this in floats to count as 
 INEQUALITY_SLACK = 1e-9  # an inequality holding with equality sits at r ≈ ±1e-15: not a candidate
 IDENTITY_SLACK = 1e-7
 NOISE_FACTOR = 16
+# an equality hypothesis (Claim.equalities) counts as met in floats where its largest entry is
+# within this of 0, relative to 1 + the instance's largest entry squared: floats only nominate,
+# the exact engine requires it to be exactly 0 (search/equalities.py puts instances there)
+EQUALITY_SLACK = 1e-8
+
+
+def equality_gap(xnp, claim: Claim, xp, values: dict):
+    """max |e| over every entry of every equality, relative to 1 + max |x|² (numpy or
+    jax.numpy as xnp); 0 without equalities."""
+    if not claim.equalities:
+        return xnp.zeros(())
+    # a zero appended to each: an empty array of equalities asks nothing, as in the exact engine
+    es = xnp.concatenate([xnp.ravel(xnp.asarray(e(xp, **values), dtype=float)) for e in claim.equalities]
+                         + [xnp.zeros(1)])
+    xs = xnp.concatenate([xnp.ravel(xnp.asarray(v, dtype=float)) for v in values.values()] + [xnp.zeros(1)])
+    return xnp.max(xnp.abs(es)) / (1 + xnp.max(xnp.abs(xs)) ** 2)
 
 
 def badness(claim: Claim, r):
@@ -101,6 +117,13 @@ def screen(claim: Claim, instance: dict, xp) -> Screen:
             return Screen(False, None, None)
         if not hmin > HYPOTHESIS_FLOOR:
             return Screen(False, hmin, None, borderline=abs(hmin) <= HYPOTHESIS_FLOOR)
+        try:  # off the equality set (the exact solve failed): not inside the claim
+            if not equality_gap(np, claim, xp, values) <= EQUALITY_SLACK:
+                return Screen(False, hmin, None)
+        except OverflowError:
+            return Screen(False, None, None, unrepresentable=True)
+        except (ZeroDivisionError, np.linalg.LinAlgError, FloatingPointError, ValueError, DegenerateInstance):
+            return Screen(False, None, None)
         try:
             return Screen(True, hmin, _residual(claim, values, xp, strict=True))
         except _Unrepresentable:
