@@ -428,7 +428,8 @@ def render(program: dict) -> list[str]:
         elif op == "guard":  # absent where the condition is < 0 (min skips it)
             text = f"({a[0]} if {a[1]} >= 0)"
         else:
-            text = f"{a[0]}^{args[1]}" if op == "pow" else f"{op}({', '.join(a)})"
+            text = (f"{a[0]}^{args[1]}" if op == "pow" else "pi" if op == "pi" else
+                    f"{op}({', '.join(a)})")
         if op not in ("input", "const") and (uses[k] > 1 or len(text) > MAX_INLINE):
             emit(f"v{k} = {text}")
             text = f"v{k}"

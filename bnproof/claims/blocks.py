@@ -86,7 +86,8 @@ def mlp(xp, X, layers, activation: str = "relu", *, slope=None, batch=None):
     setting), or Layer objects (biases, test-mode statistics).  With `batch`, BN's
     statistics are those of the batch (propagated through the earlier layers) and X
     is normalized with them: evaluation at points that are not in the batch.
-    Piecewise-linear activations stay exact (max/abs); tanh is numeric only."""
+    Piecewise-linear activations stay exact (max/abs); tanh is decided by rigorous
+    balls (an exactly-zero value through it stays undecided)."""
     H, B = X, batch
     for layer in layers[:-1]:
         layer = as_layer(layer)
