@@ -364,3 +364,15 @@ def test_the_projection_puts_a_batch_on_the_set_and_keeps_domains():
     assert met.mean() > 0.3 and met.sum() >= (batch["x"][:, 1] > 0.5).sum()
     assert np.allclose(moved["x"][met, 1], 2 ** (1 / 3), rtol=1e-12)
     assert np.allclose(moved["h"][met] * moved["x"][met, 0], moved["S"][met, 0, 1], rtol=1e-12)
+
+
+def test_the_schema_describes_guards_and_equalities(certificate):
+    from pathlib import Path
+
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "docs" / "certificate.schema.json")
+                        .read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema)
+    assert list(validator.iter_errors(certificate)) == []
+    assert list(validator.iter_errors(resealed(certificate, lambda d: d["claim"].update(equalities=0))))
