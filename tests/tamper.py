@@ -251,8 +251,13 @@ def _sign(x) -> int:
     x = sympy.expand(sympy.radsimp(sympy.sympify(x)))
     if x.is_Rational:
         return int(sympy.sign(x))
-    if sympy.minimal_polynomial(x, sympy.Symbol("t")).as_expr() == sympy.Symbol("t"):
-        return 0
+    try:
+        if sympy.minimal_polynomial(x, sympy.Symbol("t")).as_expr() == sympy.Symbol("t"):
+            return 0
+    except (sympy.polys.polyerrors.NotAlgebraic, NotImplementedError):
+        # exp, log, arccos, tanh, π: 0 only where SymPy simplifies it to 0
+        if sympy.simplify(x) == 0:
+            return 0
     return 1 if x.evalf(50) > 0 else -1
 
 
@@ -315,7 +320,9 @@ def program_values(doc) -> list:
             value = {"add": lambda: a[0] + a[1], "sub": lambda: a[0] - a[1], "mul": lambda: a[0] * a[1],
                      "div": lambda: a[0] / a[1], "max": lambda: sympy.Max(*a), "min": lambda: sympy.Min(*a),
                      "neg": lambda: -a[0], "abs": lambda: sympy.Abs(a[0]),
-                     "sqrt": lambda: sympy.sqrt(a[0])}[op]()
+                     "sqrt": lambda: sympy.sqrt(a[0]), "exp": lambda: sympy.exp(a[0]),
+                     "log": lambda: sympy.log(a[0]), "acos": lambda: sympy.acos(a[0]),
+                     "tanh": lambda: sympy.tanh(a[0]), "pi": lambda: sympy.pi}[op]()
         vals.append(sympy.radsimp(value) if value.is_Number is False else value)
     return vals
 
