@@ -298,3 +298,12 @@ def test_a_transcendental_certificate_follows_the_schema(genuine):
     assert [s for s in doc["program"]["steps"] if s[0] in ("acos", "pi", "log")]
     for cert in (genuine, doc):
         Draft202012Validator(schema).validate(json.loads(json.dumps(cert)))
+
+
+def test_a_proved_branch_with_an_exact_value_is_exact():
+    # min(0, π) is exactly 0 once 0 < π is proved: not "may be exactly 0"
+    assert sign_of(lambda xp: xp.minimum(xp.q(0), xp.pi)).sign == 0
+    # and what follows it is algebraic again: the exact zero test applies
+    sign = sign_of(lambda xp: xp.minimum(xp.q(0), xp.pi) + xp.sqrt(xp.q(2)) - xp.sqrt(xp.q(2)))
+    assert sign.sign == 0 and sign.how == "exact zero test"
+    assert sign_of(lambda xp: xp.maximum(xp.q(0), xp.pi) - xp.pi).sign is None  # π − π

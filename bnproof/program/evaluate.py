@@ -382,6 +382,11 @@ class Evaluator:
                 raise _Retry
             raise _Refine(self.tests[step[1]][1])
         b = self._ball(step[2], balls)
+        if op in ("max", "min") and (a > b or a < b):
+            pick = step[1] if (a > b) == (op == "max") else step[2]
+            if self.exact.get(pick) is not None:  # the branch is proved: its value is exact
+                self.exact[i] = self.exact[pick]
+                return self._ball(pick, balls)
         if op == "div":
             if b.contains(0):
                 if self._is_zero(step[2], balls):
@@ -441,9 +446,28 @@ class Evaluator:
         raise _Refine(test[1])
 
     def _is_algebraic(self, j: int) -> bool:
-        if j not in self.algebraic:
-            self.algebraic[j] = is_algebraic(self.steps, cone(self.steps, [j]))
-        return self.algebraic[j]
+        """Whether step j's value lies in Q(√r…): no transcendental step on its way back to
+        the inputs, a step whose value is known to be rational counting as an input (a
+        min(0, π) proved to be 0).  Only True is cached: more steps may turn out rational."""
+        if self.algebraic.get(j):
+            return True
+        if not is_algebraic(self.steps, self._cone_to_exact(j)):
+            return False
+        self.algebraic[j] = True
+        return True
+
+    def _cone_to_exact(self, j: int) -> list[int]:
+        """The steps j depends on, in program order, not looking behind a rational value."""
+        seen, stack = {j}, [j]
+        while stack:
+            i = stack.pop()
+            if self.exact.get(i) is not None:
+                continue
+            for k in operands(self.steps[i]):
+                if k not in seen:
+                    seen.add(k)
+                    stack.append(k)
+        return sorted(seen)
 
     def _no_zero_test(self, j: int):
         """Step j is not algebraic and its ball contains 0: only more precision can
@@ -528,7 +552,7 @@ class Evaluator:
         if not self._is_algebraic(j):  # never treated as algebraic; callers check first
             raise Undecided(f"undecided: step {j} is {NOT_ALGEBRAIC}")
         field = self.field
-        for i in cone(self.steps, [j]):
+        for i in self._cone_to_exact(j):
             if i in self.reps:
                 continue
             x = self.exact.get(i)
