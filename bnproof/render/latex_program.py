@@ -24,6 +24,7 @@ from .latex_statement import safe_statement
 # enclosure; expanding it exactly could take very long.
 MAX_TREE = 10_000_000
 ENCLOSURE_BITS = 256
+DECIMAL_BITS = (64, 256, 1024, 4096)  # the shown decimal's ball, finer until it has its digits
 
 _GREEK_NAMES = {"gamma", "beta", "sigma", "mu", "lambda", "kappa", "alpha", "delta", "epsilon",
                 "theta", "rho", "tau", "phi", "psi", "omega", "eta", "xi", "nu", "zeta", "chi"}
@@ -87,13 +88,32 @@ def evaluate(doc: dict) -> Evaluated:
         return sympy.radsimp(sympy.expand(to_sympy(steps[: index + 1], inputs, index)))
 
     residual = exact(program["residual"])
-    if residual is not None:
+    if residual is not None and residual.is_Rational:
         shown = decimal(residual, 10)
     else:
-        value = run(steps, inputs, ENCLOSURE_BITS)[program["residual"]]
-        shown = decimal(sympy.Rational(value.lo + value.hi) / 2, 10)
+        shown = _rigorous_decimal(steps, inputs, program["residual"], 10)
+        if shown is None:
+            value = run(steps, inputs, ENCLOSURE_BITS)[program["residual"]]
+            shown = decimal(sympy.Rational(value.lo + value.hi) / 2, 10)
     return Evaluated([exact(h) for h in program["hypotheses"]], residual, shown,
                      [exact(e) for e in program.get("equalities", ())], _guards(steps, inputs))
+
+
+def _rigorous_decimal(steps: list, inputs, index: int, digits: int) -> str | None:
+    """The decimal of an irrational value from a ball that excludes 0 and is narrow enough
+    for its digits, or None.  SymPy's evalf gives up on a cancellation without saying so:
+    tanh(1000) - 1 (about -5e-869) came out as 0.0 in a refutation."""
+    for bits in DECIMAL_BITS:
+        try:
+            value = run(steps, inputs, bits)[index]
+        except ArithmeticError:
+            return None
+        lo, hi = value.lo, value.hi
+        if lo is None or hi is None or lo <= 0 <= hi:
+            continue
+        if (hi - lo) * 10 ** (digits + 2) <= min(abs(lo), abs(hi)):
+            return decimal(sympy.Rational(lo + hi) / 2, digits)
+    return None
 
 
 def _guards(steps: list, inputs) -> tuple[int, int]:
