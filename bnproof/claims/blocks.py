@@ -149,8 +149,11 @@ def regions(xp, layers, activation: str = "relu", *, slope=None, batch=None):
     affine, then a piecewise-linear activation): for every activation pattern, the
     rows ⟨a, x⟩ ≤ b that define its region, and the output (M, t), output = M x + t.
     `batch` fixes train-mode statistics as in mlp."""
+    fold = None  # the sign that picks the branch, as a multiple of z (None: z itself)
     if activation == "leaky_relu":
         on_off = (1, slope if slope is not None else xp.q(1, 100))
+        # max(z, αz) is z where (1 − α)z ≥ 0, else αz: for α > 1 the branches swap sides
+        fold = xp.q(1) - on_off[1]
     elif activation in SLOPES:
         on_off = SLOPES[activation]
     else:
@@ -162,11 +165,11 @@ def regions(xp, layers, activation: str = "relu", *, slope=None, batch=None):
     for layer in layers[:-1]:
         UB = None if B is None else pre_activation(xp, layer, B)
         mu, var = layer.statistics(xp, UB) if layer.mu is not None or UB is not None else (None, None)
-        if mu is None:
+        if mu is None and layer.gamma is not None:  # without BN no statistics are used
             raise ValueError("regions need test-mode statistics (mu, var) or a batch")
         if B is not None:
             B = activate(xp, bn_apply(xp, UB, mu, var, layer.gamma, layer.beta), activation, slope)
-        pieces = [grown for piece in pieces for grown in _split(xp, layer, mu, var, piece, on_off)]
+        pieces = [grown for piece in pieces for grown in _split(xp, layer, mu, var, piece, on_off, fold)]
     last = layers[-1]
     return [(rows, *_affine(xp, last.W, last.b, M, t)) for rows, M, t in pieces]
 
@@ -180,7 +183,7 @@ def _affine(xp, W, b, M, t):
     return WM, Wt
 
 
-def _split(xp, layer, mu, var, piece, on_off):
+def _split(xp, layer, mu, var, piece, on_off, fold=None):
     rows, M, t = piece
     U_M, U_t = _affine(xp, layer.W, layer.b, M, t)
     n = len(U_M)
@@ -191,8 +194,9 @@ def _split(xp, layer, mu, var, piece, on_off):
     for pattern in itertools.product((0, 1), repeat=n):  # 0: on (z ≥ 0), 1: off (z ≤ 0)
         new_rows, new_M, new_t = list(rows), [], []
         for j, off in enumerate(pattern):
-            sign = 1 if off else -1  # on: −z ≤ 0; off: z ≤ 0
-            new_rows.append(([sign * x for x in U_M[j]], -sign * U_t[j]))
+            sign = 1 if off else -1  # on: −z ≤ 0; off: z ≤ 0 (z scaled by fold, if any)
+            a, c = (U_M[j], U_t[j]) if fold is None else ([x * fold for x in U_M[j]], U_t[j] * fold)
+            new_rows.append(([sign * x for x in a], -sign * c))
             k = on_off[off]
             new_M.append([x * k for x in U_M[j]])
             new_t.append(U_t[j] * k)

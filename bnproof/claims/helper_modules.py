@@ -42,14 +42,15 @@ def importable_beside(claim_file: Path, namespace: dict):
     Python's module cache shadowed."""
     key = str(Path(claim_file).resolve())
     folder = Path(key).parent
-    before = set(sys.modules)
+    before, path = set(sys.modules), list(sys.path)
     sys.path.insert(0, str(folder))
     importlib.invalidate_caches()  # a helper written a moment ago is found
     try:
         yield
     finally:
-        with contextlib.suppress(ValueError):  # the claim's code may have removed it itself
-            sys.path.remove(str(folder))
+        # restored as it was, whatever the claim or a helper did to it: a folder left on the
+        # path would let the next claim file import this one's helpers in place of an error
+        sys.path[:] = path
         _LOADED[key] = tuple(sorted(_forget_helpers(folder, before)))
     shadowed = _shadowed(namespace, folder, Path(key).stem, before)
     if shadowed:
