@@ -167,3 +167,15 @@ def test_the_latex_decimal_of_a_tiny_residual_is_not_zero(residual, x, kind, exp
     with mpmath.workprec(4000):
         mant, _, exp = mpmath.nstr(expected, 6, min_fixed=-4, max_fixed=8).partition("e")
     assert shown.startswith(mant[:6]) and (not exp or shown.endswith(f"10^{{{int(exp)}}}")), shown
+
+
+@pytest.mark.parametrize("argument, edge", [
+    (lambda xp, x: xp.tanh(x) / xp.tanh(x), "1"),
+    (lambda xp, x: -xp.exp(x) / xp.exp(x), "-1"),
+])
+def test_an_arccos_argument_that_may_be_an_edge_is_named_as_such(argument, edge):
+    # the argument is exactly ±1 but not algebraic: undecided, and the message said the
+    # argument "may be exactly 0", which it is not
+    decision = decide(scalar(lambda xp, x: xp.arccos(argument(xp, x)) - 1), {"x": F(1)})
+    assert decision.verdict == UNDECIDED
+    assert f"may be exactly {edge} (its ball contains {edge} at" in decision.detail, decision.detail

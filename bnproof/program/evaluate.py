@@ -429,7 +429,7 @@ class Evaluator:
         """Whether the argument x (step j) of arccos at step i is exactly `edge` (±1): True
         if so; DomainError if x is beyond it; _Refine while the ball cannot tell."""
         if not self._is_algebraic(j):
-            self._no_zero_test(j)
+            self._no_zero_test(j, edge)
         key = (i, edge)
         test = self.branch_tests.get(key)
         if test is None:
@@ -469,12 +469,13 @@ class Evaluator:
                     stack.append(k)
         return sorted(seen)
 
-    def _no_zero_test(self, j: int):
-        """Step j is not algebraic and its ball contains 0: only more precision can
-        separate it from 0, up to MAX_TRANSCENDENTAL_BITS; then it may be exactly 0."""
+    def _no_zero_test(self, j: int, edge: int = 0):
+        """Step j is not algebraic and its ball contains `edge` (0, or ±1 for an argument of
+        arccos): only more precision can separate them, up to MAX_TRANSCENDENTAL_BITS; then
+        it may be exactly `edge`."""
         if self.prec >= MAX_TRANSCENDENTAL_BITS:
-            raise Undecided(f"undecided: step {j} may be exactly 0 (its ball contains 0 at "
-                            f"{self.prec} bits; {NOT_ALGEBRAIC})")
+            raise Undecided(f"undecided: step {j} may be exactly {edge} (its ball contains "
+                            f"{edge} at {self.prec} bits; {NOT_ALGEBRAIC})")
         raise _Refine()
 
     # -- exact zero tests -------------------------------------------------------------
