@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from fractions import Fraction
 
 import pytest
 
@@ -112,7 +113,8 @@ def test_hypotheses_and_nested_inputs(tmp_path):
              ["add", 7, 8]]
     doc = certificate(steps, 9, hypotheses=[0, 2], instance=inst)
     assert accepted(tmp_path, doc) == f"toy refuted {trust(doc)}"
-    rejected(tmp_path, certificate(steps, 7, [0, 2], inst), "undecided at 4096 bits: residual")
+    # exactly 0, decided in Q(√2) (checker/surds.py): not negative
+    rejected(tmp_path, certificate(steps, 7, [0, 2], inst), "residual: the value of step 7 is not negative")
 
 
 def test_every_operation(tmp_path):
@@ -130,10 +132,11 @@ def test_every_operation(tmp_path):
 
 
 def test_identity_refutations(tmp_path):
-    # sqrt(2)*sqrt(2) - 2 is exactly 0: intervals can never separate it from 0
+    # sqrt(2)*sqrt(2) - 2 is exactly 0: intervals can never separate it from 0, the
+    # exact value in Q(√2) is 0 (checker/surds.py)
     zero = [["const", "2"], ["sqrt", 0], ["mul", 1, 1], ["sub", 2, 0]]
-    assert rejected(tmp_path, certificate(zero, 3, kind="identity"), "undecided at 4096 bits") == \
-        "undecided at 4096 bits: residual (step 3) nonzero"
+    assert rejected(tmp_path, certificate(zero, 3, kind="identity"), "is zero") == \
+        "residual: the value of step 3 is zero"
     # sqrt(8) - 2*sqrt(2) + 1/1000 = 1/1000 != 0
     steps = [["const", "8"], ["sqrt", 0], ["const", "2"], ["sqrt", 2], ["mul", 2, 3],
              ["sub", 1, 4], ["const", "1/1000"], ["add", 5, 6]]
@@ -263,9 +266,9 @@ def test_hostile_programs(tmp_path, monkeypatch, steps, residual, changes, reaso
     ([["const", "1"], ["const", "0"], ["div", 0, 1]], "division by zero at step 2"),
     # the divisor is exact 0 though the dividend is an interval
     ([["const", "2"], ["sqrt", 0], ["const", "0"], ["div", 1, 2]], "division by zero at step 3"),
-    # sqrt(2)*sqrt(2) - 2 = 0 as a divisor: never separated from 0
+    # sqrt(2)*sqrt(2) - 2 = 0 as a divisor: never separated from 0 by intervals, exactly 0
     ([["const", "2"], ["sqrt", 0], ["mul", 1, 1], ["sub", 2, 0], ["div", 0, 3]],
-     "undecided at 4096 bits: division at step 4"),
+     "division by zero at step 4 (the divisor is exactly 0)"),
     ([["const", "-1"], ["sqrt", 0]], "square root of a negative number at step 1"),
     ([["const", "2"], ["sqrt", 0], ["neg", 1], ["sqrt", 2]], "square root of a negative number at step 3"),
 ])
@@ -273,12 +276,17 @@ def test_arithmetic_failures(tmp_path, steps, reason):
     rejected(tmp_path, certificate(steps, len(steps) - 1), reason)
 
 
-def test_a_radicand_not_proved_nonnegative_is_no_value(tmp_path):
-    # sqrt(sqrt2*sqrt2 - 2): the radicand is exactly 0, but its interval straddles 0 at
-    # every precision, so the square root never gets a value: undecided, not 0
+def test_a_radicand_exactly_zero_is_proved_nonnegative_exactly(tmp_path):
+    # sqrt(sqrt2*sqrt2 - 2): the radicand's interval straddles 0 at every precision, so
+    # intervals never give the square root a value; its exact value in Q(√2) is 0, so
+    # the square root is 0 and sqrt(...) - 1 = -1 < 0
     steps = [["const", "2"], ["sqrt", 0], ["mul", 1, 1], ["sub", 2, 0], ["sqrt", 3],
              ["const", "1"], ["sub", 4, 5]]
-    rejected(tmp_path, certificate(steps, 6), "undecided at 4096 bits: square root at step 4")
+    accepted(tmp_path, certificate(steps, 6))
+    # the same with a radicand exactly -2^-5000 (beyond every interval): undefined
+    tiny = steps[:4] + [["const", str(Fraction(1, 2 ** 1000))], ["pow", 4, 5], ["sub", 3, 5],
+                        ["sqrt", 6], ["const", "1"], ["sub", 7, 8]]
+    rejected(tmp_path, certificate(tiny, 9), "square root of a negative number at step 7")
 
 
 # K sqrt2 - K sqrt2 - 1 is exactly -1 < 0, so its square root is undefined; with K = 2^5000
@@ -289,7 +297,8 @@ HUGE_K = [["const", str(2 ** 5000)], ["const", "2"], ["sqrt", 1], ["mul", 0, 2],
 
 def test_the_square_root_of_minus_one_is_not_accepted(tmp_path):
     # before: sqrt of [lo < 0, hi] was sqrt(max(lo, 0)), so sqrt(-1) - 1 "refuted" x >= 1
-    rejected(tmp_path, certificate(HUGE_K, 9), "undecided at 4096 bits: square root at step 7")
+    # the radicand is exactly -1 in Q(√2): undefined, rejected as such
+    rejected(tmp_path, certificate(HUGE_K, 9), "square root of a negative number at step 7")
 
 
 @pytest.mark.parametrize("steps", [

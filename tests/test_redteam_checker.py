@@ -39,17 +39,19 @@ def test_other_names_stay_users_claims():
     assert paper_claim("santurkar2018%2Fanything") == ""
 
 
-def test_a_program_off_by_less_than_the_last_precision_is_accepted_only_as_agreeing_to_it():
-    """The one known place where the judges differ.  Adding ε = √2 − p/q (|ε| < 2^-4096) to
-    Theorem 4.1's residual leaves the verdict true (it rests on the checker's formula R),
-    but the program is no longer the claim's: intervals cannot see it, so the accepted
-    line says only "agrees to 2^-4096", while z3 on the export, which states exact
-    equality, answers sat.  A program whose residual is exact must agree exactly."""
+def test_a_program_off_by_less_than_the_last_precision_is_rejected():
+    """Once the one place where the judges differed.  Adding ε = √2 − p/q (|ε| < 2^-4096)
+    to Theorem 4.1's residual leaves the checker's formula R's verdict true, but the
+    program is no longer the claim's: intervals cannot see ε, and the checker used to
+    accept it as "agrees to 2^-4096" while z3 on the export, which states exact
+    equality, answers sat.  Now the residual is compared with R exactly in
+    Q(√σ², √2) (checker/surds.py): the honest program agrees exactly, the forged one
+    is rejected, and the judges agree."""
     from fractions import Fraction
 
     doc = json.loads((ROOT / "certificates/santurkar2018/theorem-4.1.json").read_text())
     honest = check_document(doc)
-    assert honest.endswith("the program agrees to 2^-4096)")  # σ is irrational here
+    assert honest.endswith("the program agrees exactly)")  # σ is irrational here
     p, q = 1, 1
     while q.bit_length() < 3200:  # convergents of √2: |√2 − p/q| < 1/q² < 2^-6000
         p, q = p + 2 * q, p + q
@@ -60,7 +62,8 @@ def test_a_program_off_by_less_than_the_last_precision_is_accepted_only_as_agree
     doc["program"]["residual"] = n + 4
     doc["obligations"][-1]["value"] = n + 4
     forged = sealed(doc)
-    assert check_document(forged).endswith("the program agrees to 2^-4096)")
+    with pytest.raises(Rejected, match="differs from the checker's own formula"):
+        check_document(forged)
     from bnproof.certificate.smtlib import document_smt
     from bnproof.certificate.solvers import available, solve
 

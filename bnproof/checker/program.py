@@ -4,13 +4,17 @@ The claim object binds what "refuted" means (id, source, statement, kind and the
 declared variables), the instance is checked against the declared variables, and
 the program's values are decided: exact Fractions while rational; from the first
 irrational square root on, intervals [lo, hi]/2^b of integers rounded outward, b
-growing until every obligation is decided.  A square root or a quotient is a value
-only once its radicand is proved >= 0 or its divisor != 0; a log once its argument is
-proved > 0, an arccos once its argument is proved in [-1, 1].  exp, log, arccos, tanh
-and π are enclosed by series.py (integer series with proved error bounds), so a
-value that is exactly 0, such as 2 arccos(0) - π, never gets a sign.  For a claim of the
-papers, formulas.py computes the residual independently: its exact sign decides,
-and the program must agree with it.  Any other claim's program is trusted, and the
+growing until every obligation is decided.  What the intervals leave open (an
+obligation, a guard condition, a divisor, a radicand, a log or arccos argument at the
+edge of its domain) is decided by the step's exact value in Q(√r1, ..., √rk) where it
+has one (surds.py), so an irrational exact 0 gets the sign 0.  A square root or a
+quotient is a value only once its radicand is proved >= 0 or its divisor != 0; a log
+once its argument is proved > 0, an arccos once its argument is proved in [-1, 1].
+exp, log, arccos, tanh and π are enclosed by series.py (integer series with proved
+error bounds) and have no exact value except at their rational points, so a value that
+is exactly 0, such as 2 arccos(0) - π, never gets a sign.  For a claim of the papers,
+formulas.py computes the residual independently: its exact sign decides, and the
+program must agree with it exactly.  Any other claim's program is trusted, and the
 accepted line names its digest."""
 
 import operator
@@ -20,6 +24,7 @@ from fractions import Fraction
 from math import isqrt
 
 from . import formulas, series
+from .surds import Field
 from .algebra import rational_sqrt, sign
 from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show
 from .variables import bind, declared, stated_sizes
@@ -188,9 +193,10 @@ def interval(op: str, xs: list, n, b: int, k: int) -> tuple:
     return min(q for q, r in qs), max(q + (r != 0) for q, r in qs)
 
 
-def guarded(op: str, xs: list, k: int):
+def guarded(op: str, xs: list, k: int, exact_sign=None):
     """["guard", v, g]: v where g >= 0, else absent (None, i.e. +infinity), and min over
-    values of which some are absent; any other step on an absent value is undefined."""
+    values of which some are absent; any other step on an absent value is undefined.
+    exact_sign() is the condition's exact sign where intervals leave it open (or None)."""
     if op == "guard":
         v, g = xs
         if g is None:
@@ -198,7 +204,10 @@ def guarded(op: str, xs: list, k: int):
         if v is None:
             return None
         holds = g >= 0 if type(g) is Fraction else True if g[0] >= 0 else False if g[1] < 0 else None
-        if holds is None:  # an irrational condition that is exactly 0 is never decided: rejected
+        if holds is None and exact_sign is not None:
+            s = exact_sign()
+            holds = None if s is None else s >= 0
+        if holds is None:  # no exact value (beyond the field): undecided, rejected at the end
             raise Undecided(f"guard at step {k} (its condition's interval contains 0)")
         return v if holds else None
     if op == "min":
@@ -227,20 +236,47 @@ def transcendental(op: str, x: tuple, b: int, k: int) -> tuple:
     return f(a, b)[0], f(c, b)[1]
 
 
-def run(ops: list, b: int, work: list) -> list:
+def settle(op: str, ix: tuple, x: tuple, b: int, k: int, field: Field) -> tuple:
+    """The last operand's interval x, where it straddles the edge of the step's domain,
+    settled by its exact value in the field: an exact 0 divisor, a negative radicand, a
+    log argument <= 0 and an arccos argument outside [-1, 1] are rejected; a radicand
+    >= 0 or an arccos argument in [-1, 1] has its interval clipped to the domain (sound:
+    the value lies there).  Without an exact value, x as it was."""
+    one, (a, c), j = 1 << b, x, ix[-1]
+    if op == "div" and a <= 0 <= c and field.sign(j) == 0:
+        raise Rejected(f"division by zero at step {k} (the divisor is exactly 0)")
+    if op == "sqrt" and a < 0 <= c or op == "log" and a <= 0 < c:
+        s = field.sign(j)
+        if s is not None and (s < 0 or op == "log" and s == 0):
+            raise Rejected(f"{'square root of a negative number' if op == 'sqrt' else 'log of a number <= 0'}"
+                           f" at step {k}")
+        return (0, c) if op == "sqrt" and s is not None else x
+    if op == "acos" and (a < -one or c > one):
+        above, below = field.sign(j, 1), field.sign(j, -1)
+        if above is not None and below is not None:
+            if above > 0 or below < 0:
+                raise Rejected(f"acos at step {k}: its argument is outside [-1, 1]")
+            return max(a, -one), min(c, one)
+    return x
+
+
+def run(ops: list, b: int, work: list, field: Field | None = None) -> list:
     """Every step's value: a Fraction while exact, else an interval (lo, hi) with the
-    value in [lo, hi]/2^b.  Exact operands of an interval step are enclosed first."""
+    value in [lo, hi]/2^b.  Exact operands of an interval step are enclosed first.
+    With a field, exact values decide what the intervals leave open at a domain's edge."""
     vals = []
     for k, (op, ix, n) in enumerate(ops):
         xs = [vals[j] for j in ix]
         if op == "guard" or None in xs:
-            v = guarded(op, xs, k)
+            v = guarded(op, xs, k, field and (lambda: field.sign(ix[1])))
             vals.append(v)  # a copy of an operand, or absent: already charged
             continue
         if op == "div" and xs[1] == 0:  # an exact 0 (an interval is a tuple, never 0)
             raise Rejected(f"division by zero at step {k}")
         v = n if op == "const" else exact(op, xs, n, k) if all(type(x) is Fraction for x in xs) else None
         if v is None:
+            if field is not None and op in ("div", "sqrt", "log", "acos") and type(xs[-1]) is tuple:
+                xs = xs[:-1] + [settle(op, ix, xs[-1], b, k, field)]
             xs = [x if type(x) is tuple else ((x.numerator << b) // x.denominator,
                                               -((-x.numerator << b) // x.denominator)) for x in xs]
             if op in series.BOUNDS or op == "pi":  # charged before the series run
@@ -253,17 +289,26 @@ def run(ops: list, b: int, work: list) -> list:
     return vals
 
 
+def spend(work: list, units: int) -> None:
+    work[0] += units
+    if work[0] > MAX_WORK:
+        raise Rejected("too much arithmetic in exact values (the checker's work limit)")
+
+
 def evaluate(ops: list, facts: list, match: tuple | None = None, seen: dict | None = None) -> bool:
-    """Decide every (name, step, sign) fact, refining the precision as needed.  With
-    match = (step, value, claim id), the step must equal the checker's exact value:
-    exactly if the step is exact, else its interval must contain the value at every
-    precision up to the last.  Intervals cannot prove equality; the sign rests on the
-    checker's value, so the agreement binds the program, it is not a premise.
-    Returns whether the matched step was exact (True without a match)."""
+    """Decide every (name, step, sign) fact, refining the precision as needed; a fact
+    that the intervals leave open is decided by its exact value in Q(√r1, ..., √rk)
+    (surds.py) where it has one, so an irrational exact 0 gets its sign 0.  With
+    match = (step, value, claim id), the step must equal the checker's exact value
+    exactly (in Q, or in that field); a step with no exact value there is rejected, as
+    intervals cannot prove equality.  The sign rests on the checker's value, so the
+    agreement binds the program, it is not a premise.  Returns True."""
     work = [0]
+    field = Field(ops, lambda units: spend(work, units), MAX_BITS, RATIONAL_AT)
+    agreed = match is None
     for b in PRECISIONS:
         try:
-            vals = run(ops, b, work)
+            vals = run(ops, b, work, field)
         except Undecided as exc:
             pending = str(exc)
             continue
@@ -275,20 +320,30 @@ def evaluate(ops: list, facts: list, match: tuple | None = None, seen: dict | No
         pending = None
         for name, i, want in facts:
             decided = DECIDE[want](*bounds[i])
+            if decided is None and (exact := field.sign(i)) is not None:
+                decided = DECIDE[want](exact, exact)
             if decided is False:
                 raise Rejected(f"{name}: the value of step {i} " +
                                ("is zero" if want == "nonzero" else f"is not {want}"))
             pending = pending or (None if decided else f"{name} (step {i}) {want}")
-        if match is not None:
+        if not agreed:
             i, ours, claim_id = match
-            if sign(ours - bounds[i][0]) < 0 or sign(bounds[i][1] - ours) < 0:
-                raise Rejected(f"residual: the program's value (step {i}) differs from the checker's "
+            differs = Rejected(f"residual: the program's value (step {i}) differs from the checker's "
                                f"own formula for {claim_id}: not the claim's program")
-            pending = pending or ("match" if type(vals[i]) is tuple and b < PRECISIONS[-1] else None)
+            if sign(ours - bounds[i][0]) < 0 or sign(bounds[i][1] - ours) < 0:
+                raise differs
+            same = True if type(vals[i]) is Fraction else field.equals(i, ours)
+            if same is None:
+                raise Rejected(f"residual: the program's value (step {i}) has no exact value in "
+                               "Q(√r1, ..., √rk) within the checker's limits, so its agreement with "
+                               f"the checker's own formula for {claim_id} cannot be established")
+            if not same:
+                raise differs
+            agreed = True
         if pending is None:
             if seen is not None:  # the facts' final enclosures, for the caller
                 seen.update(bounds)
-            return match is None or type(vals[match[0]]) is Fraction
+            return True
     raise Rejected(f"undecided at {PRECISIONS[-1]} bits: {pending}")
 
 
@@ -391,11 +446,10 @@ def check_program(doc: dict) -> str:
     if not DECIDE[SIGN[claim["kind"]]](sign(ours), sign(ours)):
         raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
                        f"{('negative', 'zero', 'positive')[sign(ours) + 1]}, so the claim holds here")
-    exact = evaluate(ops, facts, (program["residual"], ours, claim["id"]), seen=seen)
-    agree = "exactly" if exact else "to 2^-4096"  # intervals cannot prove an irrational equal
-    agree += enclosure(doc, program["residual"], want, seen)
+    evaluate(ops, facts, (program["residual"], ours, claim["id"]), seen=seen)
+    agree = enclosure(doc, program["residual"], want, seen)
     return (f"{claim['id']} refuted (its residual by the checker's own formula; the program "
-            f"agrees {agree})")
+            f"agrees exactly{agree})")
 
 
 MAX_INLINE, MAX_LINES = 80, 400  # --show-program: linear in the steps, and capped

@@ -19,11 +19,10 @@ Each claim below needs σ² > 0 (the hypothesis: ŷ is undefined otherwise).
   exactly 0 (no violation for a non-strict claim, one for a strict claim).
   SPREAD_NONNEGATIVE, the same with ≥, is true and survives.
 * SQUARES_BELOW_M, Σ ŷ_b² < m: false too (it is exactly m), but here the exact
-  zero is irrational (σ is a square root): the exact engine finds the
-  violation, yet the independent checker, which decides signs by interval
-  arithmetic, cannot certify that a sum of square roots is exactly 0, so no
-  certificate exists and the verdict is honestly "undecided", never "refuted"
-  without a certificate.
+  zero is irrational (σ is a square root): intervals can never show that a sum
+  of square roots is exactly 0, so the independent checker decides it in the
+  field Q(√σ²), where it is 0 coordinate by coordinate, and the refutation is
+  certified.
 
 ``bnproof fuzz docs/examples/basics.py`` searches them all.
 """
@@ -130,5 +129,5 @@ EXPECTED = {
     "gallery/basics/max-positive": "survived",
     "gallery/basics/spread-nonnegative": "survived",
     "gallery/basics/spread-positive": "refuted",
-    "gallery/basics/squares-below-m": "undecided",
+    "gallery/basics/squares-below-m": "refuted",
 }
