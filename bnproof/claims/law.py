@@ -95,7 +95,8 @@ def expand_laws(claim) -> None:
     laws = tuple(v for v in claim.variables if isinstance(v, Law))
     if not laws:
         return
-    names = [v.name for v in claim.variables]
+    # an existential variable of a law's name would be silently replaced by the Distribution
+    names = [v.name for v in claim.variables] + [getattr(v, "name", None) for v in claim.exists]
     for law in laws:
         taken = [x for x in (law.name, *(law.name + s for s in SUFFIXES)) if names.count(x) > (x == law.name)]
         if taken:  # the function would receive one name for two values

@@ -199,13 +199,18 @@ class Poly:
             for m2, c2 in other.terms.items():
                 m, c = _monomial_product(m1, m2), ring.mul(c1, c2)
                 terms[m] = ring.add(terms[m], c) if m in terms else c
-        return Poly({m: c for m, c in terms.items() if not (_is_exact(c) and c == 0)}, ring)
+        out = Poly({m: c for m, c in terms.items() if not (_is_exact(c) and c == 0)}, ring)
+        return out if out.terms else _defined_zero(ring, self, other)
 
     def _div(self, other: "Poly") -> "Poly":
         if not other.is_constant():
             raise NotPolynomial("xp.expect: f is not a polynomial in the samples: it divides by a value "
                                 "that depends on them")
         d = other.constant_value()
+        if not self.terms and not (_is_exact(d) and d != 0):
+            # 0 / d is still a division: where d = 0 it has no value, and dropping it
+            # would turn an undefined expectation into 0
+            return Poly({(): self.ring.div(Fraction(0), d)}, self.ring)
         return Poly({m: self.ring.div(c, d) for m, c in self.terms.items()}, self.ring)
 
     def __add__(self, o):
@@ -264,12 +269,25 @@ class Poly:
     __hash__ = object.__hash__
 
 
+def _defined_zero(ring: Ring, *factors: Poly) -> Poly:
+    """The zero polynomial of a product, keeping the domain of the factors' backend
+    coefficients (a traced 1/c, say): 0 · (1/c) has no value where c = 0, and a
+    product that forgot its factors would give it the value 0."""
+    carried = [c for p in factors for c in p.terms.values() if not _is_exact(c)]
+    if not carried:
+        return Poly({}, ring)
+    total = carried[0]
+    for c in carried[1:]:
+        total = ring.add(total, c)
+    return Poly({(): ring.mul(Fraction(0), total)}, ring)
+
+
 def lift_array(a, ring: Ring) -> np.ndarray:
     """An array of backend scalars (numpy, object, or JAX) as an object array of constants."""
     shape = tuple(int(n) for n in np.shape(a))
     out = np.empty(shape, dtype=object)
     for index in np.ndindex(*shape):
-        entry = a[index] if shape else a
+        entry = a[index]  # a[()] for a 0-d array too: its entry, never the array itself
         out[index] = _same_ring(entry, ring) if isinstance(entry, Poly) else Poly.constant(entry, ring)
     return out
 
@@ -283,8 +301,13 @@ def _same_ring(p: Poly, ring: Ring) -> Poly:
 
 
 def _lift(x, ring: Ring):
+    from .law import Distribution
+
     if isinstance(x, Poly):
         return _same_ring(x, ring)
+    if isinstance(x, Distribution):  # a second law is not drawn in this batch: say so, do not guess
+        raise BadInput(f"xp.expect: an argument of f is the law {x.name}, but an expectation draws from one "
+                       "law only; for independent laws take E[g(X)] and E[h(Y)] separately and multiply")
     if isinstance(x, np.ndarray) or getattr(x, "shape", ()):
         return lift_array(x, ring)
     if isinstance(x, (str, bytes, bool, np.bool_)) or x is None:
