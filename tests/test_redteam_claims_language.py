@@ -227,3 +227,18 @@ def test_jax_jit_and_vmap_of_a_division_inside_an_expectation():
     out = jax.jit(jax.vmap(fn))(jnp.array([[1.0, 2.0]] * 2), jnp.array([[1.0, 1.0]] * 2), jnp.array([2.0, 0.0]))
     assert float(out[0]) == pytest.approx(3.0)
     assert not np.isfinite(float(out[1]))  # 0/0: no value, as the exact engine says
+
+
+def test_latex_does_not_write_a_refutation_the_solvers_deny(inverse, tmp_path, monkeypatch):
+    """bnproof latex printed 'Both answered unsat ... no witness' for a forged smt certificate
+    whose query z3 and cvc5 (installed here) answer sat."""
+    from bnproof._api.latex import CertificateRejected
+
+    path = tmp_path / "sat.json"
+    path.write_text(json.dumps(_sat_smt(inverse)))
+    if solvers.available("z3") or solvers.available("cvc5"):
+        with pytest.raises(CertificateRejected, match="NOT confirmed"):
+            bnproof.latex(path)
+    monkeypatch.setattr(solvers, "available", lambda name: False)
+    text = str(bnproof.latex(path))
+    assert "as the certificate records" in text and "the recorded answers stand" in text

@@ -102,9 +102,15 @@ def _from_document(doc, name: str, path: Path | None = None):
 
     line = _checked(path or name, lambda: check_document(doc))
     if "nonexistence" in doc:  # an existential claim: no witness at the instance
+        from ..certificate.exists import confirm_line
         from ..render.latex_exists import document
 
-        return document(doc, f"ACCEPTED {name}: {line}", name)
+        # the checker takes an smt certificate's "unsat" on its word: as `bnproof check` does,
+        # the installed solvers are asked again before a document calls it a refutation
+        accepted, line = confirm_line(True, f"ACCEPTED {name}: {line}", doc)
+        if not accepted:
+            raise CertificateRejected(f"{path or name}: {line.partition(': ')[2]}")
+        return document(doc, line, name)
     if "program" in doc:
         from ..render.latex_program import document
 

@@ -79,7 +79,7 @@ def document(doc: dict, checker_line: str, name: str) -> Document:
         out.para(r"The residual is not affine in the existential variables (or its coefficients are "
                  r"irrational here), so the question ``is there a witness?'' was put to two SMT "
                  r"solvers, with the instance fixed and every square root and quotient required to be "
-                 r"defined.  Both answered \texttt{unsat}.  This is trusted, not checked: "
+                 r"defined.  Both answered \texttt{unsat}, as the certificate records.  This is trusted, not checked: "
                  r"\emph{" + escape(method["trust"]) + r"}.  The query is in the certificate "
                  r"(" + str(method["query"].count("\n")) + " lines); \\texttt{bnproof check} re-runs "
                  r"the solvers where they are installed.")
