@@ -26,7 +26,7 @@ from ..program.evaluate import DomainError, Evaluator
 from ..program.trace import Program
 from . import xp as namespaces
 from .api import Claim
-from .decide import _inputs, _node, exact_number, outside_domains
+from .decide import _inputs, _node, lookup, outside_domains
 
 WITNESS, NO_WITNESS, OUTSIDE, UNDECIDED = "witness", "no-witness", "outside-hypotheses", "undecided"
 SOLVER_SECONDS = 20.0  # per solver, per instance
@@ -89,15 +89,6 @@ def trace(claim: Claim, sizes: dict) -> ExistsTraced:
     return ExistsTraced(steps, residuals, tuple(hyps), coordinates, degrees)
 
 
-def _lookup(values: dict):
-    def get(name, index):
-        value = values[name]
-        for i in index:
-            value = value[i]
-        return exact_number(value)
-    return get
-
-
 def nest(claim: Claim, sizes: dict, point: dict) -> dict:
     """{(name, index): value} as {name: nested lists}."""
     out = {}
@@ -112,7 +103,7 @@ def nest(claim: Claim, sizes: dict, point: dict) -> dict:
 
 def confirms(claim: Claim, traced: ExistsTraced, instance: dict, witness: dict) -> bool:
     """Every residual decided exactly with the wanted sign at (x, p)."""
-    evaluator = Evaluator(traced.steps, _lookup({**instance, **witness}))
+    evaluator = Evaluator(traced.steps, lookup({**instance, **witness}))
     try:
         signs = [evaluator.sign(r).sign for r in traced.residuals]
     except DomainError:
@@ -126,7 +117,7 @@ def _outside(claim: Claim, traced: ExistsTraced, instance: dict) -> tuple[str, s
     why = outside_domains(claim, instance)
     if why is not None:
         return OUTSIDE, f"outside the claim's declared domains: {why}"
-    evaluator = Evaluator(traced.steps, _lookup(instance))
+    evaluator = Evaluator(traced.steps, lookup(instance))
     deg = traced.degrees
     frontier = sorted({r for r in traced.residuals if not deg[r]} | _feeds_p(traced))
     try:
@@ -174,7 +165,7 @@ def decide_inner(claim: Claim, traced: ExistsTraced, instance: dict, sizes: dict
 
 def _exact_at(claim, traced: ExistsTraced, instance: dict, sizes: dict, point: dict) -> list | None:
     """The residuals' exact values at (x, p); None if one is not known to be rational."""
-    evaluator = Evaluator(traced.steps, _lookup({**instance, **nest(claim, sizes, point)}))
+    evaluator = Evaluator(traced.steps, lookup({**instance, **nest(claim, sizes, point)}))
     out = []
     for r in traced.residuals:
         evaluator.sign(r)
