@@ -100,7 +100,7 @@ def _farkas(out: Document, doc: dict, kind: str) -> None:
     y = [Fraction(v) for v in doc["nonexistence"]["multipliers"]]
     out.section("Why no witness exists")
     out.para(r"The residual is affine in the existential variables, with rational coefficients at "
-             rf"this instance.  A witness would satisfy every row:")
+             r"this instance.  A witness would satisfy every row:")
     rows = [(rf"r_{{{i + 1}}}", rf"{_row(a[i], b[i], names)} \qquad (\text{{wanted: }} r_{{{i + 1}}} {WANT[kind]})")
             for i in range(min(len(b), MAX_ROWS))]
     out.aligned(rows)
