@@ -57,6 +57,9 @@ def test_true_existential_claims_survive_with_exact_witnesses():
         assert result.verdict == "survived", result.reason
         assert result.reason.startswith("witnesses found for")
         assert result.met_hypotheses > 10
+        # the report says what was found: witnesses, not merely "no counterexample"
+        line = result.text(timings=False).splitlines()[1]
+        assert line.startswith(f"a witness found for each of the {result.met_hypotheses} instances"), line
 
 
 def test_the_exact_zero_witness_is_confirmed_exactly():

@@ -171,7 +171,10 @@ def to_text(outcome, result: dict, timings: bool) -> list[str]:
     met = f"{total.met} met the hypotheses"
     if total.defined != total.met:
         met += f", {total.defined} with the residual defined"
-    if outcome.verdict in (search.SURVIVED, search.VERIFIED):
+    if outcome.verdict == search.SURVIVED and claim.exists:
+        lines.append(f"a witness found for each of the {total.met} instances that met the hypotheses "
+                     f"({total.drawn} drawn) " + _count(outcome, timings))
+    elif outcome.verdict in (search.SURVIVED, search.VERIFIED):
         lines.append(f"no counterexample in {total.drawn} instances, {met} " + _count(outcome, timings))
     elif outcome.verdict == search.VACUOUS:
         lines.append(f"vacuous: {outcome.reason} ({total.drawn} instances drawn, " + _count(outcome, timings)[1:])
