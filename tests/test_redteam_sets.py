@@ -273,3 +273,16 @@ def test_a_relative_import_in_a_claim_file_is_a_one_line_error(tmp_path):
     with pytest.raises(BadInput, match="claim.py") as err:
         load_file(tmp_path / "claim.py")
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("pieces, point, exact", [
+    ([[([2, -1, -2], -2), ([-2, 2, 1], -1), ([-2, 2, 1], -1)]], (-2, F(1, 3), 2), F(1018, 153)),
+    ([[([-2, 2], -1), ([-2, 2], -1), ([0, 1], 2)]], (F(-4, 3), 2), F(529, 72)),
+])
+def test_a_boundary_condition_rounded_below_zero_does_not_hide_the_set_from_the_float_screen(
+        pieces, point, exact):
+    # duplicate rows make a guard condition exactly 0 that floats round below 0; the float
+    # distance must still be the exact one (within rounding), not +inf or a farther candidate
+    floats = squared_distance(namespaces.floating(), np.array([float(x) for x in point]), pieces)
+    assert floats == pytest.approx(float(exact), rel=1e-9)
+    assert squared_distance(namespaces.floating(), np.array([float(x) for x in point]), pieces) < np.inf

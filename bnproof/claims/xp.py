@@ -28,6 +28,11 @@ import numpy as np
 
 from . import moments
 
+# Floats only nominate instances: a guard condition that is exactly 0 (a boundary point, duplicate
+# rows of a polyhedron) rounds to either side of 0, and dropping it there would make a set look
+# farther, or empty, and hide its instances from the search.  The exact engine decides every guard.
+FLOAT_GUARD_SLACK = 1e-9
+
 
 def _with_duals(sqrt, absolute, maximum, minimum, tanh, half):
     """The backend's elementwise functions, extended to dual numbers (for xp.grad):
@@ -231,7 +236,7 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         leaky_relu=lambda x, slope=Fraction(1, 100): maximum(x, x * float(slope)),
         tanh=tanh, solve=xnp.linalg.solve, grad=grad,
         expect=moments.expect, var=moments.var,
-        guard=lambda v, g: xnp.where(g >= 0, v, xnp.inf),  # absent is +∞: min ignores it
+        guard=lambda v, g: xnp.where(g >= -FLOAT_GUARD_SLACK, v, xnp.inf),  # absent is +∞: min ignores it
     )
 
 
