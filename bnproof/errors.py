@@ -60,3 +60,81 @@ class DegenerateInstance(BnproofError):
 
 class Disagreement(BnproofError):
     exit_code = ExitCode.DISAGREEMENT
+
+
+class ClaimError(BadInput):
+    """A mistake in a claim's own code (its file, a helper module beside it, or the
+    functions it was given): the user's to fix, so bad input, with file:line."""
+
+
+# Where the claim language refuses what it cannot trace (a float constant, a truth
+# value): an error raised here on the claim's behalf is the claim's mistake.
+_LANGUAGE = ("program/trace.py", "claims/xp.py", "claims/blocks.py", "claims/law.py",
+             "claims/moments.py", "claims/sets.py")
+_COMPARISON_HINT = ("no Python if, comparison or bool() on a traced value: use xp.maximum, "
+                    "xp.minimum or xp.abs")
+
+
+def claim_error(err: BaseException, claim) -> ClaimError | None:
+    """`err`, raised while tracing `claim`, as the claim's own mistake with its
+    file:line, or None when nothing shows that the claim's code is to blame (then
+    it stays what it was: perhaps bnproof's bug).  To blame: an error raised in
+    the claim's code; a TypeError or ValueError (or BadInput) that the claim
+    language raised when the claim's code called it; a call of one of the claim's
+    functions that fails on its signature."""
+    if isinstance(err, BnproofError) and not isinstance(err, BadInput):
+        return None  # degenerate, disagreement, internal: not the claim's mistake
+    functions = _functions(claim)
+    own = _own_files(claim, functions)
+    frames = _frames(err.__traceback__)
+    blamed = [f for f in frames if _canonical(f[0]) in own]
+    what = f"{type(err).__name__}: {err}"
+    if isinstance(err, TypeError) and "'Node'" in str(err):
+        what += f" ({_COMPARISON_HINT})"
+    if blamed:
+        innermost = frames[-1]
+        in_language = any(_canonical(innermost[0]).endswith(tail) for tail in _LANGUAGE)
+        if innermost in blamed or (in_language and isinstance(err, (TypeError, ValueError, BadInput))):
+            file, line = blamed[-1]
+            return ClaimError(f"{file}:{line}: claim {claim.id} cannot be traced: {what}")
+        return None
+    for fn in functions:  # "res() got an unexpected keyword argument 'a'": raised at the call
+        code = getattr(fn, "__code__", None)
+        if isinstance(err, TypeError) and code and str(err).startswith(f"{fn.__qualname__}() "):
+            return ClaimError(f"{code.co_filename}:{code.co_firstlineno}: claim {claim.id} cannot be "
+                              f"traced: {what} (the functions of a claim take xp and its variables by "
+                              "name)")
+    return None
+
+
+def _functions(claim) -> list:
+    fns = [claim.residual, *getattr(claim, "hypotheses", ()), *getattr(claim, "equalities", ())]
+    return [f for f in fns if callable(f)]
+
+
+def _own_files(claim, functions) -> set[str]:
+    import os
+
+    package = os.path.dirname(os.path.realpath(__file__)) + os.sep  # bnproof's own code is never the claim's
+    files = {_canonical(f.__code__.co_filename) for f in functions if hasattr(f, "__code__")}
+    files = {f for f in files if not f.startswith(package)}
+    path = getattr(claim, "path", None)
+    if path:
+        from .claims.helper_modules import helper_files
+
+        files |= {_canonical(p) for p in (path, *(helper_files(path) or ()))}
+    return files
+
+
+def _frames(tb) -> list[tuple[str, int]]:
+    frames = []
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return frames
+
+
+def _canonical(name: str) -> str:
+    import os
+
+    return os.path.realpath(name) if os.path.isabs(name) else name

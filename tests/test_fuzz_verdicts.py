@@ -224,19 +224,17 @@ FALSE = Claim(id="scratch/false", source="a test", statement="x", variables=(),
     assert refuted.refutation.residual_text == "-3/2 + sqrt(2)"
 
 
-def test_a_claim_whose_code_fails_is_undecided_not_an_internal_error(tmp_path):
+def test_a_claim_whose_code_fails_is_bad_input_with_its_line_not_an_internal_error(tmp_path):
     (tmp_path / "bug.py").write_text('''
 from bnproof.claims import Claim, Var
 
 BUG = Claim(id="scratch/bug", source="a test", statement="x", variables=(Var("x", ()),),
             residual=lambda xp, x: x + "a string")
 ''')
-    proc = run("fuzz", "bug.py", "--no-jax", "--json", cwd=tmp_path)
-    assert proc.returncode == ExitCode.UNDECIDED, proc.stderr
+    proc = run("fuzz", "bug.py", "--no-jax", cwd=tmp_path)
+    assert proc.returncode == ExitCode.BAD_INPUT, proc.stderr
     assert "Traceback" not in proc.stderr
-    result = json.loads(proc.stdout)
-    assert result["verdict"] == "undecided"
-    assert result["reason"].startswith("the search stopped on an error: TypeError")
+    assert "bug.py:5: claim scratch/bug cannot be traced: TypeError" in proc.stderr
 
 
 def test_a_claim_defined_nowhere_in_exact_arithmetic_is_vacuous_not_survived(tmp_path):

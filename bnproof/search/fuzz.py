@@ -30,7 +30,7 @@ import numpy as np
 
 from ..claims.api import Claim
 from ..claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide
-from ..errors import BadInput
+from ..errors import BadInput, claim_error
 from . import hypothesis_search
 from .certify import Judge, Refutation, described
 from .coverage import Coverage
@@ -144,10 +144,10 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     start = time.monotonic()
     deadline = start + time_budget
     judge = Judge(claim, on_undecided=lambda n: report("undecided", n))
+    grid = size_grid(claim, sizes) if claim.variables else [{}]
+    _traced(claim, judge, grid[0])  # the claim's own mistakes (a residual that is not a scalar) first
     if not claim.variables:
         return _decide_alone(claim, judge, seed, start, report)
-    grid = size_grid(claim, sizes)
-    judge.traced(grid[0])  # the claim's own mistakes (a residual that is not a scalar) first
     proof_grid = _proof_grid(claim) if prove and claim.kind == "identity" and claim.exact_sizes else []
     search_deadline = start + time_budget * (1 - PROOF_SHARE) if proof_grid else deadline
     coverage = Coverage()
@@ -199,6 +199,21 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     outcome.stopped = stopped
     outcome.seconds = time.monotonic() - start
     return outcome
+
+
+def _traced(claim: Claim, judge: Judge, sizes: dict) -> None:
+    """Trace the claim once before any search: a claim that cannot be traced at all
+    (its residual raises, takes the wrong arguments, uses a float or a Python if on a
+    value) is the user's mistake, bad input with file:line, not an undecided search.
+    A residual that fails only on some instances is traced fine and decided per
+    instance (outside, or undecided)."""
+    try:
+        judge.traced(sizes)
+    except Exception as err:
+        blamed = claim_error(err, claim)
+        if blamed is None:
+            raise
+        raise blamed from None
 
 
 def _decide_alone(claim: Claim, judge: Judge, seed: int, start: float, report) -> Outcome:

@@ -39,7 +39,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 
-from ..errors import BnproofError, Disagreement, ExitCode
+from ..errors import BnproofError, ClaimError, Disagreement, ExitCode
 from .coverage import Coverage
 from .fuzz import BUDGET
 
@@ -220,7 +220,8 @@ def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> No
             conn.send(("interrupted", None))
         except ClaimChanged as err:
             conn.send(("failed", str(err)))
-        except Disagreement as err:  # the exact and numeric layers disagree: a bug, never ignored
+        except (Disagreement, ClaimError) as err:  # the exact and numeric layers disagree (a bug, never
+            # ignored), or the claim cannot be traced at all (the user's mistake, exit 3, with file:line)
             conn.send(("error", (str(err), int(err.exit_code))))
         except Exception as err:  # noqa: BLE001 - the claim ends undecided, with the reason
             # (a BadInput or DegenerateInstance raised by the claim's own code too: it is this

@@ -1,0 +1,53 @@
+"""Exit codes that mean what the table says: a mistake in the user's claim file is
+bad input (3) with its file:line, never an internal error or an undecided search."""
+
+import pytest
+
+from bnproof.claims.api import load_file
+from bnproof.errors import ClaimError, ExitCode
+from bnproof.search.fuzz import REFUTED, fuzz
+
+HEAD = "from bnproof.claims import Claim, Var\n"
+MISTAKES = {
+    # name: (body, line blamed, words of the message)
+    "raises": ("def res(xp, a):\n    raise ValueError('oops')\n", 3, "ValueError: oops"),
+    "signature": ("def res(xp, b):\n    return b\n", 2, "unexpected keyword argument 'a'"),
+    "float": ("def res(xp, a):\n    return a * a + 0.5\n", 3, "float"),
+    "python_if": ("def res(xp, a):\n    if a > 0:\n        return a\n    return -a\n", 3, "xp.maximum"),
+}
+CLAIM = ("C = Claim(id='me/{name}', source='s', statement='r', variables=(Var('a', ()),),\n"
+         "          residual=res)\n")
+
+
+def claim_file(tmp_path, name, body):
+    path = tmp_path / f"{name}.py"
+    path.write_text(HEAD + body + CLAIM.format(name=name))
+    return load_file(path)[0]
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+def test_a_claim_that_cannot_be_traced_is_bad_input_at_its_line(tmp_path, name):
+    body, line, words = MISTAKES[name]
+    claim = claim_file(tmp_path, name, body)
+    with pytest.raises(ClaimError) as err:
+        fuzz(claim, max_examples=5, time_budget=10, use_jax=False)
+    assert err.value.exit_code == ExitCode.BAD_INPUT
+    assert f"{name}.py:{line}: claim me/{name} cannot be traced" in str(err.value)
+    assert words in str(err.value)
+
+
+def test_a_residual_undefined_on_some_instances_is_a_verdict_not_bad_input(tmp_path):
+    claim = claim_file(tmp_path, "some", "def res(xp, a):\n    return 1 / a\n")
+    assert fuzz(claim, max_examples=20, time_budget=10, use_jax=False).verdict == REFUTED
+
+
+def test_an_error_inside_bnproof_is_not_blamed_on_the_claim(tmp_path, monkeypatch):
+    from bnproof.search import certify
+
+    claim = claim_file(tmp_path, "fine", "def res(xp, a):\n    return a * a\n")
+
+    def broken(*_):
+        raise ValueError("a bug of bnproof's")
+    monkeypatch.setattr(certify, "trace", broken)
+    with pytest.raises(ValueError, match="a bug of bnproof's"):
+        fuzz(claim, max_examples=5, time_budget=10, use_jax=False)
