@@ -198,7 +198,7 @@ def test_a_non_polynomial_claim_is_bad_input_in_the_api_and_undecided_in_the_cli
     proc = subprocess.run([sys.executable, "-m", "bnproof", "fuzz", str(path), "--no-jax", "--time-budget", "10"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 10 and "not a polynomial in the samples" in proc.stdout
-    assert not (tmp_path / "certificates").exists()
+    assert not (tmp_path / "bnproof-out").exists()
 
 
 def test_hostile_sizes_and_arguments_are_refused():

@@ -94,7 +94,7 @@ def test_one_sample_batches_are_vacuous_for_a_variance_hypothesis(scratch):
     result = json.loads(proc.stdout)
     assert result["verdict"] == "vacuous"
     assert result["coverage"] == [{"sizes": {"m": 1}, "drawn": 40, "met_hypotheses": 0, "defined": 0}]
-    assert not (scratch / "certificates").exists()
+    assert not (scratch / "bnproof-out").exists()
 
 
 def test_a_violation_that_needs_sigma_over_100_is_refuted_and_certified(scratch):
@@ -197,7 +197,7 @@ def test_an_uncertifiable_exact_violation_is_undecided_and_leaves_no_file(scratc
     assert proc.returncode in (ExitCode.UNDECIDED, ExitCode.REFUTED), proc.stderr
     assert "Traceback" not in proc.stderr
     result = json.loads(proc.stdout)
-    certificate = scratch / "certificates" / "scratch" / "strict-zero.json"
+    certificate = scratch / "bnproof-out" / "scratch" / "strict-zero.json"
     if result["verdict"] == UNDECIDED:  # the checker cannot decide the exact zero
         assert result["reason"].startswith("an exact violation was found but the checker cannot certify it: ")
         assert not certificate.exists()

@@ -171,7 +171,7 @@ def test_cli_fuzz_imports_helpers_in_its_worker_and_certifies_the_refutation(tmp
     assert result["verdict"] == "refuted"
     x = Fraction(result["counterexample"]["x"])
     assert x * x - 1 < 0  # decided here, independently: x² − 1 < 0 on the counterexample
-    check = run_cli("check", "certificates/helpers/a.json", cwd=tmp_path)
+    check = run_cli("check", "bnproof-out/helpers/a.json", cwd=tmp_path)
     assert check.returncode == 0 and check.stdout.startswith("ACCEPTED"), check.stdout + check.stderr
 
 
@@ -219,4 +219,4 @@ SECOND = Claim(id="edited/second", source="a test", statement="x^2 + 1 >= 0", va
     assert results["edited/first"]["verdict"] == "survived"
     assert results["edited/second"]["verdict"] == "undecided", results["edited/second"]
     assert "changed during the run" in results["edited/second"]["reason"]
-    assert not (tmp_path / "certificates").exists()
+    assert not (tmp_path / "bnproof-out").exists()

@@ -73,7 +73,7 @@ FALSE = Claim(id="dup/x", source="false", statement="x >= 1", variables=(Var("x"
 ''')
     proc = run("fuzz", "dup.py", "--no-jax", cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout
-    assert "two claims have the id 'dup/x'" in proc.stderr and not (tmp_path / "certificates").exists()
+    assert "two claims have the id 'dup/x'" in proc.stderr and not (tmp_path / "bnproof-out").exists()
 
     (tmp_path / "alias.py").write_text(TOY + "\nALIAS = TOY\n")
     proc = run("fuzz", "alias.py", "--no-jax", "--json", "--no-timings", cwd=tmp_path)
@@ -352,7 +352,7 @@ SECOND = Claim(id="edited/second", source="a test", statement="x^2 + 1 >= 0", va
     # it was refuted, with a certificate of "x^2 - 1 >= 0" reported as "x^2 + 1 >= 0"
     assert results["edited/second"]["verdict"] == UNDECIDED, results["edited/second"]
     assert "changed during the run" in results["edited/second"]["reason"]
-    assert not (tmp_path / "certificates").exists()
+    assert not (tmp_path / "bnproof-out").exists()
 
 
 def test_processes_the_claim_started_go_with_a_killed_worker(tmp_path):
@@ -510,7 +510,7 @@ BATCH = Claim(id="mixed/batch", source="a test", statement="|y|^2 >= 0", variabl
 
 
 def test_a_certificate_that_cannot_be_written_is_no_refutation_and_no_internal_error(tmp_path):
-    (tmp_path / "certificates").write_text("a file where the folder should be")
+    (tmp_path / "bnproof-out").write_text("a file where the folder should be")
     (tmp_path / "toy.py").write_text(TOY)
     proc = run("fuzz", "toy.py", "--no-jax", "--json", "--no-timings", cwd=tmp_path)
     assert proc.returncode == ExitCode.UNDECIDED, proc.stderr  # was exit 8, NotADirectoryError

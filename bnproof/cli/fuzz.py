@@ -14,6 +14,8 @@ import typer
 from ..errors import BadInput, BnproofError, ExitCode
 from .application import EPILOG, app
 
+DEFAULT_OUT_DIR = "bnproof-out"  # in the working folder: never the committed certificates/
+
 
 @app.command(epilog=EPILOG)
 def fuzz(
@@ -31,8 +33,16 @@ def fuzz(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per claim (a list if several)."),
     timings: bool = typer.Option(True, "--timings/--no-timings",
                                  help="Report wall time (--no-timings makes output byte-identical per seed)."),
+    out_dir: Path = typer.Option(
+        Path(DEFAULT_OUT_DIR), "--out-dir", metavar="DIR",
+        help="Where certificates are written, as DIR/<claim id>.json. The committed certificates/ "
+             "and proofs/verdicts.json change only with --record."),
     record: bool = typer.Option(False, "--record",
-                                help="Store each verdict in proofs/verdicts.json as soon as it is reached."),
+                                help="Update the committed results: store each verdict in proofs/verdicts.json "
+                                     "and its certificate in certificates/ as soon as it is reached."),
+    overwrite: bool = typer.Option(False, "--overwrite",
+                                   help="With --record: replace verdicts recorded with another seed "
+                                        "(refused otherwise, before any search)."),
     resume: bool = typer.Option(False, "--resume",
                                 help="With --record: skip claims already recorded with this seed "
                                      "(continue an interrupted run)."),
@@ -50,17 +60,17 @@ def fuzz(
     what was found (exit code 130)."""
     try:
         _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
-              resume, prove)
+              resume, prove, out_dir, overwrite)
     except KeyboardInterrupt:  # wherever it lands; main() says "interrupted" for every command
         _ignore_further_interrupts()
         raise typer.Exit(ExitCode.INTERRUPTED) from None
 
 
-def _write_early(render_fuzz, claim, refutation) -> None:
+def _write_early(render_fuzz, claim, refutation, directory: Path) -> None:
     """Each certified counterexample's certificate as soon as it arrives; a
     failure to write it is reported once the claim ends (finish)."""
     with contextlib.suppress(OSError):
-        render_fuzz.write_certificate(claim, refutation)
+        render_fuzz.write_certificate(claim, refutation, directory)
 
 
 def _ignore_further_interrupts() -> None:
@@ -94,7 +104,7 @@ def _claims(name: str) -> tuple[list, dict]:
 
 
 def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
-          resume, prove) -> None:
+          resume, prove, out_dir, overwrite) -> None:
     from ..render import fuzz as render_fuzz
     from ..search import fuzz as search
     from ..search import record as store
@@ -105,8 +115,12 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
     sizes = _parse_sizes(size)
     if resume and not record:
         raise BadInput("--resume continues a --record run: give both")
+    if overwrite and not record:
+        raise BadInput("--overwrite replaces recorded verdicts: give it with --record")
     if record:
         _check_recordable(claims)
+    # committed results (certificates/ beside proofs/verdicts.json) only when asked to record
+    directory = Path("certificates") if record else out_dir
     # --size fixes a size in every claim that has it (a paper's claims differ in their
     # sizes); a name no claim has is bad input, as are bad sizes, before anything runs
     unknown = sorted(set(sizes) - {name for c in claims for name in c.sizes})
@@ -117,17 +131,19 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
     options = {"seed": seed, "max_examples": max_examples, "batch": batch, "time_budget": time_budget,
                "sizes": sizes, "use_jax": not no_jax, "prove": prove}
     entries = store.load(strict=True) if record else {}
+    if record and not overwrite:
+        _check_seeds(claims, entries, seed)
     verdicts, results = [], []
 
     def finish(c, outcome, line) -> None:
         path = None
         if outcome.refutation:
             try:
-                path = render_fuzz.write_certificate(c, outcome.refutation)
+                path = render_fuzz.write_certificate(c, outcome.refutation, directory)
             except OSError as err:  # refuted means a certificate on disk: without one, undecided
                 outcome.verdict, outcome.reason = search.UNDECIDED, (
                     "a counterexample was found and certified, but its certificate could not be "
-                    f"written: {err.filename or search.certificate_path(c)}: {err.strerror or err}")
+                    f"written: {err.filename or directory}: {err.strerror or err}")
         result = render_fuzz.to_json(outcome, path, timings)
         if record:  # at once, so an interrupted run loses nothing it finished
             entries[c.id] = render_fuzz.record_entry(outcome)
@@ -155,7 +171,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                     continue
                 outcome = supervisor.run(
                     c, {**options, "sizes": _sizes_of(c, sizes, len(claims))},
-                    on_refutation=lambda found, c=c: _write_early(render_fuzz, c, found),
+                    on_refutation=lambda found, c=c: _write_early(render_fuzz, c, found, directory),
                     on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget),
                     digest=digests.get(c.path))
                 finish(c, outcome, line)
@@ -197,6 +213,23 @@ def _check_recordable(claims: list) -> None:
         if not c.path or not Path(c.path).resolve().is_relative_to(root):
             raise BadInput(f"--record keeps the verdicts of the claims in {root} (bnproof list); "
                            f"{c.path or c.id} is not one of them: search it without --record")
+
+
+def _check_seeds(claims: list, entries: dict, seed: int) -> None:
+    """A verdict recorded with another seed is kept unless --overwrite says to
+    replace it: `--record --seed 7` once silently replaced the seed-0 record."""
+    for c in claims:
+        done = entries.get(c.id)
+        if isinstance(done, dict) and done.get("seed", seed) != seed:
+            raise BadInput(f"{c.id} is recorded with seed {done.get('seed')} in {_record_path()}; "
+                           f"--record --seed {seed} would replace it: add --overwrite to replace it, "
+                           "or search without --record")
+
+
+def _record_path():
+    from ..search import record as store
+
+    return store.path()
 
 
 def _sizes_of(claim, sizes: dict, count: int) -> dict:

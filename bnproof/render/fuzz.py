@@ -64,13 +64,18 @@ class ProgressLine:
             self.shown = False
 
 
-def write_certificate(claim, refutation) -> str:
-    """Write a refutation's certificate, atomically.  Its text was accepted by
-    the checker before the refutation existed (search.certify), so a rejected
-    certificate is never written."""
+def write_certificate(claim, refutation, directory="certificates") -> str:
+    """Write a refutation's certificate as DIRECTORY/<claim id>.json, atomically.
+    Its text was accepted by the checker before the refutation existed
+    (search.certify), so a rejected certificate is never written.  The committed
+    certificates/ is the directory only when the user asked to record (fuzz
+    --record); otherwise it is --out-dir, so a search never replaces a committed
+    certificate with another counterexample."""
+    from pathlib import Path
+
     from ..atomic import write_text_atomic
 
-    path = search.certificate_path(claim)
+    path = Path(directory) / search.certificate_path(claim).relative_to("certificates")
     try:
         unchanged = path.read_text(encoding="ascii") == refutation.document
     except (OSError, UnicodeDecodeError):
