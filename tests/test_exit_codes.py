@@ -51,3 +51,35 @@ def test_an_error_inside_bnproof_is_not_blamed_on_the_claim(tmp_path, monkeypatc
     monkeypatch.setattr(certify, "trace", broken)
     with pytest.raises(ValueError, match="a bug of bnproof's"):
         fuzz(claim, max_examples=5, time_budget=10, use_jax=False)
+
+
+def run_cli(capsys, *argv):
+    from bnproof.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(list(argv))
+    out = capsys.readouterr()
+    return done.value.code, out.out, out.err
+
+
+CERTIFICATE = "certificates/lemma-4.5.json"
+
+
+def test_export_defaults_to_its_only_format(capsys):
+    from pathlib import Path
+
+    path = str(Path(__file__).resolve().parents[1] / CERTIFICATE)
+    code, out, _ = run_cli(capsys, "export", path)
+    assert code in (0, None) and "(set-logic QF_NRA)" in out and "(check-sat)" in out
+
+
+def test_a_missing_solver_is_a_set_up_message_naming_what_to_install(capsys, monkeypatch):
+    from pathlib import Path
+
+    from bnproof.certificate import solvers
+
+    monkeypatch.setattr(solvers, "available", lambda name: False)
+    path = str(Path(__file__).resolve().parents[1] / CERTIFICATE)
+    code, _, err = run_cli(capsys, "export", path, "--solve", "cvc5", "-o", "/dev/null")
+    assert code == ExitCode.BAD_INPUT
+    assert "pip install cvc5" in err and 'bnproof[test]' in err and "Traceback" not in err

@@ -162,6 +162,6 @@ def test_a_claim_of_the_papers_with_another_statement_is_refused():
         document_smt(doc)
 
 
-def test_export_needs_a_format():
+def test_export_defaults_to_its_only_format():
     proc = _export(str(LEMMA), cwd=ROOT)
-    assert proc.returncode == 3 and "--smtlib" in proc.stderr
+    assert proc.returncode == 0 and "(set-logic QF_NRA)" in proc.stdout

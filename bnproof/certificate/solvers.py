@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 SOLVERS = ("z3", "cvc5")
+PACKAGES = {"z3": "z3-solver", "cvc5": "cvc5"}  # the pip package of each (pyproject's test extra has both)
 
 
 def available(solver: str) -> bool:

@@ -18,7 +18,9 @@ class NotConfirmed(BnproofError):
 @app.command(epilog=EPILOG)
 def export(
     certificate: Path = typer.Argument(..., help="The certificate to export."),
-    smtlib: bool = typer.Option(False, "--smtlib", help="Write SMT-LIB 2 (QF_NRA); the only format."),
+    # --smtlib stays accepted (scripts name it) though it is the only format and the default
+    smtlib: bool = typer.Option(True, "--smtlib", help="Write SMT-LIB 2 (QF_NRA): the only format, "
+                                "and the default."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Where to write (default: stdout)."),
     solve: Optional[str] = typer.Option(
         None, "--solve", metavar="z3|cvc5",
@@ -33,8 +35,6 @@ def export(
     cvc5 confirms the certificate.  The file is read strictly and never
     evaluated; a malformed file exits with 3, a broken digest or claim binding
     with 6."""
-    if not smtlib:
-        raise BadInput("choose a format: bnproof export --smtlib CERT.json")
     if solve is not None and solve not in ("z3", "cvc5"):
         raise BadInput(f"--solve: unknown solver {solve!r}; use z3 or cvc5")
     from ..certificate.smtlib import file_smt
@@ -54,8 +54,9 @@ def export(
         from ..certificate import solvers
 
         if not solvers.available(solve):
-            raise BadInput(f"--solve {solve}: its Python package is not installed (pip install "
-                           f"{'z3-solver' if solve == 'z3' else 'cvc5'})")
+            raise BadInput(f"--solve {solve}: the solver is not installed; install it with "
+                           f"pip install {solvers.PACKAGES[solve]} (or pip install \"bnproof[test]\", "
+                           "which brings z3 and cvc5)")
         answer = solvers.solve(text, solve, timeout)
         if answer != "unsat":
             raise NotConfirmed(f"{solve} answered {answer}: {certificate} is not confirmed")
