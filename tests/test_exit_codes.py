@@ -83,3 +83,21 @@ def test_a_missing_solver_is_a_set_up_message_naming_what_to_install(capsys, mon
     code, _, err = run_cli(capsys, "export", path, "--solve", "cvc5", "-o", "/dev/null")
     assert code == ExitCode.BAD_INPUT
     assert "pip install cvc5" in err and 'bnproof[test]' in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("content", [None, b"", b"  \n", bytes(range(256)), b'{"a": "\0"}'],
+                         ids=["missing", "empty", "blank", "binary", "nul"])
+def test_check_on_a_file_that_is_no_certificate_is_bad_input(tmp_path, capsys, content):
+    path = tmp_path / "cert.json"
+    if content is not None:
+        path.write_bytes(content)
+    code, out, err = run_cli(capsys, "check", str(path))
+    assert code == ExitCode.BAD_INPUT, (out, err)
+    assert err.startswith("error: ") and str(path) in err and len(err.splitlines()) == 1
+
+
+def test_check_a_rejected_certificate_still_exits_6_beside_a_missing_file(tmp_path, capsys):
+    forged = tmp_path / "forged.json"
+    forged.write_text('{"a": 1')  # text, but not a certificate: the checker's to reject
+    code, out, err = run_cli(capsys, "check", str(forged), str(tmp_path / "missing.json"))
+    assert code == ExitCode.REJECTED and out.startswith(f"REJECTED {forged}") and "missing.json" in err

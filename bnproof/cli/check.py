@@ -69,6 +69,31 @@ def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
     return True, f"the claim, its variables and the program are those {claim_file} gives"
 
 
+PEEK = 1 << 16  # bytes read to tell a text file from a binary one
+
+
+def unreadable(path: Path) -> str | None:
+    """Why the file is no certificate to check at all (missing, unreadable, empty or
+    binary): bad input (exit 3), not a certificate the checker rejected (exit 6).
+    None for any text file, which the checker then judges."""
+    import codecs
+
+    try:
+        with open(path, "rb") as file:
+            head = file.read(PEEK)
+    except OSError as err:
+        return f"cannot read {path}: {err.strerror or type(err).__name__}"
+    if len(head) < PEEK and not head.strip():
+        return f"{path} is empty"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return f"{path} is not a text file (not UTF-8): a certificate is JSON"
+    if b"\0" in head:
+        return f"{path} is not a text file (it holds NUL bytes): a certificate is JSON"
+    return None
+
+
 @app.command(epilog=EPILOG)
 def check(
     files: List[Path] = typer.Argument(..., help="Certificate files to verify."),
@@ -95,8 +120,13 @@ def check(
         from ..claims.api import load_file
 
         claims = load_file(claim)  # a broken claim file is bad input (exit 3)
-    all_ok = True
+    all_ok, bad_input = True, False
     for path in files:
+        why = unreadable(path)
+        if why is not None:
+            bad_input = True
+            typer.echo(f"error: {why}" if str(path).isprintable() else f"error: {ascii(why)}", err=True)
+            continue
         accepted, line, doc = checked(path, show_program)
         accepted, line = confirm_line(accepted, line, doc)  # existential: re-run z3 and cvc5
         if accepted and claims is not None:
@@ -105,4 +135,5 @@ def check(
             line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
         all_ok &= accepted
         typer.echo(line)
-    raise typer.Exit(ExitCode.OK if all_ok else ExitCode.REJECTED)
+    # a rejected certificate is the stronger news; a file that is no certificate at all is bad input
+    raise typer.Exit(ExitCode.REJECTED if not all_ok else ExitCode.BAD_INPUT if bad_input else ExitCode.OK)
