@@ -14,15 +14,19 @@ class CertificateRejected(BnproofError):
     exit_code = ExitCode.REJECTED
 
 
-def latex(claim_or_cert="lemma-4.5", *, data=None, fragment: bool = False) -> str:
+def latex(claim_or_cert="lemma-4.5", *, data=None, fragment: bool = False,
+          level: str | None = None) -> str:
     """LaTeX (amsmath; compiles with pdflatex) from the exact engine.
 
     `claim_or_cert` is "lemma-4.5" (or its Claim; `data` as for verify), a
     certificate file, the id of a claim with a committed certificate, or a
     result of `bnproof.fuzz` (a refutation) or `bnproof.verify`.  Certificates
     are accepted by the independent checker first.  fragment=True leaves out
-    the preamble, for \\input.  Returns the document's text."""
-    return build(claim_or_cert, data).render(fragment)
+    the preamble, title and \\section, for \\input into a paper; `level` is the
+    top heading (section, subsection, subsubsection or paragraph; default
+    subsection for a fragment).  Every display is labelled bnproof:ID:eqN.
+    Returns the document's text."""
+    return build(claim_or_cert, data).render(fragment, level)
 
 
 def build(claim, data=None):

@@ -20,18 +20,25 @@ def latex(
     out: Optional[Path] = typer.Option(None, "-o", "--out",
                                        help="Write the document here (default: standard output)."),
     fragment: bool = typer.Option(False, "--fragment",
-                                  help="A fragment for \\input, without preamble."),
+                                  help="A fragment for \\input into a paper: no preamble, "
+                                  "title or \\section; headings start at --level."),
+    level: Optional[str] = typer.Option(
+        None, "--level", metavar="LEVEL",
+        help="The top heading: section, subsection, subsubsection or paragraph (unnumbered, "
+        "run-in). Default: section for a document, subsection for a fragment."),
 ) -> None:
     """Write a LaTeX document (amsmath, compiles with pdflatex) from the exact engine.
 
     For lemma-4.5: the setting, the instance, closed forms, the gradient by Fact C.1,
     W*, the BN optimum ray, and the inequality evaluated.  For a certificate of a
     refuted claim: the claim as printed, the counterexample and the violated residual.
-    Certificates are checked by the independent checker first."""
+    Certificates are checked by the independent checker first.  Every display is
+    numbered and labelled bnproof:ID:eqN; how the document was checked is in
+    comments at its top."""
     from .._api.latex import build
 
     document = build(claim, data)
-    text = document.render(fragment)
+    text = document.render(fragment, level)
     if out is None:
         typer.echo(text, nl=False)
         return

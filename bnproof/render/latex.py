@@ -10,6 +10,7 @@ SymPy's arbitrary-precision evaluation and always carry ≈.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -18,12 +19,14 @@ import mpmath
 import sympy
 
 from .. import __version__
+from ..errors import BadInput
 from ..exact.linalg import to_fraction
 from ..exact.surd import Surd
 from .latex_break import break_lines, width, parse
 
-# A4 with 2.5 cm margins leaves 455 pt; the width estimate is rough, so aim lower.
-LINE_BUDGET = 330.0
+# The estimated width of a display line.  A plain article's text is 345 pt wide and
+# the equation number takes about 25 pt; the estimate can fall 10% short, so aim lower.
+LINE_BUDGET = 250.0
 # An exact value whose LaTeX is longer than this is rounded in formulas.
 MAX_EXACT_CHARS = 60
 DIGITS = 6
@@ -130,7 +133,7 @@ class LongValues:
         return f"({len(self.entries)})"
 
     def latex(self) -> list[str]:
-        out = [r"\section*{Long exact values}",
+        out = [Heading(0, "Long exact values", numbered=False),
                "Values shown rounded above, in full; lines break between groups of ten digits."]
         for k, (name, exprs, is_vector) in enumerate(self.entries, 1):
             body = ",\\allowbreak\\ ".join(chunked_digits(tex(e, inline=True)) for e in exprs)
@@ -193,31 +196,64 @@ def chunked_digits(text: str, group: int = 10) -> str:
 
 # -- the document ---------------------------------------------------------------
 
-class Document:
-    """Sections, paragraphs and displays, assembled into a document or a fragment."""
+# Heading commands from the top; a fragment starts at the level the user chooses.
+LEVELS = ("section", "subsection", "subsubsection", "paragraph", "subparagraph")
+FRAGMENT_LEVEL = "subsection"
 
-    def __init__(self, title: str):
+
+@dataclass(frozen=True)
+class Heading:
+    depth: int  # 0 for a section of the document, 1 for a subsection, ...
+    title: str
+    numbered: bool = True
+
+    def latex(self, top: str) -> str:
+        index = min(LEVELS.index(top) + self.depth, len(LEVELS) - 1)
+        star = "" if self.numbered else "*"
+        return "\\" + LEVELS[index] + star + "{" + self.title + "}"
+
+
+def label_key(text: str) -> str:
+    """A claim id as the part of a label (letters, digits, '.', '-'): stable across runs."""
+    return re.sub(r"[^A-Za-z0-9.-]+", "-", text).strip("-") or "claim"
+
+
+class Document:
+    """Sections, paragraphs and displays, assembled into a document or a fragment.
+
+    Every display is numbered and labelled bnproof:KEY:eqN (N counts the
+    displays in order), so that a paper can \\eqref any of them."""
+
+    def __init__(self, title: str, key: str = "claim", provenance: str = ""):
         self.title = title
-        self.parts: list[str] = []
+        self.key = label_key(key)
+        self.provenance = provenance  # comment lines at the top: how the document was made
+        self.parts: list = []
         self.longs = LongValues()
+        self.labels: list[str] = []
 
     def section(self, title: str) -> None:
-        self.parts.append(rf"\section{{{title}}}")
+        self.parts.append(Heading(0, title))
 
     def subsection(self, title: str) -> None:
-        self.parts.append(rf"\subsection{{{title}}}")
+        self.parts.append(Heading(1, title))
 
     def para(self, text: str) -> None:
         self.parts.append(text)
+
+    def _label(self) -> str:
+        self.labels.append(f"bnproof:{self.key}:eq{len(self.labels) + 1}")
+        return "\\label{" + self.labels[-1] + "}"
 
     def display(self, formula: str) -> None:
         """One formula, broken into multline lines when it would not fit."""
         lines = break_lines(formula, LINE_BUDGET)
         if len(lines) == 1:
-            self.parts.append(r"\[" + "\n" + lines[0] + "\n" + r"\]")
+            self.parts.append("\\begin{equation}" + self._label() + "\n" + lines[0]
+                              + "\n\\end{equation}")
             return
         body = " \\\\\n".join(_continued(line) if k else line for k, line in enumerate(lines))
-        self.parts.append("\\begin{multline*}\n" + body + "\n\\end{multline*}")
+        self.parts.append("\\begin{multline}" + self._label() + "\n" + body + "\n\\end{multline}")
 
     def equation(self, lhs: str, rhs: str, rel: str = "=") -> None:
         """lhs rel rhs; when too long, the right side goes on aligned lines below."""
@@ -230,7 +266,8 @@ class Document:
         if len(rights) == 1:
             one = f"{lhs} {rights[0][0]} {rights[0][1]}"
             if width(parse(one)) <= LINE_BUDGET:
-                self.parts.append(r"\[" + "\n" + one + "\n" + r"\]")
+                self.parts.append("\\begin{equation}" + self._label() + "\n" + one
+                                  + "\n\\end{equation}")
                 return
         rows = []
         for k, (rel, right) in enumerate(rights):
@@ -238,7 +275,7 @@ class Document:
             pieces = break_lines(right, LINE_BUDGET - width(parse(lhs)) - 20)
             rows.append(f"{first} &{rel} {pieces[0]}")
             rows.extend(rf"&\qquad {_continued(p)}" for p in pieces[1:])
-        self.parts.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
+        self._align(rows)
 
     def aligned(self, rows: list[tuple[str, str]]) -> None:
         """lhs = rhs rows aligned at =; a row too long for its line is continued below."""
@@ -248,26 +285,41 @@ class Document:
             pieces = break_lines(rhs, LINE_BUDGET - width(parse(lhs)) - 20)
             lines.append(f"{lhs} &{rel} {pieces[0]}")
             lines.extend(rf"&\qquad {_continued(p)}" for p in pieces[1:])
-        self.parts.append("\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}")
+        self._align(lines)
+
+    def _align(self, rows: list[str]) -> None:
+        # one number for the block, on its last row; align (not aligned) may break across pages
+        rows = [row + r" \notag" for row in rows[:-1]] + [rows[-1] + " " + self._label()]
+        self.parts.append("\\begin{align}\n" + " \\\\\n".join(rows) + "\n\\end{align}")
 
     def items(self, entries: list[str]) -> None:
         # enumerate, not itemize: the bullet would pull in a bitmap TS1 font
         self.parts.append("\\begin{enumerate}\n" + "\n".join(rf"\item {e}" for e in entries)
                           + "\n\\end{enumerate}")
 
-    def render(self, fragment: bool) -> str:
-        body = list(self.parts)
+    def render(self, fragment: bool, level: str | None = None) -> str:
+        """The whole document, or (fragment) its body for \\input into a paper, with
+        headings from `level` down (section, subsection, subsubsection, paragraph)."""
+        top = level or (FRAGMENT_LEVEL if fragment else "section")
+        if top not in LEVELS[:4]:
+            raise BadInput(f"--level must be one of {', '.join(LEVELS[:4])}, not {top!r}")
+        parts = list(self.parts)
         if self.longs.entries:
-            body.extend(self.longs.latex())
-        text = "\n\n".join(body) + "\n"
+            parts.extend(self.longs.latex())
+        body = "\n\n".join(p.latex(top) if isinstance(p, Heading) else p for p in parts) + "\n"
         header = (f"% Generated by bnproof {__version__}; every formula and number comes from "
                   "the exact engine.\n")
+        header += "".join(f"% {line}\n" for line in self.provenance.splitlines())
         if fragment:  # for \input: the host document has its own title and preamble
-            return (header + f"% {self.title}\n% needs \\usepackage{{amsmath,amssymb}}\n\n"
-                    + text)
-        return (header + PREAMBLE + rf"\title{{{self.title}}}" + "\n"
-                + rf"\author{{bnproof {escape(__version__)}}}" + "\n" + r"\date{}" + "\n"
-                + "\\begin{document}\n\\maketitle\n\n" + text + "\\end{document}\n")
+            return (header + f"% {_comment(self.title)}\n% needs \\usepackage{{amsmath,amssymb}}; "
+                    f"equations are labelled bnproof:{self.key}:eqN\n\n" + body)
+        return (header + PREAMBLE + rf"\title{{{self.title}}}" + "\n" + r"\author{}" + "\n"
+                + r"\date{}" + "\n" + "\\begin{document}\n\\maketitle\n\n" + body
+                + "\\end{document}\n")
+
+
+def _comment(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _relation(rel: str, right: str) -> tuple[str, str]:

@@ -63,7 +63,10 @@ def _row(a: list, b: Fraction, names: list) -> str:
 def document(doc: dict, checker_line: str, name: str) -> Document:
     claim, kind = doc["claim"], doc["claim"]["kind"]
     unknowns = ", ".join(variable(v["name"]) for v in claim["exists"])
-    out = Document(rf"Refutation of {tt(claim['id'])}: no witness exists")
+    out = Document(rf"Refutation of {tt(claim['id'])}: no witness exists", key=claim["id"],
+                   provenance=(f"Certificate {name}: the instance, the residual as a straight-line "
+                               "program and the proof of non-existence,\nre-derived by the "
+                               f"stdlib-only checker:\n{' '.join(checker_line.split())}"))
     out.section("The claim as printed")
     out.para(escape(claim["source"]) + ":")
     out.display(safe_statement(claim["statement"]))
@@ -81,13 +84,8 @@ def document(doc: dict, checker_line: str, name: str) -> Document:
                  r"solvers, with the instance fixed and every square root and quotient required to be "
                  r"defined.  Both answered \texttt{unsat}, as the certificate records.  This is trusted, not checked: "
                  r"\emph{" + escape(method["trust"]) + r"}.  The query is in the certificate "
-                 r"(" + str(method["query"].count("\n")) + " lines); \\texttt{bnproof check} re-runs "
-                 r"the solvers where they are installed.")
-    out.section("Independent check")
-    out.para(r"The certificate " + tt(name) + r" carries the instance, the residual as a "
-             r"straight-line program and the proof of non-existence; the checker, which uses only "
-             r"the Python standard library, re-derives what it checks from them:")
-    out.para(r"\begin{flushleft}" + tt(checker_line) + r"\end{flushleft}")
+                 r"(" + str(method["query"].count("\n")) + " lines), to be put to the solvers "
+                 r"again.")
     return out
 
 

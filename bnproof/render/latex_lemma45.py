@@ -28,7 +28,9 @@ MAX_INPUTS_SHOWN = 8
 def document(report: lemma45.Report) -> Document:
     inst = report.instance
     doc = Document(rf"Lemma 4.5 of Santurkar et al.\ (2018) on {escape(inst.name)}: "
-                   "an exact derivation")
+                   "an exact derivation", key="lemma-4.5",
+                   provenance="`bnproof verify` writes a certificate of these values that the "
+                   "stdlib-only checker re-verifies.")
     doc.section("The claim")
     doc.para(rf"\emph{{{escape(lemma45.TITLE)}.}} {escape(lemma45.SOURCE)}. "
              "For the closest local optima $W^*$ and $\\widehat{W}^*$ of the standard and the "

@@ -10,42 +10,27 @@ import sympy
 from ..claims import lemma45
 from ..exact.linalg import dot, rows_of, to_fraction
 from ..exact.symbolic import ClosedForms
-from .latex import Document, Raw, decimal, inline_number, matrix, number, tex, to_expr, vector
+from .latex import Document, decimal, inline_number, matrix, number, tex, to_expr, vector
 
 
 def definitions(doc: Document, inst) -> None:
     """The network, the BN transform and the losses, built from SymPy symbols."""
     doc.section("Setting and definitions")
-    i, k = sympy.symbols("i k", integer=True)
-    m, d, gamma, beta, s = sympy.symbols("m d gamma beta s")
-    w, x = sympy.IndexedBase("w"), sympy.IndexedBase("x")
-    target = Raw("y^{(i)}")
-    z = sympy.Function("z_i")(sympy.Symbol("w"))
-    mu = sympy.Function("mu")(sympy.Symbol("w"))
-    sigma = sympy.Function("sigma")(sympy.Symbol("w"))
-    phi, phihat = Raw(r"\varphi_w(x)"), Raw(r"\widehat{\varphi}_w(x)")
+    # written out, not printed by SymPy: its printer reorders terms (-mu + phi) and braces indices
     doc.para(r"One neuron of a linear layer with zero bias and identity activation, and the same "
              r"neuron followed by batch normalization with constant $\gamma$ and $\beta$; the batch "
              r"is the whole learning set $x^{(1)}, \ldots, x^{(m)} \in \mathbb{R}^d$ with targets "
              r"$y^{(1)}, \ldots, y^{(m)}$:")
-    doc.display(tex(sympy.Eq(phi, sympy.Sum(w[k] * x[k], (k, 1, d)))) + r", \qquad "
-                + tex(sympy.Eq(z, Raw(r"\varphi_w(x^{(i)})"))))
-    centred = sympy.Add(z, -mu, evaluate=False)
-    doc.display(tex(sympy.Eq(mu, sympy.Sum(z, (i, 1, m)) / m)) + r", \qquad "
-                + sympy.latex(sympy.Eq(sigma, sympy.sqrt(sympy.Sum(centred ** 2, (i, 1, m)) / m)),
-                              order="none"))
-    bn = sympy.Add(sympy.Mul(gamma, (Raw(r"\varphi_w(x)") - mu) / sigma), beta,
-                   evaluate=False)
-    doc.display(tex(phihat) + " = " + sympy.latex(bn, order="none"))
+    doc.display(r"\varphi_w(x) = \sum_{k=1}^{d} w_k x_k, \qquad z_i(w) = \varphi_w(x^{(i)})")
+    doc.display(r"\mu(w) = \frac{1}{m} \sum_{i=1}^{m} z_i(w), \qquad "
+                r"\sigma(w) = \sqrt{\frac{1}{m} \sum_{i=1}^{m} \bigl(z_i(w) - \mu(w)\bigr)^2}")
+    doc.display(r"\widehat{\varphi}_w(x) = \gamma\,\frac{\varphi_w(x) - \mu(w)}{\sigma(w)} + \beta")
     doc.para(r"($\sigma$ is the biased standard deviation, without $\varepsilon$.) The losses of the "
              r"standard and the BN network, with $s = 1$ for sums of squares (the papers) or "
              r"$s = 1/m$ for means:")
-    loss = Raw(r"\mathcal{C}(w)")
-    bn_loss = Raw(r"\widehat{\mathcal{C}}(w)")
-    doc.display(tex(sympy.Eq(loss, s * sympy.Sum((Raw(r"\varphi_w(x^{(i)})") - target) ** 2,
-                                                 (i, 1, m)))) + r", \qquad "
-                + tex(sympy.Eq(bn_loss, s * sympy.Sum(
-                    (Raw(r"\widehat{\varphi}_w(x^{(i)})") - target) ** 2, (i, 1, m)))))
+    doc.display(r"\mathcal{C}(w) = s \sum_{i=1}^{m} \bigl(\varphi_w(x^{(i)}) - y^{(i)}\bigr)^2, "
+                r"\qquad \widehat{\mathcal{C}}(w) = s \sum_{i=1}^{m} "
+                r"\bigl(\widehat{\varphi}_w(x^{(i)}) - y^{(i)}\bigr)^2")
     del inst
 
 
@@ -68,13 +53,8 @@ def ray_equation(direction) -> str | None:
 def bn_optimum_section(doc: Document, n, forms: ClosedForms, prefix: str) -> None:
     bn, nr, L = n.bn, n.neuron, doc.longs
     doc.section(rf"{prefix}The local minima of $\widehat{{\mathcal{{C}}}}$: a ray")
-    t = sympy.Symbol("t", positive=True)
-    radicand = forms.sigma.as_coeff_Mul()[1].args[0]
-    scaled = radicand.subs({wi: t * wi for wi in forms.w}, simultaneous=True)
-    check = sympy.expand(scaled - t**2 * radicand)
     doc.para(r"\emph{Scale invariance.} For $t > 0$, $\mu(tw) = t\,\mu(w)$ since $\mu$ is linear, "
-             r"and $\sigma(tw) = t\,\sigma(w)$ since $\sigma(w)^2$ is a quadratic form "
-             rf"(SymPy: $\sigma(tw)^2 - t^2\sigma(w)^2$ expands to ${tex(check * forms.sigma.as_coeff_Mul()[0] ** 2)}$). "
+             r"and $\sigma(tw) = t\,\sigma(w)$ since $\sigma(w)^2$ is a quadratic form. "
              r"So $\hat{y}(tw) = \hat{y}(w)$ and $\widehat{\mathcal{C}}(tw) = "
              r"\widehat{\mathcal{C}}(w)$: the local minima of $\widehat{\mathcal{C}}$ form cones.")
     if bn.constant:
@@ -105,15 +85,15 @@ def bn_optimum_section(doc: Document, n, forms: ClosedForms, prefix: str) -> Non
              r"$\{t\,b : t > 0\}$"
              + (rf" plus $\ker X_c$ (dimension {bn.kernel.ncols()})" if bn.kernel is not None else "")
              + (rf", that is ${ray}$." if ray else ".")
-             + " Checked exactly at $b$: "
+             + " At $b$, exactly: "
              + rf"$\nabla\widehat{{\mathcal{{C}}}}(b) = {vector(bn.grad.entries(), L, 'grad Chat(b)')}$"
-             + (r" (\emph{checked})" if bn.first_order_ok else r" (\emph{fails})")
-             + r"; $\nabla^2\widehat{\mathcal{C}}(b)\,b = 0$ (scale invariance)"
-             + (r" (\emph{checked})" if bn.flat_directions_ok else r" (\emph{fails})")
+             + ("" if bn.first_order_ok else r" (\emph{not} $0$)")
+             + r"; $\nabla^2\widehat{\mathcal{C}}(b)\,b = 0$ by scale invariance"
+             + ("" if bn.flat_directions_ok else r" (\emph{which fails here})")
              + r"; the Hessian is positive definite across the ray"
              + (rf", pivots {_pivots(bn.pivots, L)}"
                 if bn.pivots and len(bn.pivots) <= 4 else "")
-             + (r" (\emph{checked})" if bn.second_order_ok else r" (\emph{fails})")
+             + ("" if bn.second_order_ok else r" (\emph{which fails here})")
              + r". As $\nabla\widehat{\mathcal{C}}(tb) = \nabla\widehat{\mathcal{C}}(b)/t$ and "
              r"$\nabla^2\widehat{\mathcal{C}}(tb) = \nabla^2\widehat{\mathcal{C}}(b)/t^2$, this "
              r"holds on the whole ray. The minimum value is "
@@ -142,8 +122,8 @@ def _closest(doc: Document, n) -> None:
     if close.scale is None:
         doc.para(r"\emph{The closest BN optimum} is $W_0$ itself.")
         return
-    doc.para(r"\emph{The closest BN optimum} to $W_0$ is the projection onto the ray, "
-             r"$t^* = \langle W_0, b\rangle/\|b\|^2$"
+    doc.para(r"\emph{The closest BN optimum} to $W_0$ is its projection onto the ray, $t^*b$ "
+             r"with $t^* = \langle W_0, b\rangle/\|b\|^2$"
              + (r", plus the projection of $W_0$ onto $\ker X_c$" if n.bn.kernel is not None else "")
              + ":")
     doc.aligned([("t^*", number(close.scale, L, "t*")),
@@ -212,9 +192,7 @@ def summary(doc: Document, report: lemma45.Report) -> None:
     verdict = {lemma45.REFUTED: r"\textbf{refuted}", lemma45.HOLDS: "holds on this instance",
                lemma45.HYPOTHESIS_NOT_MET: "hypothesis not met"}[report.verdict]
     doc.para(rf"Verdict on this instance: {verdict} (exact rational and $\mathbb{{Q}}(\sqrt{{r}})$ "
-             r"arithmetic; decimals are rounded from the exact values). "
-             r"\texttt{bnproof verify} writes a certificate of these values that an independent "
-             r"checker re-verifies.")
+             r"arithmetic; decimals are rounded from the exact values).")
 
 
 def _inline_approx(value) -> str:

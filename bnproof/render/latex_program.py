@@ -132,7 +132,8 @@ def _guards(steps: list, inputs) -> tuple[int, int]:
 def document(doc: dict, checker_line: str, name: str) -> Document:
     claim = doc["claim"]
     statement = safe_statement(claim["statement"])
-    out = Document(rf"Refutation of {tt(claim['id'])}")
+    out = Document(rf"Refutation of {tt(claim['id'])}", key=claim["id"],
+                   provenance=_provenance(doc, checker_line, name))
     out.section("The claim as printed")
     out.para(escape(claim["source"]) + ":")
     out.display(statement)
@@ -144,15 +145,17 @@ def document(doc: dict, checker_line: str, name: str) -> Document:
              "minus the left side).")
     _counterexample(out, doc["instance"])
     _residual(out, doc, evaluate(doc))
-    out.section("Independent check")
-    out.para(r"The certificate " + tt(name) + r" carries the instance and the residual "
-             r"as a straight-line program of " + str(len(doc["program"]["steps"])) + " steps. The "
-             r"checker, which uses only the Python standard library, replays it with exact "
-             r"rationals and rigorous intervals" + (
-                 r" (it encloses $\exp$, $\log$, $\arccos$, $\tanh$ and $\pi$ by integer "
-                 r"series with proved truncation bounds)" if _transcendental(doc) else "") + ":")
-    out.para(r"\begin{flushleft}" + tt(checker_line) + r"\end{flushleft}")
     return out
+
+
+def _provenance(doc: dict, checker_line: str, name: str) -> str:
+    """Comment lines for the top of the document: how it was checked (not the paper's voice)."""
+    how = (r"exact rationals and rigorous intervals (\exp, \log, \arccos, \tanh and \pi "
+           "enclosed by integer series with proved truncation bounds)" if _transcendental(doc)
+           else "exact rationals and rigorous intervals")
+    return (f"Certificate {name}: the instance and the residual as a straight-line program of "
+            f"{len(doc['program']['steps'])} steps,\nreplayed by the stdlib-only checker with "
+            f"{how}:\n{' '.join(checker_line.split())}")
 
 
 def _counterexample(out: Document, instance: dict) -> None:
