@@ -40,10 +40,10 @@ def test_default_verify_reproduces_the_paper(tmp_path):
     proc = run("verify", "lemma-4.5", "--out", str(cert), cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     out = proc.stdout
-    for text in ["(-54*sqrt(74)/1369, 18*sqrt(74)/1369) ≈ (-0.3393, 0.1131)",
-                 "3*w1 = 5*w2, w1 > 0", "Ŵ* = (35/17, 21/17)", "= 72/17", "REFUTED",
-                 "μ(w) = 4*w1/3 + 2*w2", "σ(w) = sqrt(2*w1**2 + 6*w1*w2 + 6*w2**2)/3",
-                 "C(W*) = 12", "201 - 2*sqrt(194)", "values agree", "ACCEPTED"]:
+    for text in ["(−54√74/1369, 18√74/1369) ≈ (−0.3393, 0.1131)",
+                 "3w₁ = 5w₂, w₁ > 0", "Ŵ* = (35/17, 21/17)", "= 72/17", "REFUTED",
+                 "μ(w) = 4w₁/3 + 2w₂", "σ(w) = √(2w₁² + 6w₁w₂ + 6w₂²)/3",
+                 "C(W*) = 12", "201 − 2√194", "values agree", "ACCEPTED"]:
         assert text in out, text
     # the committed certificate is exactly what the engine writes today
     assert cert.read_bytes() == (ROOT / "certificates" / "lemma-4.5.json").read_bytes()

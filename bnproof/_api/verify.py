@@ -108,10 +108,12 @@ def run(claim: str, instance, *, crosscheck: bool = True, out: str | Path | None
             worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
         from ..render import report as render
 
-        forms = render.forms_for(report)
+        with status(f"writing the closed forms in the {instance.d} weights (SymPy)"):
+            forms = render.forms_for(report)
         numeric = None
         if worker is not None:
-            numeric = cc.ensure(worker.result())
+            with status("waiting for the JAX autodiff cross-check"):
+                numeric = cc.ensure(worker.result())
             worker = None
     finally:
         if worker is not None:

@@ -147,7 +147,24 @@ def _count(outcome, timings: bool, more: str = "") -> str:
     return f"({', '.join(parts)}{more})"
 
 
-def to_text(outcome, result: dict, timings: bool) -> list[str]:
+def to_text(outcome, result: dict, timings: bool, *, unicode: bool | None = None,
+            columns: int | None = None) -> list[str]:
+    """The report's lines: exact values typeset (1 − √2) when stdout can show
+    them (`unicode`, default: ask stdout), else ASCII; a long residual wraps at
+    its terms to `columns` (default: the terminal's width)."""
+    from . import unicode_math
+
+    unicode = unicode_math.unicode_ok() if unicode is None else unicode
+    lines = _text(outcome, result, timings, unicode, columns)
+    return lines if unicode else [unicode_math.ascii_line(line) for line in lines]
+
+
+def _text(outcome, result: dict, timings: bool, unicode: bool, columns: int | None) -> list[str]:
+    from . import unicode_math
+
+    def m(text: str) -> str:
+        return unicode_math.math(text) if unicode else text
+
     claim = outcome.claim
     lines = [f"{claim.id} — {claim.source}"]
     total = outcome.coverage.total()
@@ -160,11 +177,11 @@ def to_text(outcome, result: dict, timings: bool) -> list[str]:
         where = "" if not claim.variables else f" after {total.drawn} instances (seed {outcome.seed}{when})"
         lines.append(f"REFUTED{where}; exact counterexample:")
         for name, value in result["counterexample"].items():
-            lines.append(f"  {name} = {_show(value)}")
+            lines.append(f"  {name} = {m(_show(value))}")
         relation = ("≤ 0" if claim.strict else "< 0") if claim.kind == "inequality" else "≠ 0"
-        approx = f" ≈ {result['residual_float']:.6g}" if result["residual_float"] is not None else ""
-        lines.append(f"  residual = {result['residual']}{approx} {relation}"
-                     f" (decided by {result['decided_by']})")
+        approx = f" ≈ {m(format(result['residual_float'], '.6g'))}" if result["residual_float"] is not None else ""
+        lines += unicode_math.wrap("  residual = ", f"{m(result['residual'])}{approx} {relation}"
+                                   f" (decided by {result['decided_by']})", columns)
         lines.append(f"Certificate: {result['certificate']} — checked: ACCEPTED")
         return lines
     if not claim.variables:

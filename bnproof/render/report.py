@@ -1,7 +1,9 @@
 """A Lemma 4.5 report for people (rich text) and for scripts (one JSON object).
 
-Exact values are SymPy strings ("-54*sqrt(74)/1369"); floats sit beside them
-under keys ending in ``_float``.
+In the JSON, exact values are SymPy strings ("-54*sqrt(74)/1369"); floats sit
+beside them under keys ending in ``_float``.  The report for people typesets
+the same strings (−54√74/1369, see unicode_math) and wraps long formulas at
+the terminal's width.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from ..exact.linalg import rows_of, to_fraction
 from ..exact.optima import describe_ray
 from ..exact.surd import Surd
 from ..exact.symbolic import ClosedForms, closed_forms
+from . import unicode_math
 
 
 @dataclass(frozen=True)
@@ -142,8 +145,24 @@ VERDICT_TEXT = {
 }
 
 
-def _approx(v) -> str:
-    return paren([f"{x:.4f}" for x in fvec(v)])
+class Shown:
+    """How the report is being written: Unicode math or the ASCII printed form,
+    the width formulas wrap at, and whether a long value had to be rounded."""
+
+    def __init__(self, unicode: bool, columns: int):
+        self.unicode, self.columns, self.rounded = unicode, columns, False
+
+    def m(self, text: str) -> str:
+        return unicode_math.math(text) if self.unicode else text
+
+    def formula(self, head: str, text: str) -> list[str]:
+        # the head as it will be printed, so that continuation lines align under the formula
+        head = head if self.unicode else unicode_math.ascii_line(head)
+        return unicode_math.wrap(head, self.m(text), self.columns)
+
+
+def _approx(v, out: Shown) -> str:
+    return out.m(paren([f"{x:.4f}" for x in fvec(v)]))
 
 
 # Exact values longer than this are shown rounded in the human report; --json has them all.
@@ -151,37 +170,43 @@ MAX_SHOWN = 48
 MAX_FORM_SHOWN = 400
 
 
-def show(value, short: list) -> str:
+def show(value, out: Shown) -> str:
     text = s(value)
     if len(text) <= MAX_SHOWN:
-        return text
-    short.append(True)
-    return f"≈ {float(exact(value)):.6g}"
+        return out.m(text)
+    out.rounded = True
+    return out.m(f"≈ {float(exact(value)):.6g}")
 
 
-def show_vec(v, short: list) -> str:
+def show_vec(v, out: Shown) -> str:
     texts = vec(v)
     if max(len(t) for t in texts) <= MAX_SHOWN // 2:
-        return paren(texts)
-    short.append(True)
-    return "≈ " + _approx(v)
+        return out.m(paren(texts))
+    out.rounded = True
+    return "≈ " + _approx(v, out)
 
 
-def with_approx(v, short: list) -> str:
-    text = show_vec(v, short)
-    return text if text.startswith("≈") else f"{text} ≈ {_approx(v)}"
+def with_approx(v, out: Shown) -> str:
+    text = show_vec(v, out)
+    return text if text.startswith("≈") else f"{text} ≈ {_approx(v, out)}"
 
 
-def show_form(expr, short: list, render=None) -> str:
+def show_form(head: str, expr, out: Shown, render=None) -> list[str]:
+    """`head` and the formula, wrapped at its terms to the report's width."""
     text = render(expr) if render else s(expr)
     if len(text) <= MAX_FORM_SHOWN:
-        return text
-    short.append(True)
-    return f"({len(text)} characters; in --json)"
+        return out.formula(head, text)
+    out.rounded = True
+    return [f"{head}({len(text)} characters; in --json)"]
 
 
-def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras) -> list[str]:
-    """Lines of rich markup."""
+def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras, *,
+            unicode: bool | None = None, columns: int | None = None) -> list[str]:
+    """Lines of rich markup.  `unicode` (default: whether stdout can show it)
+    chooses typeset math or the ASCII printed form; formulas wrap at
+    `columns` (default: the terminal's width)."""
+    out = Shown(unicode_math.unicode_ok() if unicode is None else unicode,
+                unicode_math.width() if columns is None else columns)
     inst = report.instance
     lines = [
         f"[bold]Lemma 4.5[/] ({lemma45.TITLE}) — Santurkar et al. (2018), p. 8",
@@ -192,10 +217,9 @@ def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras) ->
         f"d = {inst.d} inputs, n = {inst.n} neuron{'s' if inst.n > 1 else ''}; "
         f"{'sums' if inst.loss == 'sum' else 'means'} of squares; BN with biased σ, no ε",
     ]
-    short: list = []
     for n, f in zip(report.neurons, forms):
-        lines += _neuron_text(n, f, inst, short)
-    if short:
+        lines += _neuron_text(n, f, inst, out)
+    if out.rounded:
         lines.append("")
         lines.append("Long exact values are shown rounded (≈); `--json` carries every one exactly.")
     lines.append("")
@@ -210,96 +234,127 @@ def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras) ->
         )
     if extras.certificate:
         lines.append(f"Certificate: {extras.certificate} — {extras.certificate_line}")
-    return lines
+    return lines if out.unicode else [unicode_math.ascii_line(line) for line in lines]
 
 
-def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst, short: list) -> list[str]:
+def _matrix(mat, out: Shown) -> str:
+    """[a b; c d], rows separated by semicolons, as X is shown."""
+    return out.m("[" + "; ".join(" ".join(s(x) for x in row) for row in rows_of(mat)) + "]")
+
+
+def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst, out: Shown) -> list[str]:
     names = [str(w) for w in f.w]
     j = n.index
     head = "" if inst.n == 1 else f" — neuron {j + 1}"
-    rows = rows_of(n.neuron.X)
     lines = ["", f"[bold]Instance{head}[/]"]
     if inst.m <= 12 and inst.d <= 6:
-        lines.append("  X = [" + "; ".join(" ".join(s(x) for x in r) for r in rows) + "]")
-        lines.append("  y = " + paren(vec(n.neuron.y)))
-    lines.append(f"  W0 = {show_vec(n.w0, short)},  γ = {show(n.neuron.gamma, short)},  "
-                 f"β = {show(n.neuron.beta, short)}")
-    lines += [
-        "",
-        f"[bold]Batch statistics and losses[/]  (w = {paren(names) if len(names) <= 6 else f'(w1, …, w{len(names)})'})",
-        f"  μ(w) = {show_form(f.mu, short)}",
-        f"  σ(w) = {show_form(f.sigma, short)}",
-    ]
+        lines.append(f"  X = {_matrix(n.neuron.X, out)}")
+        lines.append("  y = " + out.m(paren(vec(n.neuron.y))))
+    lines.append(f"  W0 = {show_vec(n.w0, out)},  γ = {show(n.neuron.gamma, out)},  "
+                 f"β = {show(n.neuron.beta, out)}")
+    ws = out.m(paren(names) if len(names) <= 6 else f"(w1, …, w{len(names)})")
+    lines += ["", f"[bold]Batch statistics and losses[/]  (w = {ws})"]
+    lines += show_form("  μ(w) = ", f.mu, out)
+    lines += show_form("  σ(w) = ", f.sigma, out)
     scale = n.neuron.scale
     if f.loss_terms is not None:
-        lines.append(f"  C(w) = {show_form(f.loss_terms, short, lambda t: summed(scale, t))}")
-        lines.append(f"  Ĉ(w) = {show_form(f.bn_loss_terms, short, lambda t: summed(scale, t))}")
-        lines.append(f"       = {show_form(f.bn_loss_reduced, short, constant_first)}")
+        lines += show_form("  C(w) = ", f.loss_terms, out, lambda t: summed(scale, t))
+        lines += show_form("  Ĉ(w) = ", f.bn_loss_terms, out, lambda t: summed(scale, t))
+        lines += show_form("       = ", f.bn_loss_reduced, out, constant_first)
     else:
-        lines.append(f"  C(w) = {show_form(f.loss, short)}")
-        lines.append(f"  Ĉ(w) = {show_form(f.bn_loss_reduced, short, constant_first)}")
+        lines += show_form("  C(w) = ", f.loss, out)
+        lines += show_form("  Ĉ(w) = ", f.bn_loss_reduced, out, constant_first)
     std = n.standard
-    pivots = ", ".join(show(p, short) for p in std.pivots) if len(std.pivots) <= 4 else "all > 0"
+    coords = ", ".join(out.m(x) for x in names) if len(names) <= 6 else "w1, …, wd"
+    pivots = (f"pivots {', '.join(show(p, out) for p in std.pivots)}" if len(std.pivots) <= 4
+              else f"{len(std.pivots)} pivots, all > 0" if std.is_unique_minimum else "a pivot ≤ 0")
     lines += [
         "",
         "[bold]Standard optimum W*[/]",
-        f"  W* = {show_vec(std.w, short)}   (normal equations XᵀX w = Xᵀy, exact)",
-        f"  ∇C(W*) = {show_vec(std.grad, short)} {tick(all(x == 0 for x in std.grad.entries()))};  "
-        f"∇²C positive definite (pivots {pivots}) {tick(std.is_unique_minimum)}",
-        f"  → unique global minimum, C(W*) = {show(std.loss, short)}",
+        f"  W* = {show_vec(std.w, out)}   (normal equations XᵀX w = Xᵀy, exact)",
+        f"  ∇C(W*) = {show_vec(std.grad, out)} {tick(all(x == 0 for x in std.grad.entries()))};  "
+        f"∇²C positive definite {tick(std.is_unique_minimum)} ({pivots} of ∇²C in the coordinates "
+        f"{coords}, symmetric elimination in that order)",
+        f"  → unique global minimum, C(W*) = {show(std.loss, out)}",
         "",
         "[bold]BN optima Ŵ*[/]",
-        f"  ∇Ĉ(W*) = {with_approx(n.grad_bn_at_w_star, short)}"
+        f"  ∇Ĉ(W*) = {with_approx(n.grad_bn_at_w_star, out)}"
         + ("  ≠ 0: W* is not a BN optimum" if not n.grad_bn_at_w_star.is_zero() else "  = 0"),
-        f"  Ĉ(W*) = {show(n.loss_bn_at_w_star, short)}",
+        f"  Ĉ(W*) = {show(n.loss_bn_at_w_star, out)}",
     ]
     bn = n.bn
     if bn.constant:
         lines.append("  Ĉ is constant (γ = 0 or centred targets orthogonal to the centred data): "
                      "every w with σ(w) ≠ 0 is a global minimum")
     else:
+        ray = out.m(describe_ray(bn, names)) if len(names) <= 2 else "the open ray t·b, t > 0"
         lines += [
-            f"  local minima: {describe_ray(bn, names) if len(names) <= 2 else 'the open ray t·b, t > 0'}"
-            f"   (direction b = {show_vec(bn.direction, short)})",
+            f"  local minima: {ray}   (direction b = {show_vec(bn.direction, out)})",
             "    derived: Ĉ(w) = const − 2γ⟨c, w⟩/σ(w) is scale invariant; its only critical "
             "directions are ±b, b the centred least-squares direction",
-            f"    ∇Ĉ(b) = 0 ✓ exact; ∇²Ĉ(b)·b = 0 (scale invariance) "
-            f"{'✓' if bn.flat_directions_ok else '✗'}; ∇²Ĉ positive definite across the ray "
-            f"{'✓' if bn.second_order_ok else '✗'}"
-            + (f" (pivots {', '.join(show(p, short) for p in bn.pivots)})"
-               if bn.pivots and len(bn.pivots) <= 4 else ""),
+            f"    ∇Ĉ(b) = 0 ✓ exact; ∇²Ĉ(b)·b = 0 (scale invariance) {tick(bn.flat_directions_ok)}",
+            *_across_the_ray(bn, out),
             "    (∇Ĉ(tb) = ∇Ĉ(b)/t and ∇²Ĉ(tb) = ∇²Ĉ(b)/t², so this holds on the whole ray)",
         ]
-    lines.append(f"  min Ĉ = {show(bn.minimum, short)}"
-                 + ("" if len(s(bn.minimum)) > MAX_SHOWN else f" ≈ {float(exact(bn.minimum)):.4f}"))
+    lines.append(f"  min Ĉ = {show(bn.minimum, out)}"
+                 + ("" if len(s(bn.minimum)) > MAX_SHOWN else
+                    f" ≈ {out.m(format(float(exact(bn.minimum)), '.4f'))}"))
     if n.closest.point is not None:
-        lines.append(f"  closest to W0: Ŵ* = {with_approx(n.closest.point, short)}")
+        lines.append(f"  closest to W0: Ŵ* = {with_approx(n.closest.point, out)}")
     else:
         lines.append("  closest to W0: not attained (⟨W0, b⟩ ≤ 0); the infimum of the distance is used")
     lines += [
         "",
         f"[bold]Lemma 4.5{head}[/]",
-        f"  hypothesis ⟨W0, W*⟩ = {show(n.inner, short)} "
+        f"  hypothesis ⟨W0, W*⟩ = {show(n.inner, out)} "
         + ("> 0 ✓" if n.inner > 0 else "≤ 0 ✗ (not met)"),
-        f"  LHS  ‖W0 − Ŵ*‖² = {_scalar_with_approx(n.lhs, short)}",
+        f"  LHS  ‖W0 − Ŵ*‖² = {_scalar_with_approx(n.lhs, out)}",
     ]
     if n.rhs is None:
         lines.append("  RHS  undefined: W* = 0")
     else:
         lines.append(f"  RHS  ‖W0 − W*‖² − (‖W*‖² − ⟨W*, W0⟩)²/‖W*‖² = "
-                     f"{_scalar_with_approx(n.rhs, short)}")
+                     f"{_scalar_with_approx(n.rhs, out)}")
         sign = "< 0" if n.residual < 0 else "≥ 0"
-        lines.append(f"  residual RHS − LHS = {_scalar_with_approx(n.residual, short)} {sign} (exact)")
+        lines.append(f"  residual RHS − LHS = {_scalar_with_approx(n.residual, out)} {sign} (exact)")
     return lines
+
+
+# Q is written out when it is this small; larger ones are described.
+MAX_BASIS_SHOWN = 12
+
+
+def _across_the_ray(bn, out: Shown) -> list[str]:
+    """Second order across the optimum set, with the matrix and basis the
+    pivots belong to (exact/optima.bn_optima), so that a referee can redo them:
+    Q's columns are the basis of {v : ⟨b, v⟩ = 0, v ⊥ ker Xc} that
+    exact/linalg.kernel reads off the reduced row echelon form (a 1 in each
+    free coordinate, 0 in the other free ones), and the pivots are those of
+    symmetric Gaussian elimination without exchanges on Qᵀ∇²Ĉ(b)Q."""
+    ok = tick(bn.second_order_ok)
+    if bn.complement is None:  # d = 1: the ray is all there is
+        return [f"    nothing lies across the ray (d = 1) {ok}"]
+    pivots = bn.pivots
+    listed = (f"pivots {', '.join(show(p, out) for p in pivots)}" if len(pivots) <= 4
+              else f"{len(pivots)} pivots, all > 0" if bn.second_order_ok else "a pivot ≤ 0")
+    space = "{v : ⟨b, v⟩ = 0}" if bn.kernel is None else "{v : ⟨b, v⟩ = 0, v ⊥ ker Xc}"
+    q = bn.complement
+    basis = (f"Q = {_matrix(q, out)}" if q.nrows() * q.ncols() <= MAX_BASIS_SHOWN
+             else f"Q ({q.nrows()}×{q.ncols()})")
+    return [
+        f"    ∇²Ĉ positive definite across the ray {ok}: {listed} of Qᵀ∇²Ĉ(b)Q",
+        f"      (symmetric elimination, no exchanges; {basis}, its columns the basis of {space} "
+        "read off the reduced row echelon form: 1 in one free coordinate, 0 in the other free ones)",
+    ]
 
 
 def tick(ok: bool) -> str:
     return "✓" if ok else "✗"
 
 
-def _scalar_with_approx(value, short: list) -> str:
-    text = show(value, short)
-    return text if text.startswith("≈") else f"{text} ≈ {float(to_fraction(value)):.4f}"
+def _scalar_with_approx(value, out: Shown) -> str:
+    text = show(value, out)
+    return text if text.startswith("≈") else f"{text} ≈ {out.m(format(float(to_fraction(value)), '.4f'))}"
 
 
 def forms_for(report: lemma45.Report) -> list[ClosedForms]:
