@@ -101,3 +101,24 @@ def test_check_a_rejected_certificate_still_exits_6_beside_a_missing_file(tmp_pa
     forged.write_text('{"a": 1')  # text, but not a certificate: the checker's to reject
     code, out, err = run_cli(capsys, "check", str(forged), str(tmp_path / "missing.json"))
     assert code == ExitCode.REJECTED and out.startswith(f"REJECTED {forged}") and "missing.json" in err
+
+
+@pytest.mark.parametrize("seed,code", [(5, ExitCode.REFUTED), (0, ExitCode.OK)])
+def test_scan_exits_1_when_the_lemma_fails_on_a_layer(tmp_path, capsys, seed, code):
+    import json
+
+    import numpy as np
+
+    path = tmp_path / "ex.npz"  # Example 3.2, W0 drawn from the seed
+    np.savez(path, X=np.array([[1, 1], [1, 2], [2, 3]], float), y=np.array([2, 5, 13], float))
+    try:
+        from bnproof.cli import main
+
+        main(["scan", "--data", str(path), "--widths", "none", "--bn-output", "--activation", "identity",
+              "--loss", "squared", "--tol", "1e-9", "--seed", str(seed), "--json"])
+        exit_code = 0
+    except SystemExit as done:
+        exit_code = done.code or 0
+    (layer,) = json.loads(capsys.readouterr().out)["layers"]
+    assert layer["verdict"] == ("fails" if code == ExitCode.REFUTED else "holds")
+    assert exit_code == code

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from ..errors import BadInput
+from ..errors import BadInput, ExitCode
 from .application import EPILOG, app
 
 MAX_LAYERS, MAX_WIDTH = 32, 1 << 16
@@ -66,7 +66,8 @@ def scan(
     the BN optimum reached from W0 and the closest point of its scale orbit, the
     Lemma's residual per neuron as printed, and ‖∇Ĉ(k·W*)‖, which the Lemma's proof
     assumes to be 0.  The result is evidence from floating point on one sample,
-    never a proof; exit code 0 unless the input is bad."""
+    never a proof.  Exit code 1 when the Lemma fails on some layer (numerically,
+    beyond floating-point error, both optima converged), 0 otherwise."""
     import numpy as np
 
     hidden = parse_widths(widths)
@@ -110,8 +111,10 @@ def scan(
     }
     if as_json:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
-        return
-    _print_table(result)
+    else:
+        _print_table(result)
+    if any(r.verdict == numeric_scan.FAILS for r in reports):  # a script sees the failure too
+        raise typer.Exit(ExitCode.REFUTED)
 
 
 class _progress:
