@@ -203,6 +203,13 @@ def _reject_constant(token: str):
 def load_instance(path: str | Path) -> Instance:
     """Read an instance file; every failure is a one-line BadInput."""
     path = Path(path)
+    return instance_from_json(read_json(path), name=path.name)
+
+
+def read_json(path: str | Path):
+    """A JSON data file read exactly: decimals become Fractions (never binary floats),
+    a duplicate key, NaN or Infinity is refused; every failure is a one-line BadInput."""
+    path = Path(path)
     try:
         raw = path.read_bytes()
     except OSError as err:
@@ -220,7 +227,7 @@ def load_instance(path: str | Path) -> Instance:
         raise BadInput(f"{path} is nested too deeply") from None
     except ValueError as err:  # e.g. an integer literal beyond Python's digit limit
         raise BadInput(f"{path}: {str(err).splitlines()[0]}") from None
-    return instance_from_json(data, name=path.name)
+    return data
 
 
 def check_certifiable(instance: Instance) -> None:

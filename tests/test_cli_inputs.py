@@ -116,7 +116,7 @@ def test_verify_takes_the_id_list_shows_and_names_what_it_cannot_do(tmp_path, ca
     with pytest.raises(SystemExit) as exit_:
         main(["verify", "theorem-4.1", "--no-crosscheck"])
     assert exit_.value.code == ExitCode.BAD_INPUT
-    assert "bnproof fuzz theorem-4.1" in capsys.readouterr().err
+    assert "no built-in instance: give --data FILE" in capsys.readouterr().err
 
 
 def test_latex_and_plot_take_a_claims_alias_as_its_id(tmp_path, capsys):

@@ -15,8 +15,15 @@ KNOWN_CLAIMS = {"lemma-4.5": "Santurkar et al. (2018), Lemma 4.5: BN leads to a 
 
 
 def verify(claim="lemma-4.5", data=None, *, crosscheck: bool = True, out: str | Path | None = None):
-    """Decide Lemma 4.5 exactly on an instance, cross-check every derivative
-    with JAX autodiff (crosscheck=False skips it) and certify the verdict.
+    """Decide a claim exactly on an instance and certify a refutation.
+
+    Any other claim than Lemma 4.5 needs `data`: a dict with one key per
+    declared variable (numbers as ints, Fractions, "p/q" strings or floats, a
+    float read as the decimal it prints as), or the path of such a JSON file;
+    it returns a ClaimVerifyResult (verdict, exact residual, certificate).
+
+    For Lemma 4.5, it cross-checks every derivative
+    with JAX autodiff (crosscheck=False skips it) and certifies the verdict.
 
     `claim` is "lemma-4.5" under any name `bnproof list` shows for it (or its
     Claim object).  `data` is None (Example 3.2 of Dannemann & Junike), a dict
@@ -25,11 +32,33 @@ def verify(claim="lemma-4.5", data=None, *, crosscheck: bool = True, out: str | 
     path of such a JSON file.  The certificate is built and accepted by the
     independent checker; it is written to `out` only if given, else its text is
     kept on the result.  Returns a VerifyResult."""
-    return run(canonical(claim), instance_of(data), crosscheck=crosscheck, out=out)
+    chosen = canonical(claim)
+    if not isinstance(chosen, str):
+        from .verify_claim import verify_claim
+
+        return verify_claim(chosen, claim_data(chosen, data), out=out)
+    return run(chosen, instance_of(data), crosscheck=crosscheck, out=out)
 
 
-def canonical(claim) -> str:
-    """lemma-4.5 under any name `bnproof list` shows for it (its id or an alias)."""
+def claim_data(claim, data):
+    """The JSON object `data` gives for a claim other than Lemma 4.5 (a dict, or the
+    path of a JSON file, read exactly); that claim has no built-in instance."""
+    if data is None:
+        names = ", ".join(v.name for v in claim.variables)
+        raise BadInput(f"{claim.id} has no built-in instance: give --data FILE, a JSON object with "
+                       f"its variables {names} (`bnproof fuzz {claim.id}` searches for a counterexample)")
+    if isinstance(data, dict):
+        return _exact_floats(data, "data")
+    if isinstance(data, (str, os.PathLike)):
+        from ..instance import read_json
+
+        return read_json(data)
+    raise BadInput(f"data is a dict or the path of a JSON file, not {type(data).__name__}")
+
+
+def canonical(claim):
+    """"lemma-4.5" under any name `bnproof list` shows for it (its id or an alias),
+    else the Claim the name, file or object gives (verify decides it on user data)."""
     from ..claims.api import Claim, named
 
     if isinstance(claim, str) and claim in KNOWN_CLAIMS:
@@ -48,11 +77,7 @@ def canonical(claim) -> str:
         raise BadInput(f"a claim is a Claim object, a claim id or alias, or a claim file, "
                        f"not {type(claim).__name__}")
     short = next((a for a in (c.id, *c.aliases) if a in KNOWN_CLAIMS), None)
-    if short is None:
-        name = claim if isinstance(claim, str) else c.id
-        raise BadInput(f"{name!r} is {c.id}, which verify cannot evaluate on an instance yet "
-                       f"(verify knows {', '.join(KNOWN_CLAIMS)}); `bnproof fuzz {name}` searches it")
-    return short
+    return c if short is None else short
 
 
 def instance_of(data, certifiable: bool = True):

@@ -18,15 +18,18 @@ def _default_certificate_path(claim: str, data: Optional[Path]) -> Path:
 
 @app.command(epilog=EPILOG)
 def verify(
-    claim: str = typer.Argument(..., help="The claim to verify: lemma-4.5."),
+    claim: str = typer.Argument(..., help="A claim id or alias (see `bnproof list`), or a claim file "
+                                          "FILE.py with one claim."),
     data: Optional[Path] = typer.Option(
-        None, "--data", help='Instance as JSON: {"X": [[...]], "y": [...] or "Y": [[...]], '
-        '"W0": [...], "gamma", "beta"}. Numbers: integers, "p/q" or decimals, read exactly. '
-        "Default: Example 3.2 of Dannemann & Junike (2025)."),
+        None, "--data", help='Instance as JSON, one key per variable of the claim, e.g. for lemma-4.5 '
+        '{"X": [[...]], "y": [...] or "Y": [[...]], "W0": [...], "gamma", "beta"}. Numbers: '
+        'integers, "p/q" or decimals, read exactly. Default for lemma-4.5: Example 3.2 of '
+        "Dannemann & Junike (2025); required for every other claim."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the report."),
     out: Optional[Path] = typer.Option(
-        None, "--out", help="Where to write the certificate "
-        "(default: certificates/<claim>.json, or certificates/<claim>-<data stem>.json)."),
+        None, "--out", help="Where to write the certificate (default for lemma-4.5: "
+        "certificates/<claim>.json, or certificates/<claim>-<data stem>.json; for any other claim: "
+        "bnproof-out/<claim id>-<data stem>.json, written only for a refutation)."),
     crosscheck: bool = typer.Option(True, "--crosscheck/--no-crosscheck",
                                     help="Cross-check every exact derivative with JAX autodiff."),
 ) -> None:
@@ -34,10 +37,16 @@ def verify(
 
     Every number is derived by the exact engine (rationals and square roots, never
     floats), every derivative is compared with JAX autodiff, and the certificate is
-    re-verified by the independent checker before the verdict is printed."""
+    re-verified by the independent checker before the verdict is printed.  Any
+    claim can be decided on your own instance (--data): the verdict (refuted,
+    holds, outside-hypotheses or undecided), the exact residual and, for a
+    refutation, a certificate."""
     from .._api.verify import canonical, instance_of, run
 
-    claim = canonical(claim)
+    chosen = canonical(claim)
+    if not isinstance(chosen, str):
+        _verify_claim(chosen, data, out, as_json)
+    claim = chosen
     instance = instance_of(data)  # refused before any work if the checker would refuse it
     result = run(claim, instance, crosscheck=crosscheck, status=_status,
                  out=out or _default_certificate_path(claim, data))
@@ -57,6 +66,25 @@ def verify(
             where = f" for neuron {n.index + 1}" if instance.n > 1 else ""
             typer.echo(f"note: hypothesis not met{where}: ⟨W0, W*⟩ = {n.inner} ≤ 0, so Lemma 4.5 "
                        "says nothing about this instance", err=True)
+    raise typer.Exit(result.exit_code)
+
+
+def _verify_claim(claim, data: Optional[Path], out: Optional[Path], as_json: bool) -> None:
+    """Any claim but Lemma 4.5, on the user's --data."""
+    from .._api.verify import claim_data
+    from .._api.verify_claim import verify_claim
+
+    raw = claim_data(claim, data)
+    if out is None:
+        from .fuzz import DEFAULT_OUT_DIR
+
+        out = Path(DEFAULT_OUT_DIR) / f"{claim.id}-{data.stem}.json"
+    result = verify_claim(claim, raw, out=out)
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for line in result.lines():
+            typer.echo(line)
     raise typer.Exit(result.exit_code)
 
 

@@ -1,0 +1,165 @@
+"""`bnproof verify CLAIM --data FILE` for any claim: its exact verdict on the
+user's own instance, the exact residual, and for a refutation a certificate the
+independent checker has accepted (in memory before anything is written)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED
+from ..errors import BadInput, BnproofError, ExitCode
+
+EXIT_CODES = {REFUTED: ExitCode.REFUTED, HOLDS: ExitCode.OK, OUTSIDE: ExitCode.HYPOTHESIS_NOT_MET,
+              UNDECIDED: ExitCode.UNDECIDED}
+
+
+@dataclass(frozen=True)
+class ClaimVerifyResult:
+    """The verdict of a claim on one instance: "refuted", "holds",
+    "outside-hypotheses" or "undecided", with the reason, the exact residual
+    (SymPy text; None where it is undefined or not reached) and, for a
+    refutation, the certificate's text, accepted by the independent checker, and
+    where it was written (None if nowhere)."""
+
+    claim_id: str
+    source: str
+    statement: str
+    instance: dict = field(repr=False)
+    verdict: str
+    reason: str
+    residual: str | None
+    residual_float: float | None
+    certificate: str | None = field(repr=False)
+    certificate_path: Path | None
+    certificate_check: str | None
+
+    @property
+    def exit_code(self) -> int:
+        return int(EXIT_CODES[self.verdict])
+
+    def to_json(self) -> dict:
+        """The object `bnproof verify --json` prints (the keys it shares with Lemma 4.5's:
+        claim, source, statement, instance, verdict, residual, residual_float, certificate,
+        certificate_check)."""
+        return {"claim": self.claim_id, "source": self.source, "statement": self.statement,
+                "instance": self.instance, "verdict": self.verdict, "reason": self.reason,
+                "residual": self.residual, "residual_float": self.residual_float,
+                "certificate": None if self.certificate_path is None else str(self.certificate_path),
+                "certificate_check": self.certificate_check}
+
+    def lines(self) -> list[str]:
+        lines = [f"{self.claim_id} — {self.source}", f"statement: {self.statement}",
+                 f"{self.verdict.upper()}: {self.reason}"]
+        if self.residual is not None:
+            approx = f" ≈ {self.residual_float:.6g}" if self.residual_float is not None else ""
+            lines.append(f"  residual = {self.residual}{approx}")
+        if self.certificate_check is not None:
+            where = self.certificate_path or "kept in memory"
+            lines.append(f"Certificate: {where} — checked: {self.certificate_check.split(' ', 1)[0]}")
+        return lines
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def verify_claim(claim, data, out: str | Path | None = None) -> ClaimVerifyResult:
+    """Decide `claim` (a Claim) exactly on `data` (the parsed JSON object of
+    `--data`); write a refutation's certificate to `out` if given."""
+    from .claim_data import claim_instance, to_strings
+
+    instance = claim_instance(claim, data)
+    if claim.exists:
+        verdict, reason, text = _existential(claim, instance)
+    else:
+        verdict, reason, text = _universal(claim, instance)
+    residual, approx = (None, None) if claim.exists or verdict == OUTSIDE else _residual(claim, instance)
+    path = check = None
+    if text is not None:
+        path, check = _written(text, out)
+    return ClaimVerifyResult(claim.id, claim.source, claim.statement,
+                             {k: to_strings(v) for k, v in instance.items()}, verdict, reason,
+                             residual, approx, text, path, check)
+
+
+def _sizes(claim, instance: dict) -> dict:
+    from ..claims.decide import sizes_of
+
+    return sizes_of(claim, instance)
+
+
+def _universal(claim, instance: dict) -> tuple[str, str, str | None]:
+    from ..certificate.io import CheckerRefused, pretty
+    from ..certificate.program import build
+    from ..checker import Rejected, check_document
+    from ..claims.decide import decide, trace
+
+    try:
+        traced = trace(claim, _sizes(claim, instance))
+    except Exception as err:  # noqa: BLE001 - the claim's own code, traced on the user's sizes
+        raise BadInput(f"claim {claim.id} cannot be traced at these sizes: {type(err).__name__}: {err}") from None
+    decision = decide(claim, instance, traced=traced)
+    if decision.verdict == HOLDS:
+        return HOLDS, f"the residual's sign is decided by {decision.residual.how}", None
+    if decision.verdict != REFUTED:
+        return decision.verdict, decision.detail, None
+    try:
+        text = pretty(build(claim, instance, traced)) + "\n"
+        check_document(json.loads(text))  # the very text to be written, checked again
+    except (CheckerRefused, Rejected) as err:
+        return UNDECIDED, f"an exact violation, but the checker cannot certify it: {err}", None
+    return REFUTED, f"the residual's sign is decided by {decision.residual.how}", text
+
+
+def _existential(claim, instance: dict) -> tuple[str, str, str | None]:
+    from ..claims.exists import NO_WITNESS, WITNESS, decide_inner, trace
+    from ..search.exists import _certified
+
+    sizes = _sizes(claim, instance)
+    try:
+        traced = trace(claim, sizes)
+    except Exception as err:  # noqa: BLE001 - the claim's own code
+        raise BadInput(f"claim {claim.id} cannot be traced at these sizes: {type(err).__name__}: {err}") from None
+    inner = decide_inner(claim, traced, instance, sizes)
+    if inner.verdict == WITNESS:
+        return HOLDS, f"a witness exists: {inner.witness}", None
+    if inner.verdict == NO_WITNESS:
+        found, why = _certified(claim, instance, sizes, traced, inner)
+        if found is None:
+            return UNDECIDED, f"no witness, but the checker cannot certify it: {why}", None
+        return REFUTED, found.established, found.document
+    return inner.verdict, inner.detail, None
+
+
+def _residual(claim, instance: dict) -> tuple[str | None, float | None]:
+    """The residual written out exactly (SymPy) and as a float, as fuzz shows it."""
+    from ..search.certify import Refutation, described
+
+    shown = described(claim, Refutation(instance, "", "", ""))
+    return shown.residual_text, shown.residual_float
+
+
+def _written(text: str, out) -> tuple[Path | None, str]:
+    """Where the certificate went (None: kept in memory) and the checker's line on it."""
+    from ..checker import Rejected, check_document
+
+    if out is None:
+        try:
+            return None, f"ACCEPTED (in memory): {check_document(json.loads(text))}"
+        except Rejected as err:
+            raise BnproofError(f"the checker rejected the certificate just built: {err}") from None
+    from ..atomic import write_text_atomic
+    from ..checker import check_file
+
+    try:
+        path = write_text_atomic(out, text)
+    except OSError as err:
+        raise BadInput(f"cannot write the certificate to {out}: {err.strerror or err}") from None
+    accepted, line = check_file(path)
+    if not accepted:
+        raise BnproofError(f"the checker rejected the certificate just written: {line}")
+    return Path(path), line
