@@ -143,3 +143,79 @@ def test_batch_normalization_is_written_in_natural_order():
     body = body_of(fragment("lemma-4.5"))
     assert r"\gamma\,\frac{\varphi_w(x) - \mu(w)}{\sigma(w)} + \beta" in body
     assert r"- \mu{\left(w \right)} + \varphi_w(x)" not in body
+
+
+# -- the referee's report ---------------------------------------------------------------
+
+CLAIM_FILE = '''
+from bnproof.claims import Claim, Var
+
+def variance(xp, g, gamma, y):
+    return xp.mean((y - xp.mean(y)) ** 2)
+
+def residual(xp, g, gamma, y):
+    return xp.sum(g * g) - 2 * xp.sum(g * g)
+
+CLAIM = Claim(id="my/thm", source="my notes", statement=STATEMENT, residual=residual,
+              variables=(Var("g", ("m",)), Var("gamma", ()), Var("y", ("m",))),
+              sizes={"m": (2, 3)}, hypotheses=(variance,),
+              symbols={"g": r"\\nabla_{y_j} L", "y": r"\\hat{y}_j"})
+'''
+
+
+def test_a_certificate_of_ones_own_claim_is_written_in_its_symbols(tmp_path):
+    doc = json.loads(CERT.read_text())
+    statement = doc["claim"]["statement"]
+    doc = {k: v for k, v in doc.items() if k != "digest"}
+    doc["claim"] = {**doc["claim"], "id": "my/thm"}
+    cert = tmp_path / "thm.json"
+    cert.write_text(json.dumps(seal(doc)))
+    claim_file = tmp_path / "thm.py"
+    claim_file.write_text(f"STATEMENT = {statement!r}\n" + CLAIM_FILE)
+    text = fragment(str(cert), "--claim", str(claim_file))
+    assert r"\nabla_{y_j} L &= \left(0, 1\right)" in text
+    assert r"\hat{y}_j &= \left(0, 1\right)" in text and r"\gamma &= 1" in text
+    assert r"h_{1}\ \text{(variance)} &= \tfrac{1}{4} > 0" in text or \
+        r"h_{1}\ \text{(variance)} &= \frac{1}{4} > 0" in text
+    plain = fragment(str(cert))  # without the claim: the certificate's own names
+    assert r"g &= \left(0, 1\right)" in plain and "variance" not in plain
+    compile_quietly(tmp_path, {"mine": text})
+    other = tmp_path / "other.py"
+    other.write_text(f"STATEMENT = {'x < y'!r}\n" + CLAIM_FILE)
+    one_line_error(bnproof("latex", str(cert), "--claim", str(other)), ExitCode.BAD_INPUT,
+                   "not of the claim")
+
+
+def test_symbols_must_name_variables():
+    from bnproof.claims import Claim, Var
+
+    with pytest.raises(ValueError, match="not a variable"):
+        Claim(id="a/b", source="s", statement="x", residual=lambda xp, x: x,
+              variables=(Var("x", ()),), symbols={"z": "z_0"})
+
+
+def test_the_equality_case_of_a_strict_inequality_is_named(tmp_path):
+    from fractions import Fraction
+
+    from bnproof.certificate.program import build
+    from bnproof.claims import Claim, Var
+    from bnproof.claims.decide import sizes_of, trace
+    from bnproof.render.latex_program import document
+
+    claim = Claim(id="my/strict", source="s", statement=r"x^2 < 2x - 1 + \epsilon",
+                  residual=lambda xp, x: 2 * x - 1 - x * x, variables=(Var("x", ()),), strict=True)
+    instance = {"x": Fraction(1)}
+    doc = build(claim, instance, trace(claim, sizes_of(claim, instance)))
+    body = body_of(document(doc, "ACCEPTED", "c.json").render(True))
+    assert "only in the equality case" in body
+    inequality = Claim(id="my/weak", source="s", statement=r"x^2 \le 2x - 2",
+                       residual=lambda xp, x: 2 * x - 2 - x * x, variables=(Var("x", ()),))
+    doc = build(inequality, instance, trace(inequality, sizes_of(inequality, instance)))
+    assert "equality case" not in document(doc, "ACCEPTED", "c.json").render(True)
+
+
+def test_running_text_has_no_stacked_fractions():
+    for text in (fragment("lemma-4.5"), fragment(str(CERT))):
+        paragraphs = [p for p in body_of(text).split("\n\n")
+                      if not p.startswith(("\\begin{equation", "\\begin{multline", "\\begin{align"))]
+        assert not [p for p in paragraphs if re.search(r"\\d?frac\{", p)]

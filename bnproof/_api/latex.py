@@ -15,7 +15,7 @@ class CertificateRejected(BnproofError):
 
 
 def latex(claim_or_cert="lemma-4.5", *, data=None, fragment: bool = False,
-          level: str | None = None) -> str:
+          level: str | None = None, source=None) -> str:
     """LaTeX (amsmath; compiles with pdflatex) from the exact engine.
 
     `claim_or_cert` is "lemma-4.5" (or its Claim; `data` as for verify), a
@@ -25,11 +25,13 @@ def latex(claim_or_cert="lemma-4.5", *, data=None, fragment: bool = False,
     the preamble, title and \\section, for \\input into a paper; `level` is the
     top heading (section, subsection, subsubsection or paragraph; default
     subsection for a fragment).  Every display is labelled bnproof:ID:eqN.
-    Returns the document's text."""
-    return build(claim_or_cert, data).render(fragment, level)
+    `source` is the Claim a certificate is of (a user's claim; a paper claim is
+    found by its id): the counterexample is then written in the claim's
+    `symbols` and its hypotheses are named.  Returns the document's text."""
+    return build(claim_or_cert, data, source).render(fragment, level)
 
 
-def build(claim, data=None):
+def build(claim, data=None, source=None):
     """The Document (render/latex.py) for what `latex` takes."""
     from ..claims.api import Claim
     from .results import FuzzResult, VerifyResult
@@ -45,7 +47,7 @@ def build(claim, data=None):
         import json
 
         name = claim.certificate_path.name if claim.certificate_path else f"{claim.claim_id}.json"
-        return _from_document(json.loads(claim.certificate), name)
+        return _from_document(json.loads(claim.certificate), name, source=source)
     if isinstance(claim, Claim):
         claim = LEMMA if LEMMA in claim.aliases else claim.id
     if isinstance(claim, os.PathLike):
@@ -70,7 +72,7 @@ def build(claim, data=None):
     path = _certificate_path(claim)
     from ..checker.parse import read
 
-    return _from_document(_checked(path, lambda: read(path)), path.name, path)
+    return _from_document(_checked(path, lambda: read(path)), path.name, path, source)
 
 
 def _checked(where, step):
@@ -101,7 +103,7 @@ def _certificate_path(claim: str) -> Path:
                    "of a claim with a committed certificate (run `bnproof fuzz` to find one)")
 
 
-def _from_document(doc, name: str, path: Path | None = None):
+def _from_document(doc, name: str, path: Path | None = None, source=None):
     from ..checker import check_document
 
     line = _checked(path or name, lambda: check_document(doc))
@@ -118,7 +120,7 @@ def _from_document(doc, name: str, path: Path | None = None):
     if "program" in doc:
         from ..render.latex_program import document
 
-        return document(doc, f"ACCEPTED {name}: {line}", name)
+        return document(doc, f"ACCEPTED {name}: {line}", name, _source(doc, source))
     from ..claims import lemma45
     from ..instance import instance_from_json
     from ..render.latex_lemma45 import document
@@ -127,3 +129,36 @@ def _from_document(doc, name: str, path: Path | None = None):
     data = {"X": inst["X"], "Y": inst["Y"], "W0": inst["W0"], "gamma": inst["gamma"],
             "beta": inst["beta"], "loss": inst["loss"], "name": f"the instance of {name}"}
     return document(lemma45.analyse(instance_from_json(data)))
+
+
+def _source(doc: dict, given=None):
+    """The claim a certificate is of (for its symbols and hypothesis names): the one given,
+    else the paper claim of its id; only when it states the claim exactly as printed."""
+    from ..claims.api import named
+
+    claim = given if given is not None else named(doc["claim"]["id"])
+    if claim is None:
+        return None
+    if claim.id != doc["claim"]["id"] or claim.statement != doc["claim"]["statement"]:
+        if given is not None:
+            raise BadInput(f"the certificate is of {doc['claim']['id']!r} as printed there, not of "
+                           f"the claim {claim.id!r} given with it")
+        return None
+    return claim
+
+
+def claim_in(claim_file, certificate):
+    """The claim of `claim_file` that the certificate file names (for `latex --claim`)."""
+    import json
+
+    from ..claims.api import load_file
+
+    path = _certificate_path(str(certificate))
+    try:
+        claim_id = json.loads(path.read_text(encoding="utf-8"))["claim"]["id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise BadInput(f"--claim applies to a certificate file; cannot read {path}'s claim id") from None
+    claims = [c for c in load_file(str(claim_file)) if c.id == claim_id]
+    if not claims:
+        raise BadInput(f"{claim_file} defines no claim {claim_id}")
+    return claims[0]

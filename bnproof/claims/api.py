@@ -56,6 +56,8 @@ class Claim:
     aliases: tuple[str, ...] = ()
     title: str = ""
     reading: str = ""  # how ambiguous notation is read
+    # variable name -> its LaTeX in the statement ({"g": r"\nabla_{y_j} L"}), for documents
+    symbols: dict = field(default_factory=dict)
     exact_sizes: dict | None = None  # identities: sizes at which to prove ≡ 0 with symbols
     path: str | None = None  # the file it came from
 
@@ -73,6 +75,15 @@ class Claim:
                 if not isinstance(s, int) and s not in self.sizes:
                     raise ValueError(f"claim {self.id}: size {s!r} of {v.name} has no range in sizes")
         self._check_exists(names)
+        self._check_symbols(names)
+
+    def _check_symbols(self, names: list) -> None:
+        known = set(names) | {v.name for v in self.exists if isinstance(v, Var)}
+        for name, latex in dict(self.symbols).items():
+            if name not in known:
+                raise ValueError(f"claim {self.id}: symbols names {name!r}, which is not a variable")
+            if not isinstance(latex, str) or not latex.strip():
+                raise ValueError(f"claim {self.id}: the symbol of {name} must be non-empty LaTeX")
 
     def _check_exists(self, names: list) -> None:
         # a witness is any real point: a domain would turn Farkas' lemma into strict cases

@@ -22,6 +22,10 @@ def latex(
     fragment: bool = typer.Option(False, "--fragment",
                                   help="A fragment for \\input into a paper: no preamble, "
                                   "title or \\section; headings start at --level."),
+    claim_file: Optional[Path] = typer.Option(
+        None, "--claim", metavar="FILE.py",
+        help="For a certificate of your own claim: the claim file it is of; the counterexample "
+        "is written in the claim's symbols and its hypotheses are named."),
     level: Optional[str] = typer.Option(
         None, "--level", metavar="LEVEL",
         help="The top heading: section, subsection, subsubsection or paragraph (unnumbered, "
@@ -37,7 +41,12 @@ def latex(
     comments at its top."""
     from .._api.latex import build
 
-    document = build(claim, data)
+    source = None
+    if claim_file is not None:
+        from .._api.latex import claim_in
+
+        source = claim_in(claim_file, claim)
+    document = build(claim, data, source)
     text = document.render(fragment, level)
     if out is None:
         typer.echo(text, nl=False)

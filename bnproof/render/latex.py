@@ -239,7 +239,8 @@ class Document:
         self.parts.append(Heading(1, title))
 
     def para(self, text: str) -> None:
-        self.parts.append(text)
+        # running text: a fraction stays on its line (text style), never a stacked display one
+        self.parts.append(re.sub(r"\\[dt]?frac(?![A-Za-z])", r"\\tfrac", text))
 
     def _label(self) -> str:
         self.labels.append(f"bnproof:{self.key}:eq{len(self.labels) + 1}")

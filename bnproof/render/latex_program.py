@@ -129,7 +129,9 @@ def _guards(steps: list, inputs) -> tuple[int, int]:
     return count, sum(step[0] == "guard" and values[k].lo is not None for k, step in enumerate(steps))
 
 
-def document(doc: dict, checker_line: str, name: str) -> Document:
+def document(doc: dict, checker_line: str, name: str, source=None) -> Document:
+    """source: the Claim the certificate is of, where known (its symbols and hypothesis
+    names are then used); None shows the certificate's own variable names."""
     claim = doc["claim"]
     statement = safe_statement(claim["statement"])
     out = Document(rf"Refutation of {tt(claim['id'])}", key=claim["id"],
@@ -143,8 +145,8 @@ def document(doc: dict, checker_line: str, name: str) -> Document:
                 "identity": r"$= 0$"}[kind]
              + " exactly when the claim holds on an instance (for an inequality, the right side "
              "minus the left side).")
-    _counterexample(out, doc["instance"])
-    _residual(out, doc, evaluate(doc))
+    _counterexample(out, doc["instance"], source)
+    _residual(out, doc, evaluate(doc), source)
     return out
 
 
@@ -158,11 +160,29 @@ def _provenance(doc: dict, checker_line: str, name: str) -> str:
             f"{how}:\n{' '.join(checker_line.split())}")
 
 
-def _counterexample(out: Document, instance: dict) -> None:
+def symbol(name: str, source) -> str:
+    """A variable as the statement writes it (the claim's `symbols`), else by its name."""
+    written = getattr(source, "symbols", {}).get(name)
+    return safe_statement(written) if written else variable(name)
+
+
+def _hypothesis_names(count: int, source) -> list[str]:
+    """h_k, with the name of the claim's function where it has one (one scalar each)."""
+    functions = list(getattr(source, "hypotheses", ()))
+    names = [rf"h_{{{k}}}" for k in range(1, count + 1)]
+    if len(functions) == count:
+        for k, f in enumerate(functions):
+            word = getattr(f, "__name__", "<lambda>")
+            if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", word):
+                names[k] += r"\ \text{(" + escape(word.replace("_", " ")) + ")}"
+    return names
+
+
+def _counterexample(out: Document, instance: dict, source=None) -> None:
     out.section("The counterexample")
     rows = []
     for key in sorted(instance):
-        rows.append((variable(key), _value(instance[key], out)))
+        rows.append((symbol(key, source), _value(instance[key], out)))
     out.aligned(rows)
 
 
@@ -175,21 +195,24 @@ def _value(value, out: Document) -> str:
     return r"\left(" + ", ".join(_value(v, out) for v in value) + r"\right)"
 
 
-def _residual(out: Document, doc: dict, ev: Evaluated) -> None:
+def _residual(out: Document, doc: dict, ev: Evaluated, source=None) -> None:
     kind = doc["claim"]["kind"]
     _, violated, meaning = SIGN_WORDS[kind]
-    out.section("The violated residual")
+    if ev.hypotheses or ev.equalities:
+        out.section("The hypotheses hold")
     if ev.hypotheses:
-        out.para("The hypotheses of the claim hold on this instance; each must be positive:")
-        out.aligned([(rf"h_{{{k}}}", number(h, out.longs, f"hypothesis {k}") + " > 0"
+        out.para("Each hypothesis of the claim must be positive; on the counterexample:")
+        names = _hypothesis_names(len(ev.hypotheses), source)
+        out.aligned([(names[k - 1], number(h, out.longs, f"hypothesis {k}") + " > 0"
                       if h is not None else r"\text{positive (decided by intervals)}")
                      for k, h in enumerate(ev.hypotheses, 1)])
     if ev.equalities:
-        out.para("The equality hypotheses of the claim hold exactly on this instance (the checker "
-                 "proved each exactly $0$, never within a rounding of $0$):")
+        out.para("The equality hypotheses of the claim hold exactly on this instance (each is "
+                 "exactly $0$, not within a rounding of $0$):")
         out.aligned([(rf"e_{{{k}}}", number(e, out.longs, f"equality {k}") if e is not None
-                      else r"0 \quad \text{(too large to expand here; proved by the checker)}")
+                      else r"0 \quad \text{(exactly; too large to expand here)}")
                      for k, e in enumerate(ev.equalities, 1)])
+    out.section("The violated residual")
     if ev.guards[0]:
         count, present = ev.guards
         out.para(f"The residual is built from {count} guarded values" + (
@@ -216,6 +239,10 @@ def _residual(out: Document, doc: dict, ev: Evaluated) -> None:
     out.para(rf"so {meaning}: \textbf{{the claim is refuted}} on this instance."
              + (f" The decimal is rounded from the exact value; the sign is decided {how}."
                 if rounded else ""))
+    if kind == "strict-inequality" and ev.residual is not None and ev.residual == 0:
+        out.para(r"The residual is exactly $0$: the two sides are equal, so the claim fails "
+                 r"only in the equality case of its strict inequality, which the statement as "
+                 r"printed (with $<$) excludes.")
 
 
 def _transcendental(doc: dict) -> bool:
