@@ -128,10 +128,13 @@ class _progress:
         if not self.enabled:
             return None
         from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
         console = Console(stderr=True)
-        self.bar = Progress(TextColumn("scan"), BarColumn(), TextColumn("{task.completed} steps"),
+        # what is left: the budget of optimizer steps, and (at most) the time it takes
+        self.bar = Progress(TextColumn("scan"), BarColumn(),
+                            TextColumn("{task.completed} of at most {task.total} steps,"),
+                            TimeRemainingColumn(), TextColumn("left at most"),
                             console=console, transient=True,
                             disable=not console.is_terminal)
         self.bar.__enter__()

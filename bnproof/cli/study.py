@@ -91,10 +91,12 @@ class _progress:
         if not self.enabled:
             return None
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         console = Console(stderr=True)
-        self.bar = Progress(TextColumn("study"), BarColumn(), MofNCompleteColumn(),
+        # what is left: the trials still to run and the time they should take
+        self.bar = Progress(TextColumn("study"), BarColumn(), MofNCompleteColumn(), TextColumn("trials,"),
+                            TimeRemainingColumn(), TextColumn("left"),
                             console=console, transient=True,
                             disable=not console.is_terminal)
         self.bar.__enter__()
