@@ -36,6 +36,11 @@ def root(
     """Check mathematical claims about batch normalization exactly, independently and at scale."""
 
 
+def _wants_json(argv: Optional[list[str]]) -> bool:
+    args = sys.argv[1:] if argv is None else argv
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point: one-line errors with their exit codes, never a traceback.
     Usage errors and exits are typer's own (code 2 for a bad command line)."""
@@ -48,6 +53,10 @@ def main(argv: Optional[list[str]] = None) -> None:
             typer.echo("interrupted", err=True)
         raise
     except BnproofError as err:
+        if _wants_json(argv):  # a script reading stdout gets an object it can parse, then the code
+            import json
+
+            typer.echo(json.dumps({"error": str(err), "exit_code": int(err.exit_code)}, ensure_ascii=False))
         typer.echo(f"error: {err}", err=True)
         sys.exit(err.exit_code)
     except KeyboardInterrupt:

@@ -103,6 +103,9 @@ def check(
              "to be the ones it gives."),
     show_program: bool = typer.Option(
         False, "--show-program", help="After each accepted program certificate, print its program."),
+    as_json: bool = typer.Option(
+        False, "--json", help='Print a JSON list, one object per file (also for one): '
+        '{"path", "accepted", "established", "reason", "line"}.'),
 ) -> None:
     """Re-verify certificates with the independent checker.
 
@@ -120,12 +123,14 @@ def check(
         from ..claims.api import load_file
 
         claims = load_file(claim)  # a broken claim file is bad input (exit 3)
-    all_ok, bad_input = True, False
+    all_ok, bad_input, results = True, False, []
     for path in files:
         why = unreadable(path)
         if why is not None:
             bad_input = True
             typer.echo(f"error: {why}" if str(path).isprintable() else f"error: {ascii(why)}", err=True)
+            results.append({"path": str(path), "accepted": False, "established": None, "reason": why,
+                            "line": None})
             continue
         accepted, line, doc = checked(path, show_program)
         accepted, line = confirm_line(accepted, line, doc)  # existential: re-run z3 and cvc5
@@ -134,6 +139,24 @@ def check(
             head, sep, tail = line.partition("\n")
             line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
         all_ok &= accepted
-        typer.echo(line)
+        if as_json:
+            results.append(_as_json(path, accepted, line))
+        else:
+            typer.echo(line)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
     # a rejected certificate is the stronger news; a file that is no certificate at all is bad input
     raise typer.Exit(ExitCode.REJECTED if not all_ok else ExitCode.BAD_INPUT if bad_input else ExitCode.OK)
+
+
+def _as_json(path: Path, accepted: bool, line: str) -> dict:
+    """One certificate's entry of `check --json`: what it establishes, or why it was
+    rejected, as the line says it after "ACCEPTED PATH: " or "REJECTED PATH: "."""
+    text = str(path)
+    name = text if text.isprintable() else ascii(text)  # as the checker names it
+    first = line.partition("\n")[0]
+    said = first.partition(f"{'ACCEPTED' if accepted else 'REJECTED'} {name}: ")[2] or first
+    return {"path": text, "accepted": accepted, "established": said if accepted else None,
+            "reason": None if accepted else said, "line": line}
