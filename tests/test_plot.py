@@ -93,3 +93,49 @@ def test_a_degenerate_instance_writes_nothing(tmp_path):
 def test_the_output_option_is_required():
     proc = bnproof("plot", "lemma-4.5")
     assert proc.returncode == ExitCode.USAGE and "Traceback" not in proc.stderr
+
+
+# -- figures fit for a paper -----------------------------------------------------------
+
+def example_report():
+    from bnproof._api.verify import instance_of
+    from bnproof.claims import lemma45
+
+    return lemma45.analyse(instance_of(None, certifiable=False))  # Example 3.2: W0 = W*
+
+
+def test_the_colourbars_are_labelled():
+    from bnproof.render.plot import figure
+
+    fig = figure(example_report())
+    bars = [ax for ax in fig.axes if ax.get_label() == "<colorbar>"]
+    assert [ax.get_ylabel() for ax in bars] == [r"loss $\mathcal{C}(w)$",
+                                                r"BN loss $\widehat{\mathcal{C}}(w)$"]
+
+
+def test_w0_is_visible_where_it_coincides_with_w_star():
+    from bnproof.render.plot import figure
+
+    fig = figure(example_report())
+    for ax in fig.axes[:2]:
+        marks = {line.get_gid(): line for line in ax.lines if line.get_gid()}
+        w0, star = marks["W0"], marks["W*"]
+        assert tuple(w0.get_xydata()[0]) == tuple(star.get_xydata()[0]) == (1.0, 3.0)
+        # a ring wider than the star, drawn above it
+        assert w0.get_markersize() > star.get_markersize() and w0.get_zorder() > star.get_zorder()
+        assert w0.get_markerfacecolor() == "none"
+    assert any("= W^*" in text.get_text() for text in fig.legends[0].get_texts())
+
+
+def test_minus_signs_are_typographic_whatever_the_rc_says(tmp_path):
+    import matplotlib
+
+    from bnproof.render.plot import figure_bytes
+
+    with matplotlib.rc_context({"axes.unicode_minus": False}):
+        pdf = figure_bytes(example_report(), "pdf")
+    path = tmp_path / "fig.pdf"
+    path.write_bytes(pdf)
+    lines = pdf_text(path).splitlines()
+    assert "\u22121" in lines  # the tick label −1 of both w axes
+    assert not [line for line in lines if line.startswith("-")]

@@ -110,8 +110,28 @@ def _exact_float(value) -> float:
 
 
 def figure_bytes(report: lemma45.Report, fmt: str, neuron: int = 0) -> bytes:
+    import matplotlib
+
+    # typographic minus signs (U+2212) whatever the user's matplotlibrc says; tick labels
+    # are formatted when the figure is drawn, so saving happens inside the context too
+    with matplotlib.rc_context({"axes.unicode_minus": True}):
+        fig = figure(report, neuron)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, metadata={"Software": "bnproof"} if fmt == "png" else None)
+    return buffer.getvalue()
+
+
+def minus(text: str) -> str:
+    """A number's hyphen-minus as the typographic minus sign."""
+    return text.replace("-", "\u2212")
+
+
+def figure(report: lemma45.Report, neuron: int = 0):
+    """The matplotlib Figure (Agg canvas, not drawn yet)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.colors import BoundaryNorm
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
     n = report.neurons[neuron]
     plane = plane_for(n)
@@ -128,13 +148,15 @@ def figure_bytes(report: lemma45.Report, fmt: str, neuron: int = 0) -> bytes:
     a, b, C, Chat = _surfaces(n, plane, window)
 
     fig = Figure(figsize=(12.5, 6.4), dpi=110)
+    FigureCanvasAgg(fig)
     axes = fig.subplots(1, 2)
     panels = [(axes[0], C, _exact_float(n.standard.loss), "quadratic",
-               r"$\mathcal{C}(w)$, standard network", "Blues_r"),
+               r"$\mathcal{C}(w)$, standard network", "Blues_r", r"loss $\mathcal{C}(w)$"),
               (axes[1], Chat, _exact_float(n.bn.minimum), "quantile",
-               r"$\widehat{\mathcal{C}}(w)$, BN network", "Oranges_r")]
+               r"$\widehat{\mathcal{C}}(w)$, BN network", "Oranges_r",
+               r"BN loss $\widehat{\mathcal{C}}(w)$")]
     handles = {}
-    for ax, Z, floor, spread, title, cmap in panels:
+    for ax, Z, floor, spread, title, cmap, quantity in panels:
         levels = _levels(Z, floor, spread)
         bounds = np.concatenate([[floor], levels])
         # one colour per band, however unevenly the levels are spaced
@@ -142,8 +164,11 @@ def figure_bytes(report: lemma45.Report, fmt: str, neuron: int = 0) -> bytes:
         filled = ax.contourf(a, b, Z, levels=bounds, cmap=cmap, norm=norm, extend="max",
                              alpha=0.85)
         ax.contour(a, b, Z, levels=levels, colors="k", linewidths=0.35, alpha=0.5)
-        bar = fig.colorbar(filled, ax=ax, shrink=0.85, format="%.5g")
+        # "%.5g" alone would print a hyphen for a negative level
+        bar = fig.colorbar(filled, ax=ax, shrink=0.85,
+                           format=FuncFormatter(lambda x, _: minus(f"{x:.5g}")))
         bar.set_ticks(filled.levels[::2])
+        bar.set_label(quantity, fontsize=12)
         handles.update(_draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window))
         ax.set_title(title, fontsize=13)
         ax.set_xlim(window[0])
@@ -159,9 +184,7 @@ def figure_bytes(report: lemma45.Report, fmt: str, neuron: int = 0) -> bytes:
                frameon=False)
     top = 0.84 if n.neuron.d == 2 else 0.80  # room for the title's slice line
     fig.subplots_adjust(left=0.06, right=0.97, top=top, bottom=0.23, wspace=0.18)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, metadata={"Software": "bnproof"} if fmt == "png" else None)
-    return buffer.getvalue()
+    return fig
 
 
 def _draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window) -> dict:
@@ -192,10 +215,13 @@ def _draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window) 
         _label(ax, w0, "$W_0$", _away(w0, w_star))
     if closest is not None:
         _label(ax, closest, r"$\widehat{W}^*$", _away(closest, w_star))
-    (h,) = ax.plot(*w_star, marker="*", ms=17, color="gold", mec="k", ls="none")
+    (h,) = ax.plot(*w_star, marker="*", ms=17, color="gold", mec="k", ls="none", zorder=3,
+                   gid="W*")
     handles[rf"$W^* {_vec(n.standard.w)}$"] = h
-    (h,) = ax.plot(*w0, marker="o", ms=12, mfc="none", mec="k", mew=2, ls="none")
-    handles[rf"$W_0 {_vec(n.w0)}$"] = h
+    # where W0 = W*, a ring wider than the star, drawn above it, keeps W0 visible
+    (h,) = ax.plot(*w0, marker="o", ms=24 if same else 12, mfc="none", mec="k", mew=2,
+                   ls="none", zorder=4, gid="W0")
+    handles[rf"$W_0 {_vec(n.w0)}$" + (r" $= W^*$" if same else "")] = h
     if closest is not None:
         (h,) = ax.plot(*closest, marker="D", ms=9, color="#d62728", mec="k", ls="none")
         handles[rf"$\widehat{{W}}^* {_vec(n.closest.point)}$"] = h
