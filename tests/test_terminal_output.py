@@ -265,10 +265,24 @@ def test_progress_line_shows_the_budget_left_and_erases_itself(monkeypatch):
     with ProgressLine(True) as line:
         line.show("me/toy", SimpleNamespace(total=lambda: total), 12.4, 30)
         drawn = err.getvalue()
-    assert "me/toy: 120 instances, 80 met the hypotheses; 12 s of 30 s left" in drawn
+    assert "12 s of 30 s left; me/toy: 120 instances, 80 met the hypotheses" in drawn
     assert drawn.startswith("\r") and drawn.endswith("\x1b[K")
     # on leaving, the line is erased: the next output starts at column 0 of a clean line
     assert err.getvalue() == drawn + "\r\x1b[K"
+
+
+def test_progress_line_keeps_the_budget_left_on_a_narrow_terminal(monkeypatch):
+    from bnproof.render.fuzz import ProgressLine
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setenv("COLUMNS", "30")
+    total = SimpleNamespace(drawn=120, met=80)
+    with ProgressLine(True) as line:
+        line.show("santurkar2018/observation-4.3/minima-preserved",
+                  SimpleNamespace(total=lambda: total), 12.4, 30)
+    frame = err.getvalue().split("\r")[1].removesuffix("\x1b[K")
+    assert len(frame) < 30 and "12 s of 30 s left" in frame
 
 
 def test_progress_line_is_silent_when_stderr_is_not_a_terminal(monkeypatch):
@@ -301,3 +315,61 @@ def test_verify_shows_each_long_step_on_a_terminal_only(monkeypatch):
     assert "closed forms" in steps[1] and "certificate" in steps[2]
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     assert isinstance(cli_verify._status("x"), contextlib.nullcontext)
+
+
+def _screen(raw: str) -> list[str]:
+    """What a terminal shows after `raw`: "\\r" returns to column 0, ESC[K erases
+    to the end of the line, "\\n" starts a new line, other text overwrites."""
+    lines, line, col = [], [], 0
+    for piece in re.split(r"(\r|\n|\x1b\[K)", raw):
+        if piece == "\r":
+            col = 0
+        elif piece == "\n":
+            lines.append("".join(line))
+            line, col = [], 0
+        elif piece == "\x1b[K":
+            del line[col:]
+        else:
+            for ch in piece:
+                line[col:col + 1] = [ch]
+                col += 1
+    return lines + (["".join(line)] if line else [])
+
+
+def test_screen_simulator_keeps_what_is_not_erased():
+    assert _screen("\r| 3 s left\x1b[Kreport\n") == ["| 3 s leftreport"]  # the stuck frame
+    assert _screen("\r| 3 s left\x1b[K\rreport\n") == ["reportleft"]  # overwritten, not erased
+    assert _screen("\r| 3 s left\x1b[K\r\x1b[Kreport\n") == ["report"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_fuzz_on_a_terminal_leaves_no_spinner_frame_behind(tmp_path):
+    import pty
+    import select
+
+    examples = ROOT / "docs" / "examples" / "decision_boundaries.py"
+    master, slave = pty.openpty()
+    env = dict(os.environ, BNPROOF_CACHE_DIR=str(tmp_path / ".cache"), COLUMNS="120")
+    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", str(examples), "--no-timings",
+                             "--time-budget", "2"], stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path,
+                            env=env)
+    os.close(slave)
+    raw = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        raw += chunk
+    proc.wait()
+    os.close(master)
+    text = raw.decode("utf-8").replace("\r\n", "\n")  # the terminal's own line endings
+    assert "s left; examples/" in text  # frames were drawn, with the budget left
+    screen = _screen(text)
+    assert not any("s left" in line for line in screen), screen
+    assert screen[0].startswith("examples/bn-relu-hyperplanes-cut-the-batch — ")

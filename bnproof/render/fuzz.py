@@ -50,8 +50,9 @@ class ProgressLine:
             return
         self.last, self.frame = now, self.frame + 1
         total = coverage.total()
-        text = (f"{self.FRAMES[self.frame % len(self.FRAMES)]} {claim_id}: {total.drawn} instances, "
-                f"{total.met} met the hypotheses; {left:.0f} s of {budget:g} s left")
+        # the budget first: a narrow terminal cuts the end of the line, never what is left
+        text = (f"{self.FRAMES[self.frame % len(self.FRAMES)]} {left:.0f} s of {budget:g} s left; "
+                f"{claim_id}: {total.drawn} instances, {total.met} met the hypotheses")
         width = shutil.get_terminal_size((80, 24)).columns - 1
         sys.stderr.write("\r" + text[:width] + "\x1b[K")
         sys.stderr.flush()
