@@ -44,6 +44,54 @@ EXIT_CODE_HELP = "\n".join(
 )
 
 
+# The codes each command can return: its --help lists these and no others.  2 (a
+# bad command line), 8 (a bug) and 130 (Ctrl-C) can end any command.
+COMMAND_EXIT_CODES = {
+    "verify": (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 130),
+    "fuzz": (0, 1, 2, 3, 7, 8, 9, 10, 130),
+    "list": (0, 2, 3, 8, 130),
+    "check": (0, 2, 3, 6, 8, 130),
+    "latex": (0, 2, 3, 4, 6, 8, 130),
+    "plot": (0, 2, 3, 4, 8, 130),
+    "export": (0, 2, 3, 6, 8, 130),
+    "scan": (0, 1, 2, 3, 4, 8, 130),
+    "study": (0, 1, 2, 3, 8, 130),
+}
+# Where a code means something narrower for one command than the table's words.
+_COMMAND_MEANINGS = {
+    ("verify", 0): "the claim holds on the instance",
+    ("verify", 10): "undecided: the exact engine could not decide the instance (the reason is printed)",
+    ("fuzz", 0): "no counterexample found (survived), or verified exactly",
+    ("fuzz", 1): "refuted: a counterexample, confirmed exactly and certified",
+    ("verify", 6): "the certificate was rejected by the independent checker (a bug, never ignored)",
+    ("latex", 6): "the certificate was rejected by the independent checker",
+    ("check", 0): "every certificate accepted",
+    ("check", 3): "a file is missing, unreadable, empty or binary: no certificate to check",
+    ("check", 6): "a certificate was rejected by the checker",
+    ("latex", 0): "the document was written",
+    ("plot", 0): "the figure was written",
+    ("export", 0): "the SMT-LIB file was written (and, with --solve, the solver answered unsat)",
+    ("export", 6): "the certificate was rejected, or the solver did not answer unsat",
+    ("scan", 0): "the Lemma does not fail on any layer (numerically)",
+    ("scan", 1): "the Lemma fails on some layer (numerically: evidence, not an exact refutation)",
+    ("study", 0): "no failure of Lemma 4.5 was confirmed",
+    ("study", 1): "a failure of Lemma 4.5 was confirmed exactly",
+    ("list", 0): "the claims were listed",
+}
+
+
+def command_exit_codes(command: str) -> list[tuple[int, str]]:
+    """(code, meaning) for each code this command can return."""
+    general = {int(line.split("  ", 1)[0]): line.split("  ", 1)[1] for line in EXIT_CODE_HELP.splitlines()}
+    return [(code, _COMMAND_MEANINGS.get((command, code), general[code].removeprefix("fuzz: ")))
+            for code in COMMAND_EXIT_CODES[command]]
+
+
+def command_epilog(command: str) -> str:
+    """The exit codes of one command, for its --help (blank lines keep rich's line breaks)."""
+    return "Exit codes:\n\n" + "\n\n".join(f"{code}  {text}" for code, text in command_exit_codes(command))
+
+
 class BnproofError(Exception):
     """An error with a one-line message and an exit code."""
 

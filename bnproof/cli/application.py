@@ -7,12 +7,58 @@ import sys
 from typing import Optional
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from ..errors import EXIT_CODE_HELP, BnproofError, ExitCode
 
 EPILOG = "Exit codes:\n\n" + "\n\n".join(EXIT_CODE_HELP.splitlines())
 
+
+def _plain_help(command, ctx) -> None:
+    """Help as click-style tools print it: a flag shows no `<bool>` type, an
+    argument is CLAIM in the usage line (not `{claim}`), and a command's one-line
+    summary is its first paragraph on one line."""
+    for param in command.get_params(ctx):
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""  # rich prints the metavar in place of the type
+        elif param.param_type_name == "argument" and param.metavar is None:
+            param.metavar = param.name.upper()
+
+
+class Command(TyperCommand):
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        _plain_help(self, ctx)
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                name = param.metavar + ("…" if param.nargs != 1 else "")
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+    def format_help(self, ctx, formatter) -> None:
+        _plain_help(self, ctx)
+        written = self.help
+        # rich keeps the docstring's own line ends inside its wrapping: rewrap whole paragraphs
+        self.help = "\n\n".join(" ".join(p.split()) for p in (written or "").split("\n\n"))
+        try:
+            return super().format_help(ctx, formatter)
+        finally:
+            self.help = written
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.short_help is None:  # the list in `bnproof --help`: the first paragraph, one line
+            self.short_help = " ".join((self.help or "").split("\n\n")[0].split())
+
+
+class Group(TyperGroup):
+    def format_help(self, ctx, formatter) -> None:
+        _plain_help(self, ctx)
+        return super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
+    cls=Group,
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -19,7 +19,7 @@ class NotConfirmed(BnproofError):
 def export(
     certificate: Path = typer.Argument(..., help="The certificate to export."),
     # --smtlib stays accepted (scripts name it) though it is the only format and the default
-    smtlib: bool = typer.Option(True, "--smtlib", help="Write SMT-LIB 2 (QF_NRA): the only format, "
+    smtlib: bool = typer.Option(True, "--smtlib", show_default=False, help="Write SMT-LIB 2 (QF_NRA): the only format, "
                                 "and the default."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Where to write (default: stdout)."),
     solve: Optional[str] = typer.Option(

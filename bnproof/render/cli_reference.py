@@ -41,7 +41,7 @@ def render() -> str:
     import typer
 
     from ..cli import app
-    from ..errors import EXIT_CODE_HELP
+    from ..errors import COMMAND_EXIT_CODES, EXIT_CODE_HELP
 
     root = typer.main.get_command(app)
     parts = [HEADER, "```", "bnproof [--version] COMMAND [OPTIONS] [ARGS]", "```", ""]
@@ -52,6 +52,9 @@ def render() -> str:
             if param.name == "help":
                 continue
             parts.append(f"| {_names(param)} | {_cell(param.help)} | {_default(param)} |")
+        codes = ", ".join(str(code) for code in COMMAND_EXIT_CODES[name])
+        parts += ["", f"Exit codes: {codes} ([their meanings](#exit-codes)); `bnproof {name} --help` "
+                  "says what each means for this command."]
     parts += ["", "## Exit codes", "", "| code | meaning |", "|---|---|"]
     for line in EXIT_CODE_HELP.splitlines():
         code, _, meaning = line.strip().partition(" ")

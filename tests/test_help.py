@@ -1,0 +1,74 @@
+"""`--help` reads like the help of the tools researchers know: no `<bool>` type on
+a flag, CLAIM (not `{claim}`) in the usage line, and each command lists only the
+exit codes it can return, from the one table in bnproof/errors.py."""
+
+import re
+
+import pytest
+
+from bnproof.cli import main
+from bnproof.errors import COMMAND_EXIT_CODES, EXIT_CODE_HELP
+
+COMMANDS = sorted(COMMAND_EXIT_CODES)
+
+
+def help_of(capsys, monkeypatch, *command):
+    monkeypatch.setenv("COLUMNS", "100")
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    assert done.value.code in (0, None)
+    return capsys.readouterr().out
+
+
+def listed_codes(text: str) -> list[int]:
+    epilog = text.split("Exit codes:", 1)[1]
+    return [int(code) for code in re.findall(r"^\s*(\d+)  ", epilog, re.MULTILINE)]
+
+
+def test_every_command_has_an_exit_code_list():
+    from bnproof.cli import app
+    import typer
+
+    names = set(typer.main.get_command(app).commands)
+    assert names == set(COMMAND_EXIT_CODES)
+
+
+@pytest.mark.parametrize("command", [(), *((c,) for c in COMMANDS)], ids=["bnproof", *COMMANDS])
+def test_help_has_no_type_placeholders_on_flags_nor_braces_in_usage(capsys, monkeypatch, command):
+    text = help_of(capsys, monkeypatch, *command)
+    assert "<bool>" not in text
+    usage = next(line for line in text.splitlines() if "Usage:" in line)
+    assert "{" not in usage and "}" not in usage
+
+
+def test_usage_names_arguments_in_capitals(capsys, monkeypatch):
+    assert "Usage: bnproof fuzz [OPTIONS] CLAIM" in help_of(capsys, monkeypatch, "fuzz")
+    assert "Usage: bnproof check [OPTIONS] FILES…" in help_of(capsys, monkeypatch, "check")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_lists_only_its_own_exit_codes(capsys, monkeypatch, command):
+    assert listed_codes(help_of(capsys, monkeypatch, command)) == list(COMMAND_EXIT_CODES[command])
+
+
+def test_the_lists_differ_where_the_commands_do(capsys, monkeypatch):
+    check = listed_codes(help_of(capsys, monkeypatch, "check"))
+    fuzz = listed_codes(help_of(capsys, monkeypatch, "fuzz"))
+    assert 1 not in check and 9 not in check and 6 in check
+    assert 9 in fuzz and 10 in fuzz and 6 not in fuzz
+
+
+def test_the_root_help_keeps_the_whole_table(capsys, monkeypatch):
+    every = [int(line.split()[0]) for line in EXIT_CODE_HELP.splitlines()]
+    assert listed_codes(help_of(capsys, monkeypatch)) == every
+
+
+def test_a_summary_in_the_command_list_is_one_paragraph_on_one_line():
+    import typer
+
+    from bnproof.cli import app
+
+    plot = typer.main.get_command(app).commands["plot"]
+    assert "\n" in plot.help.split("\n\n")[0]  # its docstring's first paragraph spans two lines
+    assert plot.short_help.startswith("Draw contours") and "\n" not in plot.short_help
+    assert plot.short_help.endswith("the two distances of the inequality.")
