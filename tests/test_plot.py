@@ -139,3 +139,49 @@ def test_minus_signs_are_typographic_whatever_the_rc_says(tmp_path):
     lines = pdf_text(path).splitlines()
     assert "\u22121" in lines  # the tick label −1 of both w axes
     assert not [line for line in lines if line.startswith("-")]
+
+
+# -- the study figure --------------------------------------------------------------------
+
+def study_cells():
+    from bnproof.numeric.study import Cell
+
+    return [Cell(m=4, d=2, trials=1000, hypothesis_met=500, fails=100),
+            Cell(m=16, d=2, trials=1000, hypothesis_met=400, fails=40),
+            Cell(m=64, d=2, trials=1000, degenerate="σ = 0 in every instance"),
+            Cell(m=16, d=8, trials=1000, hypothesis_met=0),  # nothing met the hypothesis
+            Cell(m=64, d=8, trials=1000, hypothesis_met=300, fails=3)]  # m = 4 < d: not run
+
+
+def test_the_study_png_has_150_dpi_or_more():
+    import io
+
+    from PIL import Image
+
+    from bnproof.numeric.study_plot import figure_bytes
+
+    dpi = Image.open(io.BytesIO(figure_bytes(study_cells(), "png", seed=7))).info["dpi"]
+    assert min(dpi) >= 149.9
+
+
+def test_the_study_axis_for_m_is_categorical_and_missing_cells_are_marked():
+    from bnproof.numeric.study_plot import figure
+
+    fig = figure(study_cells(), seed=7)
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    assert ax.get_xscale() == "linear"
+    assert list(ax.get_xticks()) == [0, 1, 2]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["4", "16", "64"]
+    marks = {line.get_gid(): line for line in ax.lines if line.get_gid()}
+    # d = 2: m = 64 is degenerate; d = 8: m = 4 not run, m = 16 without an instance inside
+    assert [round(x) for x in marks["missing d=2"].get_xdata()] == [2]
+    assert [round(x) for x in marks["missing d=8"].get_xdata()] == [0, 1]
+    assert all(line.get_marker() == "x" for line in marks.values())
+
+
+def test_the_study_caption_gives_the_trials_and_the_seed():
+    from bnproof.numeric.study_plot import figure
+
+    texts = [t.get_text() for t in figure(study_cells(), seed=7).texts]
+    assert any("1,000 trials per cell" in t and "seed 7" in t for t in texts), texts

@@ -73,7 +73,7 @@ def study(
     if out is not None:
         from ..numeric import study_plot
 
-        study_plot.write(out, cells)
+        study_plot.write(out, cells, seed=seed)
     if as_json:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
