@@ -88,7 +88,7 @@ def test_decimals_are_read_exactly(tmp_path):
 def test_hypothesis_not_met(tmp_path):
     path = data_file(tmp_path, {**EXAMPLE, "W0": [-1, -3]})
     proc = run("verify", "lemma-4.5", "--data", str(path), "--no-crosscheck", cwd=tmp_path)
-    assert_one_line_error(proc, ExitCode.HYPOTHESIS_NOT_MET, "hypothesis not met", "-10")
+    assert_one_line_error(proc, ExitCode.HYPOTHESIS_NOT_MET, "hypothesis not met", "⟨W0, W*⟩ = −10 ≤ 0")
     assert "HYPOTHESIS NOT MET" in proc.stdout
 
 

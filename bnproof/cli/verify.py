@@ -58,14 +58,22 @@ def verify(
         console = Console(highlight=False, soft_wrap=True)
         for text in result.lines():
             console.print(text)
+    import sys
+
     from ..claims import lemma45
+    from ..render import report as render, unicode_math
 
     report = result.report
+    # typeset as in the report, rounded when long (a 1000-sample instance has a 300-digit ⟨W0, W*⟩)
+    shown = render.Shown(unicode_math.unicode_ok(sys.stderr), unicode_math.width())
     for n in report.neurons:
         if n.verdict == lemma45.HYPOTHESIS_NOT_MET:
             where = f" for neuron {n.index + 1}" if instance.n > 1 else ""
-            typer.echo(f"note: hypothesis not met{where}: ⟨W0, W*⟩ = {n.inner} ≤ 0, so Lemma 4.5 "
-                       "says nothing about this instance", err=True)
+            value = render.show(n.inner, shown)
+            value = value if value.startswith("≈") else f"= {value}"
+            note = (f"note: hypothesis not met{where}: ⟨W0, W*⟩ {value} ≤ 0, "
+                    "so Lemma 4.5 says nothing about this instance")
+            typer.echo(note if shown.unicode else unicode_math.ascii_line(note), err=True)
     raise typer.Exit(result.exit_code)
 
 
