@@ -122,3 +122,11 @@ def test_scan_exits_1_when_the_lemma_fails_on_a_layer(tmp_path, capsys, seed, co
     (layer,) = json.loads(capsys.readouterr().out)["layers"]
     assert layer["verdict"] == ("fails" if code == ExitCode.REFUTED else "holds")
     assert exit_code == code
+
+
+def test_an_existential_claim_that_cannot_be_traced_is_bad_input_at_its_line(tmp_path):
+    path = tmp_path / "exists.py"
+    path.write_text(HEAD + "C = Claim(id='me/e', source='s', statement='r', variables=(Var('x', ()),),\n"
+                           "          exists=(Var('p', ()),), residual=lambda xp, x, p: x + p + 0.5)\n")
+    with pytest.raises(ClaimError, match=r"exists\.py:3: claim me/e cannot be traced: TypeError"):
+        fuzz(load_file(path)[0], max_examples=5, time_budget=10, use_jax=False)
