@@ -318,41 +318,44 @@ def test_verify_shows_each_long_step_on_a_terminal_only(monkeypatch):
 
 
 def _screen(raw: str) -> list[str]:
-    """What a terminal shows after `raw`: "\\r" returns to column 0, ESC[K erases
-    to the end of the line, "\\n" starts a new line, other text overwrites."""
-    lines, line, col = [], [], 0
-    for piece in re.split(r"(\r|\n|\x1b\[K)", raw):
+    """What a terminal shows after `raw`: "\\r" returns to column 0, "\\n" moves
+    down a row, ESC[K erases to the end of the row, ESC[2K the whole row, ESC[1A
+    moves up a row (rich's transient spinner uses the last three); colours and
+    cursor visibility are ignored; other text overwrites."""
+    rows, row, col = [[]], 0, 0
+    for piece in re.split(r"(\r|\n|\x1b\[[0-9;?]*[A-Za-z])", raw):
         if piece == "\r":
             col = 0
         elif piece == "\n":
-            lines.append("".join(line))
-            line, col = [], 0
+            row += 1
+            col = 0
+            if row == len(rows):
+                rows.append([])
         elif piece == "\x1b[K":
-            del line[col:]
+            del rows[row][col:]
+        elif piece == "\x1b[2K":
+            rows[row] = []
+        elif piece == "\x1b[1A":
+            row = max(0, row - 1)
+        elif piece.startswith("\x1b["):
+            continue
         else:
             for ch in piece:
-                line[col:col + 1] = [ch]
+                rows[row][col:col + 1] = [ch]
                 col += 1
-    return lines + (["".join(line)] if line else [])
+    lines = ["".join(r) for r in rows]
+    return lines[:-1] if lines and not lines[-1] else lines
 
 
-def test_screen_simulator_keeps_what_is_not_erased():
-    assert _screen("\r| 3 s left\x1b[Kreport\n") == ["| 3 s leftreport"]  # the stuck frame
-    assert _screen("\r| 3 s left\x1b[K\rreport\n") == ["reportleft"]  # overwritten, not erased
-    assert _screen("\r| 3 s left\x1b[K\r\x1b[Kreport\n") == ["report"]
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
-def test_fuzz_on_a_terminal_leaves_no_spinner_frame_behind(tmp_path):
+def _on_a_terminal(args: list[str], cwd: Path) -> str:
+    """Everything `bnproof ARGS` writes to a pseudo-terminal (stdout and stderr)."""
     import pty
     import select
 
-    examples = ROOT / "docs" / "examples" / "decision_boundaries.py"
     master, slave = pty.openpty()
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(tmp_path / ".cache"), COLUMNS="120")
-    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", str(examples), "--no-timings",
-                             "--time-budget", "2"], stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path,
-                            env=env)
+    env = dict(os.environ, BNPROOF_CACHE_DIR=str(cwd / ".cache"), COLUMNS="120")
+    proc = subprocess.Popen([sys.executable, "-m", "bnproof", *args], stdin=slave, stdout=slave,
+                            stderr=slave, cwd=cwd, env=env)
     os.close(slave)
     raw = b""
     while True:
@@ -368,8 +371,41 @@ def test_fuzz_on_a_terminal_leaves_no_spinner_frame_behind(tmp_path):
         raw += chunk
     proc.wait()
     os.close(master)
-    text = raw.decode("utf-8").replace("\r\n", "\n")  # the terminal's own line endings
+    return raw.decode("utf-8").replace("\r\n", "\n")  # the terminal's own line endings
+
+
+def test_screen_simulator_keeps_what_is_not_erased():
+    assert _screen("\r| 3 s left\x1b[Kreport\n") == ["| 3 s leftreport"]  # the stuck frame
+    assert _screen("| step\r\n\r\x1b[1A\x1b[2Kreport\n") == ["report"]  # rich's transient exit
+    assert _screen("\r| 3 s left\x1b[K\rreport\n") == ["reportleft"]  # overwritten, not erased
+    assert _screen("\r| 3 s left\x1b[K\r\x1b[Kreport\n") == ["report"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_fuzz_on_a_terminal_leaves_no_spinner_frame_behind(tmp_path):
+    examples = ROOT / "docs" / "examples" / "decision_boundaries.py"
+    text = _on_a_terminal(["fuzz", str(examples), "--no-timings", "--time-budget", "2"], tmp_path)
     assert "s left; examples/" in text  # frames were drawn, with the budget left
     screen = _screen(text)
     assert not any("s left" in line for line in screen), screen
     assert screen[0].startswith("examples/bn-relu-hyperplanes-cut-the-batch — ")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_verify_on_large_data_shows_its_steps_on_a_terminal_and_leaves_none(tmp_path):
+    import random
+
+    rng = random.Random(1)
+    m, d = 400, 30
+    data = {"X": [[rng.randint(-5, 5) for _ in range(d)] for _ in range(m)],
+            "y": [rng.randint(-9, 9) for _ in range(m)], "W0": [1] * d}
+    (tmp_path / "big.json").write_text(json.dumps(data))
+    text = _on_a_terminal(["verify", "lemma-4.5", "--data", "big.json", "--no-crosscheck", "--out",
+                           "c.json"], tmp_path)
+    for step in ("deriving the optima exactly (m = 400, d = 30)", "writing the closed forms",
+                 "writing the certificate"):
+        assert step in text
+    screen = _screen(text)
+    assert screen[0] == "Lemma 4.5 (BatchNorm leads to a favourable initialization) — Santurkar et al. " \
+                        "(2018), p. 8", screen[:3]
+    assert not any("deriving" in line or "writing the" in line for line in screen)
