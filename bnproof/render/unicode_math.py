@@ -148,6 +148,7 @@ ASCII = {
     "±": "+/-", "⊥": "_|_", "∈": "in", "’": "'", "“": '"', "”": '"', "⁻": "^-",
 }
 ASCII.update({chr(0x2080 + k): str(k) for k in range(10)})  # subscripts: w₁ -> w1
+ASCII.update({sup: f"^{k}" for k, sup in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")})  # powers: w⁴ -> w^4
 ASCII_TABLE = str.maketrans(ASCII)
 
 
