@@ -149,17 +149,30 @@ def test_batch_normalization_is_written_in_natural_order():
 
 CLAIM_FILE = '''
 from bnproof.claims import Claim, Var
+from bnproof.claims.blocks import backprop, norm2, normalize, stats
 
 def variance(xp, g, gamma, y):
-    return xp.mean((y - xp.mean(y)) ** 2)
+    return stats(xp, y)[1] ** 2
 
-def residual(xp, g, gamma, y):
-    return xp.sum(g * g) - 2 * xp.sum(g * g)
+def lhs(xp, g, gamma, y):
+    yhat, sigma = normalize(xp, y)
+    return norm2(xp, backprop(xp, g, yhat, sigma, gamma))
 
-CLAIM = Claim(id="my/thm", source="my notes", statement=STATEMENT, residual=residual,
+def rhs(xp, g, gamma, y):
+    yhat, sigma = normalize(xp, y)
+    m = y.shape[0]
+    return gamma**2 / sigma**2 * (norm2(xp, g) - xp.sum(g) ** 2 * xp.q(1, m)
+                                  - 1 / xp.sqrt(xp.q(m)) * xp.sum(g * yhat) ** 2)
+
+CLAIM = Claim(id="my/thm", source="my notes", statement=STATEMENT,
+              residual=lambda xp, g, gamma, y: rhs(xp, g, gamma, y) - lhs(xp, g, gamma, y),
               variables=(Var("g", ("m",)), Var("gamma", ()), Var("y", ("m",))),
               sizes={"m": (2, 3)}, hypotheses=(variance,),
-              symbols={"g": r"\\nabla_{y_j} L", "y": r"\\hat{y}_j"})
+              symbols={"g": r"\\nabla_{y_j} L", "y": r"y_j"},
+              quantities={r"\\mu_j": lambda xp, g, gamma, y: stats(xp, y)[0],
+                          r"\\sigma_j": lambda xp, g, gamma, y: stats(xp, y)[1],
+                          r"\\hat{y}_j": lambda xp, g, gamma, y: normalize(xp, y)[0],
+                          "LHS": lhs, "RHS": rhs})
 '''
 
 
@@ -174,11 +187,18 @@ def test_a_certificate_of_ones_own_claim_is_written_in_its_symbols(tmp_path):
     claim_file.write_text(f"STATEMENT = {statement!r}\n" + CLAIM_FILE)
     text = fragment(str(cert), "--claim", str(claim_file))
     assert r"\nabla_{y_j} L &= \left(0, 1\right)" in text
-    assert r"\hat{y}_j &= \left(0, 1\right)" in text and r"\gamma &= 1" in text
+    assert r"y_j &= \left(0, 1\right)" in text and r"\gamma &= 1" in text
     assert r"h_{1}\ \text{(variance)} &= \tfrac{1}{4} > 0" in text or \
         r"h_{1}\ \text{(variance)} &= \frac{1}{4} > 0" in text
+    # the claim's quantities on the counterexample, then the violated inequality: ŷ = (−1, 1),
+    # σ = 1/2, LHS = ‖0‖² = 0, RHS = 4(1 − 1/2 − 1/√2) = 2 − 2√2
+    assert r"\hat{y}_j &= \left(-1, 1\right)" in text and r"\sigma_j &= \frac{1}{2}" in text
+    assert r"\text{LHS} &= 0" in text and r"\text{RHS} &= 2 - 2 \sqrt{2}" in text
+    assert r"\text{LHS} = 0 > 2 - 2 \sqrt{2} = \text{RHS}" in text
+    assert text.index("The two sides") < text.index("The violated residual")
     plain = fragment(str(cert))  # without the claim: the certificate's own names
     assert r"g &= \left(0, 1\right)" in plain and "variance" not in plain
+    assert "LHS" not in plain
     compile_quietly(tmp_path, {"mine": text})
     other = tmp_path / "other.py"
     other.write_text(f"STATEMENT = {'x < y'!r}\n" + CLAIM_FILE)
@@ -192,6 +212,9 @@ def test_symbols_must_name_variables():
     with pytest.raises(ValueError, match="not a variable"):
         Claim(id="a/b", source="s", statement="x", residual=lambda xp, x: x,
               variables=(Var("x", ()),), symbols={"z": "z_0"})
+    with pytest.raises(ValueError, match="quantities"):
+        Claim(id="a/b", source="s", statement="x", residual=lambda xp, x: x,
+              variables=(Var("x", ()),), quantities={"LHS": 3})
 
 
 def test_the_equality_case_of_a_strict_inequality_is_named(tmp_path):

@@ -58,6 +58,8 @@ class Claim:
     reading: str = ""  # how ambiguous notation is read
     # variable name -> its LaTeX in the statement ({"g": r"\nabla_{y_j} L"}), for documents
     symbols: dict = field(default_factory=dict)
+    # LaTeX name -> function(xp, **variables): LHS, RHS, mu, ... shown in a refutation document
+    quantities: dict = field(default_factory=dict)
     exact_sizes: dict | None = None  # identities: sizes at which to prove ≡ 0 with symbols
     path: str | None = None  # the file it came from
 
@@ -84,6 +86,10 @@ class Claim:
                 raise ValueError(f"claim {self.id}: symbols names {name!r}, which is not a variable")
             if not isinstance(latex, str) or not latex.strip():
                 raise ValueError(f"claim {self.id}: the symbol of {name} must be non-empty LaTeX")
+        for name, function in dict(self.quantities).items():
+            if not isinstance(name, str) or not name.strip() or not callable(function):
+                raise ValueError(f"claim {self.id}: quantities maps LaTeX names to functions "
+                                 "of (xp, **variables)")
 
     def _check_exists(self, names: list) -> None:
         # a witness is any real point: a domain would turn Farkas' lemma into strict cases

@@ -16,7 +16,7 @@ import sympy
 
 from ..program.evaluate import run, to_sympy
 from ..program.trace import TRANSCENDENTAL
-from .latex import Document, decimal, escape, number, tex, to_expr, tt
+from .latex import Document, decimal, escape, number, tex, to_expr, tt, vector
 from .latex_statement import safe_statement
 
 # A residual whose expression tree (shared subexpressions counted each time)
@@ -212,6 +212,7 @@ def _residual(out: Document, doc: dict, ev: Evaluated, source=None) -> None:
         out.aligned([(rf"e_{{{k}}}", number(e, out.longs, f"equality {k}") if e is not None
                       else r"0 \quad \text{(exactly; too large to expand here)}")
                      for k, e in enumerate(ev.equalities, 1)])
+    _quantities(out, doc, source)
     out.section("The violated residual")
     if ev.guards[0]:
         count, present = ev.guards
@@ -243,6 +244,44 @@ def _residual(out: Document, doc: dict, ev: Evaluated, source=None) -> None:
         out.para(r"The residual is exactly $0$: the two sides are equal, so the claim fails "
                  r"only in the equality case of its strict inequality, which the statement as "
                  r"printed (with $<$) excludes.")
+
+
+def _quantities(out: Document, doc: dict, source) -> None:
+    """The claim's named quantities (LHS, RHS, μ, σ, ŷ, ...) on the counterexample, and
+    the violated inequality between LHS and RHS where the claim names both."""
+    if not getattr(source, "quantities", None):
+        return
+    from .latex_quantities import evaluate as quantities
+
+    values = quantities(source, doc["instance"], _inputs(doc["instance"]), MAX_TREE)
+    out.section("The two sides on the counterexample")
+    rows = []
+    for name, entries in values:
+        shown = _name(name)
+        if entries is None:
+            rows.append((shown, r"	ext{(undefined here, or too large to expand)}"))
+        elif len(entries) == 1:
+            rows.append((shown, number(entries[0], out.longs, name, approx=True)))
+        else:
+            rows.append((shown, vector(entries, out.longs, name, approx=True)))
+    out.aligned(rows)
+    sides = dict(values)
+    lhs, rhs = sides.get("LHS"), sides.get("RHS")
+    if not (lhs and rhs and len(lhs) == len(rhs) == 1) or doc["claim"]["kind"] == "identity":
+        return
+    gap = sympy.radsimp(sympy.expand(lhs[0] - rhs[0]))
+    relation = "=" if gap == 0 else (">" if gap > 0 else "<")
+    wanted = "<" if doc["claim"]["kind"] == "strict-inequality" else r"\le"
+    out.para(rf"The claim asserts $\text{{LHS}} {wanted} \text{{RHS}}$; here")
+    out.display(rf"\text{{LHS}} = {number(lhs[0], out.longs, 'LHS')} {relation} "
+                rf"{number(rhs[0], out.longs, 'RHS')} = \text{{RHS}}")
+
+
+def _name(name: str) -> str:
+    """A quantity's name as math: LHS and RHS as words, other names as the claim writes them."""
+    if name in ("LHS", "RHS"):
+        return rf"\text{{{name}}}"
+    return safe_statement(name)
 
 
 def _transcendental(doc: dict) -> bool:

@@ -1,0 +1,66 @@
+"""The quantities a claim names (Claim.quantities: LHS, RHS, μ, σ, ŷ, …), evaluated
+exactly on a refutation's counterexample for the referee's report.
+
+Each function is traced with the claim language's exact namespace, as the
+residual is, and the trace is evaluated on the certificate's instance by the
+exact evaluator; nothing is read from text as code (the functions come from
+the claim object the user gave, never from the certificate)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy
+
+from ..claims import xp as namespaces
+from ..claims.decide import _inputs as input_array, _node as node
+from ..program.evaluate import to_sympy
+from ..program.trace import Program
+
+
+def evaluate(claim, instance: dict, lookup, max_tree: int) -> list[tuple[str, list | None]]:
+    """[(LaTeX name, exact entries or None where too large or undefined)] in the claim's order;
+    a scalar quantity has one entry."""
+    out = []
+    sizes = {}
+    for v in claim.variables:
+        shape = np.shape(np.array(instance[v.name], dtype=object))
+        for name, n in zip(v.shape, shape):
+            if not isinstance(name, int):
+                sizes[name] = n
+    for name, function in getattr(claim, "quantities", {}).items():
+        out.append((name, _entries(claim, sizes, function, lookup, max_tree)))
+    return out
+
+
+def _entries(claim, sizes, function, lookup, max_tree):
+    program = Program()
+    xp = namespaces.trace(program)
+    values = {v.name: input_array(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
+    try:
+        value = function(xp, **values)
+        items = value.ravel() if isinstance(value, np.ndarray) else [value]
+        indices = [node(program, item).index for item in items]
+    except (ValueError, TypeError, ArithmeticError):
+        return None
+    if _tree(program.steps, indices) > max_tree:
+        return None
+    try:
+        return [sympy.radsimp(sympy.expand(to_sympy(program.steps[: i + 1], lookup, i)))
+                for i in indices]
+    except (ValueError, TypeError, ArithmeticError, KeyError, IndexError):
+        return None  # undefined on this instance (a guard left it absent, a division by 0)
+
+
+def _tree(steps: list, indices: list) -> int:
+    """The expression tree's size (shared subexpressions counted each time), capped."""
+    sizes = []
+    for step in steps:
+        if step[0] in ("input", "const"):
+            sizes.append(1)
+        elif step[0] == "pow":
+            sizes.append(sizes[step[1]] + 1)
+        else:
+            sizes.append(min(math.inf, 1 + sum(sizes[i] for i in step[1:3] if isinstance(i, int))))
+    return sum(sizes[i] for i in indices) if indices else 0
