@@ -242,3 +242,13 @@ def test_running_text_has_no_stacked_fractions():
         paragraphs = [p for p in body_of(text).split("\n\n")
                       if not p.startswith(("\\begin{equation", "\\begin{multline", "\\begin{align"))]
         assert not [p for p in paragraphs if re.search(r"\\d?frac\{", p)]
+
+
+def test_every_committed_certificate_pastes_into_one_paper_without_warnings(tmp_path):
+    from test_latex import CERTIFICATES
+
+    pieces = {f"cert{k}": fragment(str(path)) for k, path in enumerate(CERTIFICATES)}
+    assert len(pieces) >= 5
+    compile_quietly(tmp_path, pieces)
+    every = [label for text in pieces.values() for label in labels(text)]
+    assert len(every) == len(set(every))  # one paper, no label defined twice
