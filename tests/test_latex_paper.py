@@ -252,3 +252,20 @@ def test_every_committed_certificate_pastes_into_one_paper_without_warnings(tmp_
     compile_quietly(tmp_path, pieces)
     every = [label for text in pieces.values() for label in labels(text)]
     assert len(every) == len(set(every))  # one paper, no label defined twice
+
+
+def test_derivations_on_two_large_instances_share_a_paper(tmp_path):
+    from test_latex import BIG
+
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(BIG))
+    two = tmp_path / "two.json"  # two neurons
+    two.write_text(json.dumps({"X": [[1, 2], [3, 5], [2, 2], [7, 1]],
+                               "Y": [[1, 2], [0, 1], [3, 3], [1, 0]], "W0": [[1, 1], [2, -1]]}))
+    pieces = {"big": fragment("lemma-4.5", "--data", str(big)),
+              "two": fragment("lemma-4.5", "--data", str(two)),
+              "example": fragment("lemma-4.5")}
+    compile_quietly(tmp_path, pieces)
+    keys = {label.rsplit(":", 1)[0] for text in pieces.values() for label in labels(text)}
+    assert keys == {"bnproof:lemma-4.5", "bnproof:lemma-4.5-two",
+                    "bnproof:lemma-4.5-a-b-100-odd-name"}

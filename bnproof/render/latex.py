@@ -295,8 +295,10 @@ class Document:
 
     def items(self, entries: list[str]) -> None:
         # enumerate, not itemize: the bullet would pull in a bitmap TS1 font
-        self.parts.append("\\begin{enumerate}\n" + "\n".join(rf"\item {e}" for e in entries)
-                          + "\n\\end{enumerate}")
+        # ragged right: an item of long exact numbers has little glue to justify with
+        self.parts.append("\\begin{flushleft}\n\\begin{enumerate}\n"
+                          + "\n".join(rf"\item {e}" for e in entries)
+                          + "\n\\end{enumerate}\n\\end{flushleft}")
 
     def render(self, fragment: bool, level: str | None = None) -> str:
         """The whole document, or (fragment) its body for \\input into a paper, with

@@ -17,7 +17,8 @@ from ..exact import bn as exact_bn
 from ..exact.linalg import rows_of
 from ..exact.surd import Surd
 from ..exact.symbolic import ClosedForms, closed_forms
-from .latex import Document, Raw, escape, inline_number, matrix, number, tex, to_expr, vector
+from ..instance import example_3_2
+from .latex import Document, Raw, escape, label_key, inline_number, matrix, number, tex, to_expr, vector
 from .latex_lemma45_parts import bn_optimum_section, definitions, inequality_section, summary
 
 # Per-sample vectors are written out only for batches this short.
@@ -28,7 +29,7 @@ MAX_INPUTS_SHOWN = 8
 def document(report: lemma45.Report) -> Document:
     inst = report.instance
     doc = Document(rf"Lemma 4.5 of Santurkar et al.\ (2018) on {escape(inst.name)}: "
-                   "an exact derivation", key="lemma-4.5",
+                   "an exact derivation", key=_key(inst),
                    provenance="`bnproof verify` writes a certificate of these values that the "
                    "stdlib-only checker re-verifies.")
     doc.section("The claim")
@@ -53,6 +54,14 @@ def document(report: lemma45.Report) -> Document:
         inequality_section(doc, n, prefix)
     summary(doc, report)
     return doc
+
+
+def _key(inst) -> str:
+    """The label key: lemma-4.5 for Example 3.2, else with the instance's name, so that
+    derivations on two instances can sit in one paper."""
+    if inst.name == example_3_2().name:
+        return "lemma-4.5"
+    return "lemma-4.5-" + label_key(inst.name.removesuffix(".json"))[:60]
 
 
 def _instance(doc: Document, n, inst, prefix: str) -> None:

@@ -181,8 +181,9 @@ def summary(doc: Document, report: lemma45.Report) -> None:
     entries = []
     for n in report.neurons:
         head = "" if report.instance.n == 1 else f"Neuron {n.index + 1}: "
-        w_star = ", ".join(_short_inline(x) for x in n.standard.w.entries())
-        grad = ", ".join(decimal(e, 4) for e in n.grad_bn_at_w_star.entries())
+        # a line may break after any comma of a long tuple (a narrow column, a long W*)
+        w_star = r",\allowbreak\ ".join(_short_inline(x) for x in n.standard.w.entries())
+        grad = r",\allowbreak\ ".join(decimal(e, 4) for e in n.grad_bn_at_w_star.entries())
         line = (rf"{head}$W^* = ({w_star})$; $\nabla\widehat{{\mathcal{{C}}}}(W^*) \approx "
                 rf"({grad})$; LHS ${_inline_approx(n.lhs)}$")
         if n.rhs is not None:
