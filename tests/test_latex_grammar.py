@@ -18,7 +18,9 @@ HARMFUL = ["input", "include", "write", "openout", "openin", "read", "def", "ede
            "makeatletter", "endinput", "stop", "batchmode", "message", "typeout", "ifx",
            "ifnum", "ifcsname", "romannumeral", "string", "noexpand", "afterassignment",
            "aftergroup", "global", "setlength", "verb", "halign", "vadjust", "AtEndDocument",
-           "ExplSyntaxOn", "lstinputlisting", "verbatiminput", "includegraphics"]
+           "ExplSyntaxOn", "lstinputlisting", "verbatiminput", "includegraphics", "ShellEscape",
+           "scantextokens", "primitive", "pdfprimitive", "expanded", "AddToHook", "UseHook",
+           "endlinechar", "hyphenchar", "fontdimen", "luaescapestring", "readline"]
 
 HOSTILE = [
     r"x \leq y \input{/etc/passwd}",

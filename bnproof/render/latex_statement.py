@@ -57,12 +57,16 @@ AtEndOfClass AtEndOfPackage addto patchcmd pretocmd apptocmd
 halign valign noalign omit span cr crcr vadjust insert mark marks topmark
 begingroup endgroup bgroup egroup verb lstinline url path href
 loop repeat loopexit tracingall tracingonline font fontdimen hyphenation patterns
+hyphenchar skewchar endlinechar newlinechar escapechar deadcycles maxdeadcycles
+interactionmode pagegoal pagetotal insertpenalties holdinginserts
 """.split())
 # Families whose every member is a conditional, an engine primitive, or a definition.
 DENIED_PREFIXES = ("if", "pdf", "tracing", "every", "new", "renew", "New", "Renew", "Provide",
-                   "Declare", "lua", "Lua", "Expl", "xe", "XeTeX", "synctex")
-DENIED_PARTS = ("input", "include", "file", "File", "write", "read", "catcode", "csname",
-                "shell", "special", "lua")
+                   "Declare", "lua", "Lua", "Expl", "xe", "XeTeX", "synctex", "Use", "AddTo",
+                   "RemoveFrom", "ActivateGeneric")
+# compared without case: \\ShellEscape, \\scantextokens, \\expanded, \\primitive
+DENIED_PARTS = ("input", "include", "file", "write", "read", "catcode", "csname", "shell",
+                "special", "lua", "scan", "expand", "primitive")
 ALLOWED_ANYWAY = {"iff"}  # a relation, not a conditional
 
 ENVIRONMENTS = {"cases", "matrix", "pmatrix", "bmatrix", "Bmatrix",
@@ -78,7 +82,7 @@ def denied(name: str) -> bool:
     if name in ALLOWED_ANYWAY:
         return False
     return (name in DENIED or name.startswith(DENIED_PREFIXES)
-            or any(part in name for part in DENIED_PARTS))
+            or any(part in name.lower() for part in DENIED_PARTS))
 
 
 def safe_statement(statement) -> str:
