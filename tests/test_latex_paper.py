@@ -271,3 +271,17 @@ def test_derivations_on_two_large_instances_share_a_paper(tmp_path):
     keys = {label.rsplit(":", 1)[0] for text in pieces.values() for label in labels(text)}
     assert keys == {"bnproof:lemma-4.5", "bnproof:lemma-4.5-two",
                     "bnproof:lemma-4.5-a-b-100-odd-name"}
+
+
+def test_an_existential_refutation_pastes_without_warnings(tmp_path):
+    import bnproof as api
+    from bnproof.claims import Claim, Var
+
+    claim = Claim("my/inverse", "my notes", r"\forall x\ \exists p : p\,x = 1",
+                  lambda xp, x, p: p * x - 1, (Var("x"),), kind="identity", exists=(Var("p"),))
+    result = api.fuzz(claim, seed=0, max_examples=30, time_budget=60, jax=False)
+    assert result.verdict == "refuted"
+    text = api.latex(result, fragment=True)
+    assert_every_display_is_labelled(text, "my-inverse")
+    assert "Independent check" not in text and "checker" not in body_of(text)
+    compile_quietly(tmp_path, {"exists": text})
