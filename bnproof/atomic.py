@@ -4,12 +4,17 @@ rename, so an interrupted run never leaves half a certificate, document or figur
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     path = Path(path)
+    if _is_special(path):  # `-o /dev/null`, a FIFO: renaming over it would replace the device itself
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -22,6 +27,14 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+def _is_special(path: Path) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 def _umask() -> int:

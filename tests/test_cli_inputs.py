@@ -142,3 +142,29 @@ def test_non_ascii_digits_are_not_numbers():
         with pytest.raises(BadInput):
             parse_number(text, "gamma")
     assert parse_number("3.5e1", "gamma") == 35
+
+
+def test_writing_to_a_device_or_fifo_writes_into_it_and_never_replaces_it(tmp_path):
+    # `-o /dev/null` once replaced /dev/null with a regular file (a rename over the device, as
+    # root); the same path is tested here on a FIFO so that a regression cannot break the machine
+    import os
+    import stat
+
+    from bnproof.atomic import write_text_atomic
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    fifo = tmp_path / "out"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader from the start: no blocking
+    try:
+        write_text_atomic(fifo, "{}")
+        try:
+            received = os.read(reader, 100)
+        except BlockingIOError:  # nothing was written into the FIFO
+            received = b""
+    finally:
+        os.close(reader)
+    assert received == b"{}"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary left beside it
