@@ -73,14 +73,14 @@ def test_export_defaults_to_its_only_format(capsys):
     assert code in (0, None) and "(set-logic QF_NRA)" in out and "(check-sat)" in out
 
 
-def test_a_missing_solver_is_a_set_up_message_naming_what_to_install(capsys, monkeypatch):
+def test_a_missing_solver_is_a_set_up_message_naming_what_to_install(tmp_path, capsys, monkeypatch):
     from pathlib import Path
 
     from bnproof.certificate import solvers
 
     monkeypatch.setattr(solvers, "available", lambda name: False)
     path = str(Path(__file__).resolve().parents[1] / CERTIFICATE)
-    code, _, err = run_cli(capsys, "export", path, "--solve", "cvc5", "-o", "/dev/null")
+    code, _, err = run_cli(capsys, "export", path, "--solve", "cvc5", "-o", str(tmp_path / "q.smt2"))
     assert code == ExitCode.BAD_INPUT
     assert "pip install cvc5" in err and 'bnproof[test]' in err and "Traceback" not in err
 
