@@ -260,7 +260,7 @@ def test_record_saves_each_verdict_at_once_and_resume_skips_them(tmp_path):
     assert resumed.returncode == ExitCode.REFUTED
     assert "already recorded with seed 4 (refuted); skipped" in resumed.stdout
     other_seed = run("fuzz", toy, "--seed", "5", "--max-examples", "40", "--no-jax", "--record",
-                     "--resume", cwd=tmp_path, **env)
+                     "--overwrite", "--resume", cwd=tmp_path, **env)  # another seed replaces only if asked
     assert "skipped" not in other_seed.stdout and "REFUTED" in other_seed.stdout
     alone = run("fuzz", toy, "--resume", cwd=tmp_path, **env)
     assert alone.returncode == ExitCode.BAD_INPUT and alone.stderr.startswith("error: --resume")

@@ -188,7 +188,7 @@ def test_the_progress_line_leaves_nothing_behind(monkeypatch):
     coverage.add({"m": 2}, 10, 7, 7)
     with ProgressLine(enabled=True) as line:
         line.show("toy/claim", coverage, 3.2, 5)
-        assert "toy/claim: 10 instances, 7 met the hypotheses; 3 s of 5 s left" in screen.getvalue()
+        assert "3 s of 5 s left; toy/claim: 10 instances, 7 met the hypotheses" in screen.getvalue()
     # what a terminal shows last: the text after the last carriage return, with ESC[K erasing it
     assert screen.getvalue().endswith("\r\x1b[K")
     quiet = Terminal()

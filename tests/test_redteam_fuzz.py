@@ -483,8 +483,9 @@ C_FINE = Claim(id="rude/c-fine", source="a test", statement="x^2 >= 0", variable
     # a claim that cannot be traced is the user's mistake: the run stops with exit 3 and the
     # line, and the verdicts already reached are still printed
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stderr
-    results = json.loads(proc.stdout)
-    results = {r["claim"]: r for r in (results if isinstance(results, list) else [results])}
+    doc = json.loads(proc.stdout)  # one JSON document: the error, with the claims finished before it
+    assert doc["exit_code"] == ExitCode.BAD_INPUT and "my own bad input" in doc["error"]
+    results = {r["claim"]: r for r in doc["finished"]}
     assert results["rude/a-exits"]["reason"] == "the search process died (exit code 7)"
     assert "rude.py:13: claim rude/b-bad-input cannot be traced: BadInput: my own bad input" in proc.stderr
 

@@ -102,7 +102,10 @@ def main(argv: Optional[list[str]] = None) -> None:
         if _wants_json(argv):  # a script reading stdout gets an object it can parse, then the code
             import json
 
-            typer.echo(json.dumps({"error": str(err), "exit_code": int(err.exit_code)}, ensure_ascii=False))
+            payload = {"error": str(err), "exit_code": int(err.exit_code)}
+            if getattr(err, "finished", None):  # the claims a stopped run had finished: still one document
+                payload["finished"] = err.finished
+            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         typer.echo(f"error: {err}", err=True)
         sys.exit(err.exit_code)
     except KeyboardInterrupt:

@@ -175,12 +175,10 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                     on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget),
                     digest=digests.get(c.path))
                 finish(c, outcome, line)
-        except BnproofError:  # a run stopped by an error still reports the claims it finished
+        except BnproofError as err:  # a run stopped by an error still reports the claims it finished
             supervisor.close()
             line.clear()
-            if as_json and results:
-                typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2,
-                                      ensure_ascii=False))
+            err.finished = results  # under --json, part of the one error object (cli/application.py)
             raise
         except KeyboardInterrupt as stop:
             _ignore_further_interrupts()
