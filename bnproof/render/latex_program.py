@@ -66,7 +66,9 @@ def _inputs(instance: dict):
     return lookup
 
 
-def _tree_sizes(steps: list) -> list[int]:
+def tree_sizes(steps: list) -> list[int]:
+    """Each step's expression-tree size, shared subexpressions counted each time (what a
+    printed formula would repeat)."""
     sizes = []
     for step in steps:
         if step[0] in ("input", "const"):
@@ -80,7 +82,7 @@ def _tree_sizes(steps: list) -> list[int]:
 
 def evaluate(doc: dict) -> Evaluated:
     program, inputs = doc["program"], _inputs(doc["instance"])
-    steps, sizes = program["steps"], _tree_sizes(program["steps"])
+    steps, sizes = program["steps"], tree_sizes(program["steps"])
 
     def exact(index):
         if sizes[index] > MAX_TREE:

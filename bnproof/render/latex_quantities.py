@@ -8,7 +8,6 @@ the claim object the user gave, never from the certificate)."""
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import sympy
@@ -54,13 +53,7 @@ def _entries(claim, sizes, function, lookup, max_tree):
 
 
 def _tree(steps: list, indices: list) -> int:
-    """The expression tree's size (shared subexpressions counted each time), capped."""
-    sizes = []
-    for step in steps:
-        if step[0] in ("input", "const"):
-            sizes.append(1)
-        elif step[0] == "pow":
-            sizes.append(sizes[step[1]] + 1)
-        else:
-            sizes.append(min(math.inf, 1 + sum(sizes[i] for i in step[1:3] if isinstance(i, int))))
+    from .latex_program import tree_sizes  # here: latex_program imports this module lazily
+
+    sizes = tree_sizes(steps)
     return sum(sizes[i] for i in indices) if indices else 0
