@@ -3,7 +3,7 @@
 `check_claim(claim)` decides the pinned examples exactly, then fuzzes the
 claim, and raises an AssertionError unless it survives: a refuted claim with
 its exact counterexample in the message (as Hypothesis reports a falsifying
-example), a vacuous or undecided one with its reason.  `holds(claim)` makes a
+example; typeset as the report shows it, 1 − √2), a vacuous or undecided one with its reason.  `holds(claim)` makes a
 test function of it, `claim_test(claim)` a test with no body, and
 `example(...)` pins an instance that is always decided exactly first::
 
@@ -148,13 +148,11 @@ def _decide_pin(claim, values: dict, k: int) -> None:
         judge = Judge(claim)
         found = judge.confirm(instance)
         if found is not None:
-            from ._api import display
+            from ._api.results import counterexample_lines
 
             found = described(claim, found)
-            lines = [f"  {name} = {display.value_text(instance[name])}" for name in names]
-            approx = f" ≈ {found.residual_float:.6g}" if found.residual_float is not None else ""
-            lines.append(f"  residual = {found.residual_text}{approx} "
-                         f"{display.relation(claim.kind, claim.strict)[1]} (decided by {found.decided_by})")
+            lines = counterexample_lines(claim, {name: instance[name] for name in names}, found.residual_text,
+                                         found.residual_float, found.decided_by)
             raise ClaimRefuted(_falsified(claim, lines, where)
                                + "\nThe violation is exact; its certificate was accepted by the "
                                  "independent checker.")

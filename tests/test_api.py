@@ -113,7 +113,7 @@ def test_displays_show_the_exact_counterexample(toy):
     # the mathematics, for Jupyter's MathJax (which typesets $$...$$ in HTML output), and as text
     assert '<div class="bnproof-math">$$\\begin{aligned}' in page and html.escape(latex) in page
     for row in ("<code>y</code></td><td><code>(1, 0, 0)</code>", "<code>gamma</code></td><td><code>1</code>",
-                "<code>beta</code></td><td><code>0</code>", "1 - sqrt(2) ≈ -0.414214 &lt; 0"):
+                "<code>beta</code></td><td><code>0</code>", "1 − √2 ≈ −0.414214 &lt; 0"):
         assert row in page
 
 

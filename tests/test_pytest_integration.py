@@ -25,7 +25,7 @@ TOY = ROOT / "tests" / "claims" / "false_toy.py"
 DEAD = {"X": [[0], [1]], "W1": [[1]], "gamma1": [1], "beta1": [0], "W2": [[1]], "gamma2": [1],
         "beta2": [-1]}
 DEAD_LINES = ["X = [0; 1]", "W1 = [1]", "gamma1 = (1)", "beta1 = (0)", "W2 = [1]", "gamma2 = (1)",
-              "beta2 = (-1)", "residual = 0 ≈ 0 ≤ 0 (decided by exact rational)"]
+              "beta2 = (−1)", "residual = 0 ≈ 0 ≤ 0 (decided by exact rational)"]
 
 MODULE = f'''
 import bnproof
@@ -121,7 +121,8 @@ def test_check_claim_raises_with_the_result():
     with pytest.raises(ClaimRefuted) as err:
         check_claim(TOY, seed=1, jax=False)
     assert isinstance(err.value, AssertionError) and err.value.result.refuted
-    assert "  y = (1, 0, 0)\n  gamma = 1\n  beta = 0\n  residual = 1 - sqrt(2)" in str(err.value)
+    # typeset as the report shows it (1 − √2), not in SymPy's text (1 - sqrt(2))
+    assert "  y = (1, 0, 0)\n  gamma = 1\n  beta = 0\n  residual = 1 − √2 ≈ −0.414214 < 0" in str(err.value)
 
 
 def test_pins_run_first_top_to_bottom_and_read_floats_as_decimals():

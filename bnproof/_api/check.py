@@ -13,11 +13,18 @@ def check(path, *, claim=None, show_program: bool = False):
     that claim: its source, statement, kind, variables and program must be the
     ones the claim gives, as with `bnproof check --claim`.  Returns a
     CheckResult: accepted, the line `bnproof check` prints, and what the
-    certificate establishes or why it was rejected."""
+    certificate establishes or why it was rejected.  A file that is no
+    certificate at all (missing, unreadable, empty or binary) raises BadInput,
+    as `bnproof check` exits 3 on it (6 is for a certificate it rejects)."""
     from ..checker.kernel import checked
+    from ..cli.check import unreadable
+    from ..errors import BadInput
     from .results import CheckResult
 
     path = os.fspath(path)
+    why = unreadable(Path(path))
+    if why is not None:
+        raise BadInput(why)
     claims = None
     if claim is not None:
         from .claims import load

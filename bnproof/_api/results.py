@@ -93,16 +93,13 @@ class FuzzResult:
     def __str__(self) -> str:
         return self.text()
 
-    def counterexample_lines(self) -> list[str]:
-        """'  name = value' per variable, then the residual, as the report shows them."""
+    def counterexample_lines(self, unicode: bool = True) -> list[str]:
+        """'  name = value' per variable, then the residual, typeset as the report
+        shows them (1 − √2, (−1)); unicode=False: the ASCII the report falls back to."""
         if not self.refuted:
             return []
-        c = self.claim
-        lines = [f"  {name} = {display.value_text(value)}" for name, value in self.counterexample.items()]
-        approx = f" ≈ {self.residual_float:.6g}" if self.residual_float is not None else ""
-        lines.append(f"  residual = {self.residual}{approx} {display.relation(c.kind, c.strict)[1]} "
-                     f"(decided by {self.decided_by})")
-        return lines
+        return counterexample_lines(self.claim, self.counterexample, self.residual, self.residual_float,
+                                    self.decided_by, unicode)
 
     def _repr_latex_(self) -> str:
         rows = [r"&\text{" + self.verdict + r":}\ " + display.math_text(self.claim_id)]
@@ -129,15 +126,41 @@ class FuzzResult:
         rows = [("claim", self.statement)]
         notes = []
         if self.refuted:
-            rows += [(name, display.value_text(value)) for name, value in self.counterexample.items()]
-            approx = f" ≈ {self.residual_float:.6g}" if self.residual_float is not None else ""
-            rows.append(("residual", f"{self.residual}{approx} "
+            rows += [(name, math(display.value_text(value))) for name, value in self.counterexample.items()]
+            rows.append(("residual", f"{_residual_text(self.residual, self.residual_float)} "
                                      f"{display.relation(self.claim.kind, self.claim.strict)[1]}"))
             notes.append(f"decided by {self.decided_by}; certificate accepted by the independent checker"
                          + (f" and written to {self.certificate_path}" if self.certificate_path else ""))
         else:
             notes = self.text().splitlines()[1:]
         return display.html_block(title, rows, notes, self._repr_latex_() if self.refuted else None)
+
+
+def counterexample_lines(claim, values: dict, residual: str, residual_float: float | None,
+                         decided_by: str, unicode: bool = True) -> list[str]:
+    """A falsifying example as a person reads it: '  name = value' per variable,
+    then '  residual = … ≈ … < 0 (decided by …)'.  The values arrive exact
+    (Fractions) and the residual in SymPy's printed form, the text --json
+    carries; both are typeset here (unicode_math), never evaluated."""
+    from ..render.unicode_math import ascii_line
+
+    m = math if unicode else str  # ASCII: SymPy's form, as the fuzz report falls back to it
+    lines = [f"  {name} = {m(display.value_text(value))}" for name, value in values.items()]
+    lines.append(f"  residual = {_residual_text(residual, residual_float, m)} "
+                 f"{display.relation(claim.kind, claim.strict)[1]} (decided by {decided_by})")
+    return lines if unicode else [ascii_line(line) for line in lines]
+
+
+def math(text: str) -> str:
+    """SymPy's printed form typeset in Unicode: 1 - sqrt(2) -> 1 − √2."""
+    from ..render.unicode_math import math as typeset
+
+    return typeset(text)
+
+
+def _residual_text(residual: str, residual_float: float | None, m=math) -> str:
+    approx = f" ≈ {m(format(residual_float, '.6g'))}" if residual_float is not None else ""
+    return f"{m(residual)}{approx}"
 
 
 def _fuzz_json(outcome, path: Path | None, timings: bool) -> dict:

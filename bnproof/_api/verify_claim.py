@@ -49,19 +49,27 @@ class ClaimVerifyResult:
                 "certificate": None if self.certificate_path is None else str(self.certificate_path),
                 "certificate_check": self.certificate_check}
 
-    def lines(self) -> list[str]:
+    def lines(self, unicode: bool | None = None, columns: int | None = None) -> list[str]:
+        """The report `bnproof verify` prints: the residual typeset (1 − √2, not
+        SymPy's 1 - sqrt(2)) and wrapped at its terms to `columns` (default: the
+        terminal's width); unicode=False (default: when stdout cannot show it)
+        gives the ASCII fallback.  to_json keeps SymPy's text."""
+        from ..render import unicode_math
+
+        unicode = unicode_math.unicode_ok() if unicode is None else unicode
+        m = unicode_math.math if unicode else str
         lines = [f"{self.claim_id} — {self.source}", f"statement: {self.statement}",
                  f"{self.verdict.upper()}: {self.reason}"]
         if self.residual is not None:
-            approx = f" ≈ {self.residual_float:.6g}" if self.residual_float is not None else ""
-            lines.append(f"  residual = {self.residual}{approx}")
+            approx = f" ≈ {m(format(self.residual_float, '.6g'))}" if self.residual_float is not None else ""
+            lines += unicode_math.wrap("  residual = ", f"{m(self.residual)}{approx}", columns)
         if self.certificate_check is not None:
             where = self.certificate_path or "kept in memory"
             lines.append(f"Certificate: {where} — checked: {self.certificate_check.split(' ', 1)[0]}")
-        return lines
+        return lines if unicode else [unicode_math.ascii_line(line) for line in lines]
 
-    def text(self) -> str:
-        return "\n".join(self.lines())
+    def text(self, unicode: bool = True) -> str:
+        return "\n".join(self.lines(unicode))
 
     def __str__(self) -> str:
         return self.text()
@@ -101,7 +109,7 @@ def _universal(claim, instance: dict) -> tuple[str, str, str | None]:
     try:
         traced = trace(claim, _sizes(claim, instance))
     except Exception as err:  # noqa: BLE001 - the claim's own code, traced on the user's sizes
-        raise BadInput(f"claim {claim.id} cannot be traced at these sizes: {type(err).__name__}: {err}") from None
+        raise _untraceable(err, claim) from None
     decision = decide(claim, instance, traced=traced)
     if decision.verdict == HOLDS:
         return HOLDS, f"the residual's sign is decided by {decision.residual.how}", None
@@ -123,7 +131,7 @@ def _existential(claim, instance: dict) -> tuple[str, str, str | None]:
     try:
         traced = trace(claim, sizes)
     except Exception as err:  # noqa: BLE001 - the claim's own code
-        raise BadInput(f"claim {claim.id} cannot be traced at these sizes: {type(err).__name__}: {err}") from None
+        raise _untraceable(err, claim) from None
     inner = decide_inner(claim, traced, instance, sizes)
     if inner.verdict == WITNESS:
         return HOLDS, f"a witness exists: {inner.witness}", None
@@ -133,6 +141,18 @@ def _existential(claim, instance: dict) -> tuple[str, str, str | None]:
             return UNDECIDED, f"no witness, but the checker cannot certify it: {why}", None
         return REFUTED, found.established, found.document
     return inner.verdict, inner.detail, None
+
+
+def _untraceable(err: Exception, claim) -> BadInput:
+    """A claim that cannot be traced at the user's sizes: with the claim file's
+    file:line where its own code is to blame (as fuzz says it); bad input either
+    way, since the sizes are the user's too."""
+    from ..errors import claim_error
+
+    blamed = claim_error(err, claim)
+    if blamed is not None:
+        return blamed
+    return BadInput(f"claim {claim.id} cannot be traced at these sizes: {type(err).__name__}: {err}")
 
 
 def _residual(claim, instance: dict) -> tuple[str | None, float | None]:

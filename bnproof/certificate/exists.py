@@ -13,6 +13,7 @@ from ..claims.api import Claim
 from ..claims.exists import ExistsTraced, Inner, kind_of
 from .io import FORMAT, VERSION, checked, seal
 from .program import _exact
+from .solvers import PACKAGES
 
 
 def claim_object(claim: Claim) -> dict:
@@ -50,6 +51,11 @@ def build(claim: Claim, instance: dict, sizes: dict, traced: ExistsTraced, inner
     }))
 
 
+# what to install for the re-run: the packages and extra `bnproof export --solve` names
+INSTALL = (f"to re-run them, pip install {' or '.join(PACKAGES.values())}, or pip install "
+           '"bnproof[test]", which brings z3 and cvc5')
+
+
 def rerun(doc: dict, timeout: float = 60.0) -> tuple[bool, str]:
     """For an accepted "smt" certificate: (confirmed, what the installed solvers say).
     Confirmed only if every installed solver answers unsat; with none installed,
@@ -67,7 +73,7 @@ def rerun(doc: dict, timeout: float = 60.0) -> tuple[bool, str]:
             except RuntimeError as err:
                 answers[name] = f"failed ({err})"
     if not answers:
-        return True, "no solver installed here to re-run; the recorded answers stand"
+        return True, f"no solver installed here to re-run; the recorded answers stand ({INSTALL})"
     text = ", ".join(f"{k} {v}" for k, v in answers.items())
     ok = all(v == "unsat" for v in answers.values())
     return ok, f"re-run: {text}" if ok else f"re-run: {text}: non-existence NOT confirmed"
