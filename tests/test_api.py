@@ -66,7 +66,7 @@ def test_fuzz_matches_the_command_line_for_the_same_seed(toy, tmp_path, monkeypa
     _, memory = toy
     proc = cli("fuzz", str(TOY), "--seed", "1", "--json", "--no-timings", cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
-    theirs = json.loads(proc.stdout)
+    (theirs,) = json.loads(proc.stdout)  # a list, one object per claim
     assert ".hypothesis" not in os.listdir(tmp_path)  # Hypothesis's files go elsewhere, then away
     written = (tmp_path / theirs["certificate"]).read_text()
     shutil.rmtree(tmp_path / "bnproof-out")

@@ -91,7 +91,7 @@ def test_false_toy_claim_is_refuted_from_the_command_line_with_a_checked_certifi
     target.write_text((HERE / "claims" / "false_toy.py").read_text())
     proc = run("fuzz", str(target), "--seed", "1", "--json", cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
-    out = json.loads(proc.stdout)
+    (out,) = json.loads(proc.stdout)
     assert out["verdict"] == "refuted" and out["residual_float"] < 0
     cert = tmp_path / out["certificate"]
     check = run("check", str(cert), cwd=tmp_path)
@@ -155,7 +155,7 @@ def test_identities_are_proved_exactly_at_small_sizes():
 def test_exact_note_appears_for_proved_identities(tmp_path):
     proc = run("fuzz", "remark-2.7/corrected", "--max-examples", "10", "--no-jax", "--json",
                cwd=tmp_path)
-    out = json.loads(proc.stdout)
+    (out,) = json.loads(proc.stdout)
     assert out["verdict"] == "verified-exactly" and out["exact"] == "verified exactly for m ≤ 6"
 
 

@@ -121,7 +121,7 @@ def test_a_jax_phase_that_blocks_keeps_the_hypothesis_evidence(tmp_path):
     (tmp_path / "sleepers.py").write_text(IN_JAX)
     proc = run("fuzz", "sleepers.py", "--time-budget", "2", "--max-examples", "30", "--json",
                cwd=tmp_path)
-    result = json.loads(proc.stdout)
+    (result,) = json.loads(proc.stdout)
     assert result["claim"] == "sleep/c-jax"
     assert result["verdict"] == "survived" and result["stopped"] == "time budget"
     assert result["instances"] >= 30 and result["met_hypotheses"] == result["instances"]
@@ -131,7 +131,7 @@ def test_shrinking_cut_short_by_the_budget_keeps_the_certified_refutation(tmp_pa
     (tmp_path / "stall.py").write_text(STALLS)
     proc = run("fuzz", "stall.py", "--no-jax", "--time-budget", "1", "--json", cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
-    result = json.loads(proc.stdout)
+    (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "refuted" and result["stopped"] == "time budget"
     assert (tmp_path / "stalled.pid").exists()  # it did stall after the first find
     assert check(tmp_path / result["certificate"], tmp_path).startswith("ACCEPTED")

@@ -80,7 +80,7 @@ def test_an_unsatisfiable_hypothesis_is_vacuous_with_its_own_exit_code(scratch):
     assert text.returncode == as_json.returncode == ExitCode.VACUOUS == 9, text.stderr
     assert "vacuous: no instance met the hypotheses (50 instances drawn, seed 0)" in text.stdout
     assert "no counterexample" not in text.stdout
-    result = json.loads(as_json.stdout)
+    (result,) = json.loads(as_json.stdout)
     assert result["verdict"] == "vacuous" and result["reason"] == "no instance met the hypotheses"
     assert result["instances"] == 50 and result["met_hypotheses"] == 0
     sums_are_consistent(result)
@@ -91,7 +91,7 @@ def test_one_sample_batches_are_vacuous_for_a_variance_hypothesis(scratch):
     proc = run("fuzz", "toy.py", "--size", "m=1", "--no-jax", "--max-examples", "40", "--json",
                cwd=scratch)
     assert proc.returncode == ExitCode.VACUOUS, proc.stderr
-    result = json.loads(proc.stdout)
+    (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "vacuous"
     assert result["coverage"] == [{"sizes": {"m": 1}, "drawn": 40, "met_hypotheses": 0, "defined": 0}]
     assert not (scratch / "bnproof-out").exists()
@@ -100,7 +100,7 @@ def test_one_sample_batches_are_vacuous_for_a_variance_hypothesis(scratch):
 def test_a_violation_that_needs_sigma_over_100_is_refuted_and_certified(scratch):
     proc = run("fuzz", "large_sigma.py", "--no-jax", "--json", cwd=scratch)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
-    found = json.loads(proc.stdout)
+    (found,) = json.loads(proc.stdout)
     assert found["verdict"] == "refuted", found
     y = [Fraction(v) for v in found["counterexample"]["y"]]
     mean = sum(y) / len(y)
@@ -117,7 +117,7 @@ def test_coverage_is_reported_per_size_in_text_and_json(scratch):
     proc = run("fuzz", "theorem-4.1/as-derived", "--no-jax", "--no-prove", "--max-examples", "60",
                "--json", cwd=scratch)
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout)
+    (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "survived" and result["instances"] == 60
     assert len(result["coverage"]) > 1 and 0 < result["met_hypotheses"] <= 60
     sums_are_consistent(result)
@@ -196,7 +196,7 @@ def test_an_uncertifiable_exact_violation_is_undecided_and_leaves_no_file(scratc
     proc = run("fuzz", "strict_zero.py", "--no-jax", "--max-examples", "30", "--json", cwd=scratch)
     assert proc.returncode in (ExitCode.UNDECIDED, ExitCode.REFUTED), proc.stderr
     assert "Traceback" not in proc.stderr
-    result = json.loads(proc.stdout)
+    (result,) = json.loads(proc.stdout)
     certificate = scratch / "bnproof-out" / "scratch" / "strict-zero.json"
     if result["verdict"] == UNDECIDED:  # the checker cannot decide the exact zero
         assert result["reason"].startswith("an exact violation was found but the checker cannot certify it: ")

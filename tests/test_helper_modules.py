@@ -167,7 +167,7 @@ def test_cli_fuzz_imports_helpers_in_its_worker_and_certifies_the_refutation(tmp
                    cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == ExitCode.REFUTED, proc.stdout + proc.stderr
-    result = json.loads(proc.stdout)
+    (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "refuted"
     x = Fraction(result["counterexample"]["x"])
     assert x * x - 1 < 0  # decided here, independently: x² − 1 < 0 on the counterexample

@@ -1,5 +1,6 @@
 """`--json` output has one stable shape per command (issue 13.1): `check --json`
-is a list with one object per file, also for one file; an error under --json is
+is a list with one object per file and `fuzz --json` one object per claim, also
+for one; docs/cli.md states every command's shape; an error under --json is
 a JSON object on stdout, {"error", "exit_code"}, as well as the line on stderr."""
 
 import json
@@ -68,3 +69,42 @@ def test_verify_json_shares_its_keys_between_lemma_4_5_and_any_claim(tmp_path):
     other = run("verify", "theorem-4.1", "--data", "d.json", "--json", cwd=tmp_path)
     assert lemma.returncode == other.returncode == ExitCode.REFUTED, lemma.stderr + other.stderr
     assert shared <= set(json.loads(lemma.stdout)) and shared <= set(json.loads(other.stdout))
+
+
+TOY = (ROOT / "tests" / "claims" / "false_toy.py").read_text()
+TWO = TOY + '''
+SECOND = Claim(
+    id="toy/bounded-bn-output-again", source="a test of bnproof", statement=r"z_b \\le \\beta + |\\gamma|",
+    variables=(Var("y", ("m",)), Var("gamma", (), "nonzero"), Var("beta", ())),
+    sizes={"m": (2, 5)},
+    hypotheses=(lambda xp, y, gamma, beta: stats(xp, y)[1] ** 2,),
+    residual=lambda xp, y, gamma, beta: beta + xp.abs(gamma) - batch_norm(xp, y, gamma, beta)[0],
+)
+'''
+FUZZ = ("--no-jax", "--no-timings", "--max-examples", "20", "--json")
+
+
+def test_fuzz_json_is_a_list_of_one_object_per_claim_also_for_one(tmp_path):
+    # it was one object for one claim and a list for several: a script had to test which
+    (tmp_path / "one.py").write_text(TOY)
+    (tmp_path / "two.py").write_text(TWO)
+    one = run("fuzz", "one.py", *FUZZ, cwd=tmp_path)
+    two = run("fuzz", "two.py", *FUZZ, cwd=tmp_path)
+    assert one.returncode == two.returncode == ExitCode.REFUTED, one.stderr + two.stderr
+    single, pair = json.loads(one.stdout), json.loads(two.stdout)
+    assert isinstance(single, list) and isinstance(pair, list)
+    assert [r["claim"] for r in single] == ["toy/bounded-bn-output"]
+    assert [r["claim"] for r in pair] == ["toy/bounded-bn-output", "toy/bounded-bn-output-again"]
+    assert set(single[0]) == set(pair[0]) == set(pair[1])  # the same object, whatever the count
+    assert [r["verdict"] for r in single + pair] == ["refuted"] * 3
+
+
+def test_cli_reference_states_every_json_shape():
+    from bnproof.render.cli_reference import render
+
+    text = render()
+    table = text.split("## JSON output", 1)[1].split("## Exit codes", 1)[0]
+    for command, shape in [("list", "a list"), ("fuzz", "a list"), ("check", "a list"),
+                           ("verify", "one object"), ("scan", "one object"), ("study", "one object")]:
+        assert f"| `bnproof {command}` | {shape}" in table
+    assert '{"error": MESSAGE,\n"exit_code": CODE}' in table

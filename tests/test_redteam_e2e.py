@@ -102,7 +102,8 @@ def test_the_float_shown_for_a_refuting_residual_is_its_value_not_cancellation_n
     (tmp_path / "near.py").write_text("from bnproof.claims import Claim, Var\n" + NEAR)
     proc = run("fuzz", "near.py", "--no-jax", "--no-timings", "--json", cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stdout + proc.stderr
-    shown = json.loads(proc.stdout)["residual_float"]
+    (result,) = json.loads(proc.stdout)
+    shown = result["residual_float"]
     assert shown is None or shown == pytest.approx(-1.25e-151, rel=1e-9)
 
 

@@ -30,7 +30,9 @@ def fuzz(
              "The search process is killed a moment after; what it found is kept."),
     size: List[str] = typer.Option([], "--size", help="Fix a size, e.g. --size m=3 (repeatable)."),
     no_jax: bool = typer.Option(False, "--no-jax", help="Hypothesis only; skip the JAX search."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object per claim (a list if several)."),
+    as_json: bool = typer.Option(
+        False, "--json", help='Print a JSON list, one object per claim (also for one): '
+        '{"claim", "verdict", "reason", "instances", ...}, each what bnproof.fuzz(...).to_json() returns.'),
     timings: bool = typer.Option(True, "--timings/--no-timings",
                                  help="Report wall time (--no-timings makes output byte-identical per seed)."),
     out_dir: Path = typer.Option(
@@ -189,12 +191,17 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
             if outcome is not None and outcome.verdict == search.REFUTED:
                 finish(outcome.claim, outcome, line)
             if as_json and results:
-                typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2,
-                                      ensure_ascii=False))
+                _print_json(results)
             raise
     if as_json:
-        typer.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2, ensure_ascii=False))
+        _print_json(results)
     raise typer.Exit(render_fuzz.exit_code(verdicts))
+
+
+def _print_json(results: list) -> None:
+    """A list with one object per claim, also for one claim: a script reads every
+    run the same way (as `check --json` lists one object per file)."""
+    typer.echo(json.dumps(results, indent=2, ensure_ascii=False))
 
 
 def _check_recordable(claims: list) -> None:

@@ -11,7 +11,9 @@ from .application import EPILOG, app
 
 @app.command(name="list", epilog=EPILOG)
 def list_claims(
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of a table."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON list, one object per claim: "
+        '{"id", "aliases", "source", "verdict", "certificate", ...}.'),
 ) -> None:
     """Every known claim with its source and current verdict."""
     from ..claims.api import all_claims

@@ -58,7 +58,9 @@ def scan(
                                         "for the optima (default 1e-6 for float64, 1e-3 for float32)."),
     max_steps: int = typer.Option(5000, "--max-steps", min=1, help="L-BFGS steps per optimum, at most."),
     seed: int = typer.Option(0, "--seed", help="Seed for the data subset and W0: same seed, same output."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object (one network): "
+        '{"dataset", "network", ..., "layers"}, "layers" a list with one object per layer.'),
 ) -> None:
     """Check Lemma 4.5 on each BN layer of an MLP, numerically, the other layers fixed.
 

@@ -35,7 +35,9 @@ def study(
     confirm: int = typer.Option(10, "--confirm", min=0, max=10000,
                                 help="Failures per (m, d) to confirm with the exact engine."),
     dtype: str = typer.Option("float64", "--dtype", help="float64 or float32 for the batched closed form."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object (one study): "
+        '{"claim", "trials", "seed", ..., "cells"}, "cells" a list with one object per cell.'),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Write the rate plot: FILE.png or FILE.pdf."),
 ) -> None:
     """Fraction of random one-neuron instances on which Lemma 4.5 fails.

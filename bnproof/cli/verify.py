@@ -25,7 +25,9 @@ def verify(
         '{"X": [[...]], "y": [...] or "Y": [[...]], "W0": [...], "gamma", "beta"}. Numbers: '
         'integers, "p/q" or decimals, read exactly. Default for lemma-4.5: Example 3.2 of '
         "Dannemann & Junike (2025); required for every other claim."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the report."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print one JSON object (one claim, one instance): "
+        '{"claim", "statement", "instance", "verdict", "residual", "certificate", ...}.'),
     out: Optional[Path] = typer.Option(
         None, "--out", help="Where to write the certificate (default for lemma-4.5: "
         "certificates/<claim>.json, or certificates/<claim>-<data stem>.json; for any other claim: "

@@ -13,6 +13,30 @@ Generated from `bnproof --help` by `python -m bnproof.render.cli_reference > doc
 a test fails when this file and the command line disagree.
 """
 
+# Hand-written: a shape is a promise to scripts, stated once here for every command
+# (each --json option's help names its own shape, in the tables above).
+JSON_OUTPUT = """## JSON output
+
+`--json` prints one JSON document on stdout, of one shape per command, however
+many claims or files the command covers:
+
+| command | `--json` prints |
+|---|---|
+| `bnproof list` | a list, one object per claim |
+| `bnproof fuzz` | a list, one object per claim, also when CLAIM names one claim |
+| `bnproof check` | a list, one object per file, also for one file |
+| `bnproof verify` | one object: one claim on one instance |
+| `bnproof scan` | one object: one network, its `layers` a list |
+| `bnproof study` | one object: one study, its `cells` a list |
+
+A command stopped by an error prints instead one object, `{"error": MESSAGE,
+"exit_code": CODE}`, with `"finished"`, the list of the objects finished before
+the error, when there are any; the message is also printed on stderr.  `check`
+lists a file it cannot read as a rejected entry (exit code 3); a bad command
+line (exit code 2) prints only the usage message on stderr; `fuzz` stopped by
+Ctrl-C (exit code 130) prints the list of the claims it finished, if any.
+"""
+
 
 def _cell(text: str) -> str:
     text = " ".join((text or "").split()).replace("|", "\\|")
@@ -55,6 +79,7 @@ def render() -> str:
         codes = ", ".join(str(code) for code in COMMAND_EXIT_CODES[name])
         parts += ["", f"Exit codes: {codes} ([their meanings](#exit-codes)); `bnproof {name} --help` "
                   "says what each means for this command."]
+    parts += ["", JSON_OUTPUT.rstrip("\n")]
     parts += ["", "## Exit codes", "", "| code | meaning |", "|---|---|"]
     for line in EXIT_CODE_HELP.splitlines():
         code, _, meaning = line.strip().partition(" ")
