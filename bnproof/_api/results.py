@@ -78,7 +78,7 @@ class FuzzResult:
         return int(exit_code([self.verdict]))
 
     def to_json(self, timings: bool = True) -> dict:
-        """The object `bnproof fuzz --json` prints (timings=False: `--no-timings`)."""
+        """This claim's object in the list `bnproof fuzz --json` prints (timings=False: `--no-timings`)."""
         return _fuzz_json(self._outcome, self.certificate_path, timings)
 
     def text(self, timings: bool = True) -> str:
