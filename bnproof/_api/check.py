@@ -16,8 +16,7 @@ def check(path, *, claim=None, show_program: bool = False):
     certificate establishes or why it was rejected.  A file that is no
     certificate at all (missing, unreadable, empty or binary) raises BadInput,
     as `bnproof check` exits 3 on it (6 is for a certificate it rejects)."""
-    from ..checker.kernel import checked
-    from ..cli.check import unreadable
+    from ..cli.check import judged, unreadable
     from ..errors import BadInput
     from .results import CheckResult
 
@@ -25,23 +24,14 @@ def check(path, *, claim=None, show_program: bool = False):
     why = unreadable(Path(path))
     if why is not None:
         raise BadInput(why)
-    claims = None
+    claims = source = None
     if claim is not None:
         from .claims import load
 
         claims = load(claim)  # a broken claim file is bad input, before any check
         source = Path(os.fspath(claim)) if isinstance(claim, (str, os.PathLike)) else Path(
             claims[0].path or claims[0].id)
-    accepted, line, doc = checked(path, show_program)
-    from ..certificate.exists import confirm_line
-
-    accepted, line = confirm_line(accepted, line, doc)  # existential: re-run z3 and cvc5
-    if accepted and claims is not None:
-        from ..cli.check import bind  # compares the very document the checker accepted
-
-        accepted, why = bind(claims, source, doc)
-        head, sep, tail = line.partition("\n")
-        line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
+    accepted, line = judged(path, claims, source, show_program)
     name = path if path.isprintable() else ascii(path)  # as the checker names it
     first = line.partition("\n")[0]
     said = first.partition(f"{'ACCEPTED' if accepted else 'REJECTED'} {name}: ")[2] or first

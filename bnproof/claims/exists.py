@@ -215,7 +215,7 @@ def _linear(claim, traced, instance, sizes, a, b, seconds) -> Inner:
     answer = primal.check()
     if answer == z3.sat:
         model = primal.model()
-        point = {c: _fraction(model.eval(pj, model_completion=True)) for c, pj in zip(traced.coordinates, p)}
+        point = {c: _fraction(model.evaluate(pj, model_completion=True)) for c, pj in zip(traced.coordinates, p)}
         witness = nest(claim, sizes, point)
         if confirms(claim, traced, instance, witness):
             return Inner(WITNESS, "a rational witness (z3, linear), confirmed exactly", witness)
@@ -250,7 +250,7 @@ def _dual(z3, a, b, kind, seconds) -> list | None:
     if solver.check() != z3.sat:
         return None
     model = solver.model()
-    return [_fraction(model.eval(yi, model_completion=True)) for yi in y]
+    return [_fraction(model.evaluate(yi, model_completion=True)) for yi in y]
 
 
 def _nonlinear(claim, traced, instance, sizes, seconds) -> Inner:
@@ -281,7 +281,7 @@ def _nonlinear(claim, traced, instance, sizes, seconds) -> Inner:
 def _model_witness(z3, claim, traced, sizes, model) -> dict | None:
     point = {}
     for c in traced.coordinates:
-        value = model.eval(z3.Real(unknown_name(*c)), model_completion=True)
+        value = model.evaluate(z3.Real(unknown_name(*c)), model_completion=True)
         if z3.is_rational_value(value):
             point[c] = _fraction(value)
         elif z3.is_algebraic_value(value):  # irrational: a nearby rational may still do

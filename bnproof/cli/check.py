@@ -72,6 +72,21 @@ def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
 PEEK = 1 << 16  # bytes read to tell a text file from a binary one
 
 
+def judged(path, claims: list | None, claim_file, show_program: bool = False) -> tuple[bool, str]:
+    """The checker's verdict and line, then the solvers' for an existential certificate, then,
+    with claims, the binding to them: what `bnproof check` and `bnproof.check` both report."""
+    from ..certificate.exists import confirm_line
+    from ..checker.kernel import checked
+
+    accepted, line, doc = checked(path, show_program)
+    accepted, line = confirm_line(accepted, line, doc)  # existential: re-run z3 and cvc5
+    if accepted and claims is not None:
+        accepted, why = bind(claims, claim_file, doc)  # the very document the checker accepted
+        head, sep, tail = line.partition("\n")
+        line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
+    return accepted, line
+
+
 def unreadable(path: Path) -> str | None:
     """Why the file is no certificate to check at all (missing, unreadable, empty or
     binary): bad input (exit 3), not a certificate the checker rejected (exit 6).
@@ -115,8 +130,6 @@ def check(
     other claim it trusts the program, names its hash, and --claim FILE.py checks
     that the claim (source, statement, kind, variables) and the program are the ones
     the claim file defines, naming the first difference."""
-    from ..certificate.exists import confirm_line
-    from ..checker.kernel import checked
 
     claims = None
     if claim is not None:
@@ -132,12 +145,7 @@ def check(
             results.append({"path": str(path), "accepted": False, "established": None, "reason": why,
                             "line": None})
             continue
-        accepted, line, doc = checked(path, show_program)
-        accepted, line = confirm_line(accepted, line, doc)  # existential: re-run z3 and cvc5
-        if accepted and claims is not None:
-            accepted, why = bind(claims, claim, doc)
-            head, sep, tail = line.partition("\n")
-            line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
+        accepted, line = judged(path, claims, claim, show_program)
         all_ok &= accepted
         if as_json:
             results.append(_as_json(path, accepted, line))
