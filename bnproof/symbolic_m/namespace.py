@@ -1,0 +1,170 @@
+"""The claim namespace ``xp`` at a symbolic batch size: the same residual code
+that runs exactly, symbolically and in JAX records the symbolic-length program
+here.  What the fragment lacks (relu, abs, max, transcendental functions,
+solve, indexing, loops over m) raises OutsideFragment naming it."""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+
+from .fragment import outside, refuse
+from .values import Columns, Recorder, Sym, SymScalar, SymVector, _exact, _sum
+
+
+def namespace(rec: Recorder) -> SimpleNamespace:
+    def is_m(n) -> bool:
+        return isinstance(n, SymScalar) and rec.steps[n.index] == ["m"]
+
+    def lift(x):
+        if isinstance(x, Sym):
+            return x
+        if _exact(x):
+            return rec.const(x)
+        if isinstance(x, np.ndarray) and x.shape == ():
+            return lift(x.item())
+        if isinstance(x, float):
+            outside(f"the inexact constant {x!r}")
+        return None
+
+    def elementwise(f, x):
+        if isinstance(x, np.ndarray):
+            out = np.empty(x.shape, dtype=object)
+            for k in np.ndindex(x.shape):
+                out[k] = f(x[k])
+            return out
+        return f(x)
+
+    def sqrt(x):
+        def root(v):
+            v = lift(v)
+            if v is None or v.kind != "S":
+                outside("an elementwise square root of a batch vector")
+            return SymScalar(rec, rec.emit(["sqrt", v.index]))
+        return elementwise(root, x)
+
+    def total(x, axis=None):
+        if isinstance(x, Columns):
+            sums = np.array([_sum(c) for c in x.columns] + [None], dtype=object)[:-1]
+            if axis in (0, -2) and not x.transposed:
+                return sums
+            if axis is None:
+                return functools.reduce(lambda a, b: a + b, sums)
+            outside("a sum over the fixed axis of a batch matrix")
+        if isinstance(x, Sym):
+            if x.kind == "M":
+                ones = SymVector(rec, rec.emit(["ones"]))
+                return ones @ (x @ ones)
+            return _sum(x)
+        x = np.asarray(x, dtype=object)
+        if x.size == 0:
+            return rec.const(0)
+        if any(isinstance(v, (SymVector, Columns)) for v in x.reshape(-1)):
+            outside("an array of batch vectors")
+        return np.sum(x, axis=axis)
+
+    def length(x, axis):
+        if isinstance(x, Sym):
+            return rec.m()
+        x = np.asarray(x, dtype=object)
+        return x.size if axis is None else x.shape[axis]
+
+    def mean(x, axis=None):
+        if isinstance(x, Columns):
+            if axis not in (0, -2):
+                outside("a mean over the fixed axis of a batch matrix")
+            return total(x, axis) / rec.m()
+        if isinstance(x, Sym) and x.kind == "M":
+            return total(x) / (rec.m() * rec.m())
+        n = length(x, axis)
+        return total(x, axis) / (n if isinstance(n, Sym) else rec.const(n))
+
+    def q(p, r=1):
+        if _exact(p) and _exact(r):
+            return rec.const(Fraction(p, r))
+        a, b = lift(p), lift(r)
+        if a is None or b is None:
+            outside(f"xp.q of {p!r}, {r!r}")
+        return a if _exact(r) and r == 1 else a / b
+
+    def sized(n, make, what):
+        if is_m(n):
+            return make()
+        if isinstance(n, Sym):
+            outside(f"{what} of a traced size other than m")
+        return None
+
+    def ones(n):
+        made = sized(n, lambda: SymVector(rec, rec.emit(["ones"])), "ones")
+        return made if made is not None else np.array([rec.const(1) for _ in range(n)], dtype=object)
+
+    def zeros(n):
+        made = sized(n, lambda: SymVector(rec, rec.emit(["ones"])) * 0, "zeros")
+        return made if made is not None else np.array([rec.const(0) for _ in range(n)], dtype=object)
+
+    def eye(n):
+        from .values import SymMatrix
+        made = sized(n, lambda: SymMatrix(rec, rec.emit(["eye"])), "eye")
+        if made is not None:
+            return made
+        return np.array([[rec.const(int(i == j)) for j in range(n)] for i in range(n)], dtype=object)
+
+    def asarray(x):
+        if isinstance(x, (Sym, Columns)):
+            return x
+        if isinstance(x, (list, tuple)) and any(isinstance(v, (SymVector, Columns)) for v in x):
+            outside("an array built from batch vectors")
+        return np.asarray(x, dtype=object)
+
+    def dot(a, b):
+        if isinstance(a, (Sym, Columns)) or isinstance(b, (Sym, Columns)):
+            return a @ b
+        return np.dot(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+
+    def outer(a, b):
+        if isinstance(a, SymVector) and isinstance(b, SymVector):
+            from .values import SymMatrix
+            return SymMatrix(rec, rec.emit(["outer", a.index, b.index]))
+        if isinstance(a, Sym) or isinstance(b, Sym):
+            outside("an outer product that is not of two batch vectors")
+        return np.outer(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+
+    def grad(fn, x):
+        if not (isinstance(x, SymVector) and rec.steps[x.index][0] == "input"):
+            if isinstance(x, SymVector):
+                outside("a gradient with respect to a computed vector (only input vectors)")
+            outside("a gradient with respect to something that is not an input batch vector")
+        value = fn(x)
+        if isinstance(value, np.ndarray) and value.size == 1:
+            value = value.reshape(()).item()
+        value = lift(value)
+        if value is None or value.kind != "S":
+            outside("a gradient of something that is not one scalar")
+        return SymVector(rec, rec.emit(["grad", value.index, x.index]))
+
+    return SimpleNamespace(
+        kind="symbolic-length",
+        sum=total, mean=mean, sqrt=sqrt, dot=dot, outer=outer, ones=ones, zeros=zeros, eye=eye,
+        asarray=asarray, q=q, grad=grad,
+        abs=refuse("abs"), maximum=refuse("maximum"), minimum=refuse("minimum"),
+        max=refuse("max"), min=refuse("min"), relu=refuse("relu"), leaky_relu=refuse("leaky_relu"),
+        tanh=refuse("tanh"), exp=refuse("exp"), log=refuse("log"), arccos=refuse("arccos"),
+        sigmoid=refuse("sigmoid"), solve=refuse("solve (elimination over the fixed side)"),
+        expect=refuse("expectations over random batches"), var=refuse("variances over random batches"),
+        guard=refuse("guarded candidates (sets)"),
+    )
+
+
+class _PiNamespace(SimpleNamespace):
+    def __getattr__(self, name):
+        if name == "pi":
+            outside("π (transcendental)")
+        raise AttributeError(name)
+
+
+def symbolic_length(rec: Recorder):
+    """The namespace, with xp.pi refused (transcendental) when a claim touches it."""
+    return _PiNamespace(**vars(namespace(rec)))

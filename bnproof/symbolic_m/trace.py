@@ -1,0 +1,171 @@
+"""A claim traced at a symbolic batch size m: the symbolic-length program of
+/work/notes/s6/symlen_format.md §1 (docs/claims.md, "Proofs for every m").
+
+``program_for(claim, fixed)`` is what the checker's claim binding compares a
+certificate's program with: deterministic, the same claim and fixed sizes give
+the same JSON.  The batch size is the claim's size named "m"; every other size
+is fixed (``fixed``, e.g. {"d": 2}).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..claims.api import Claim
+from .fragment import OutsideFragment, outside
+from .namespace import symbolic_length
+from .values import Columns, Recorder, Sym, SymMatrix, SymScalar, SymVector, _exact
+
+BATCH = "m"
+MAX_FIXED = 64  # entries of one fixed-size input
+
+
+def other_sizes(claim: Claim) -> list[str]:
+    return sorted(n for n in claim.sizes if n != BATCH)
+
+
+def _inputs(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, dict]:
+    """The program's inputs and the values the residual is called with."""
+    declared, values = [], {}
+
+    def scalar(name, domain):
+        declared.append([name, "scalar", domain])
+        return SymScalar(rec, rec.emit(["input", name]))
+
+    def vector(name):
+        declared.append([name, "vector", "real"])
+        return SymVector(rec, rec.emit(["input", name]))
+
+    for var in claim.variables:
+        shape = var.shape
+        sizes = [fixed[s] if isinstance(s, str) and s != BATCH else s for s in shape]
+        if any(isinstance(s, str) and s != BATCH for s in sizes):
+            outside(f"a size of {var.name} that is not fixed")
+        batch_axes = [k for k, s in enumerate(sizes) if s == BATCH]
+        if var.domain == "symmetric" and sizes == [BATCH, BATCH]:
+            declared.append([var.name, "matrix", "symmetric"])
+            values[var.name] = SymMatrix(rec, rec.emit(["input", var.name]))
+        elif not batch_axes:
+            count = int(np.prod(sizes)) if sizes else 1
+            if count > MAX_FIXED:
+                outside(f"a fixed-size input {var.name} of {count} entries")
+            if not sizes:
+                values[var.name] = scalar(var.name, var.domain)
+                continue
+            array = np.empty(tuple(sizes), dtype=object)
+            for k in np.ndindex(array.shape):
+                domain = "real" if var.domain == "symmetric" else var.domain
+                array[k] = scalar(":".join([var.name, *map(str, k)]), domain)
+            if var.domain == "symmetric":
+                for i, j in np.ndindex(array.shape):
+                    if j < i:
+                        array[i, j] = array[j, i]
+            values[var.name] = array
+        elif sizes == [BATCH] and var.domain == "real":
+            values[var.name] = vector(var.name)
+        elif len(sizes) == 2 and sizes[0] == BATCH and isinstance(sizes[1], int) and var.domain == "real":
+            if sizes[1] > MAX_FIXED:
+                outside(f"an input {var.name} with {sizes[1]} columns")
+            values[var.name] = Columns(rec, [vector(f"{var.name}:{j}") for j in range(sizes[1])])
+        else:
+            outside(f"an input {var.name} of shape {tuple(var.shape)} with domain {var.domain}")
+    return declared, values
+
+
+def _scalars(value, rec: Recorder, what: str) -> list[SymScalar]:
+    """A residual or hypothesis value as scalar steps (an array: one per entry)."""
+    if isinstance(value, (SymVector, Columns)):
+        outside(f"a {what} on every entry of a batch vector")
+    if isinstance(value, SymMatrix):
+        outside(f"a {what} that is a matrix")
+    if isinstance(value, SymScalar):
+        return [value]
+    if _exact(value):
+        return [rec.const(value)]
+    if isinstance(value, np.ndarray):
+        return [s for entry in value.reshape(-1) for s in _scalars(entry, rec, what)]
+    outside(f"a {what} of type {type(value).__name__}")
+
+
+def _prune(steps: list, roots: list[int]) -> tuple[list, dict]:
+    """The steps the roots need, renumbered in their order."""
+    needed, stack = set(), list(roots)
+    while stack:
+        i = stack.pop()
+        if i in needed:
+            continue
+        needed.add(i)
+        stack.extend(_operands(steps[i]))
+    order = sorted(needed)
+    new = {old: k for k, old in enumerate(order)}
+    out = []
+    for old in order:
+        step = steps[old]
+        ops = _operand_positions(step)
+        out.append([new[x] if pos in ops else x for pos, x in enumerate(step)])
+    return out, new
+
+
+def _operand_positions(step: list) -> set[int]:
+    op = step[0]
+    if op in ("input", "const", "m", "ones", "eye"):
+        return set()
+    if op == "pow":
+        return {1}
+    return set(range(1, len(step)))
+
+
+def _operands(step: list) -> list[int]:
+    return [step[p] for p in sorted(_operand_positions(step))]
+
+
+def program_for(claim: Claim, fixed: dict | None = None) -> dict:
+    """The symbolic-length program of the claim at these fixed sizes; raises
+    OutsideFragment (with its reason) for a claim outside the fragment."""
+    fixed = dict(fixed or {})
+    if BATCH not in claim.sizes:
+        outside("no batch size named m")
+    if claim.exists:
+        outside("existential variables")
+    if claim.equalities:
+        outside("equality hypotheses")
+    if sorted(fixed) != other_sizes(claim):
+        raise ValueError(f"claim {claim.id}: fixed sizes must be {other_sizes(claim)}")
+    rec = Recorder()
+    declared, values = _inputs(claim, rec, fixed)
+    xp = symbolic_length(rec)
+    try:
+        residual = _scalars(claim.residual(xp, **values), rec, "residual")
+        hypotheses = [s for h in claim.hypotheses for s in _scalars(h(xp, **values), rec, "hypothesis")]
+    except OutsideFragment:
+        raise
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except RecursionError:
+        outside("a program nested too deeply")
+    except Exception as err:  # an operation the backend does not model: never guessed
+        raise OutsideFragment(f"uses an operation the symbolic-length backend does not model "
+                              f"({type(err).__name__}: {err})") from None
+    if len(residual) != 1:
+        outside("a residual that is not one scalar")
+    roots = [residual[0].index] + [h.index for h in hypotheses]
+    steps, new = _prune(rec.steps, roots)
+    return {
+        "inputs": declared,
+        "steps": steps,
+        "residual": new[residual[0].index],
+        "hypotheses": [new[h.index] for h in hypotheses],
+        "kind": claim.kind,
+        "strict": bool(claim.strict),
+    }
+
+
+def fixed_sizes(claim: Claim, limit: int = 3) -> list[dict]:
+    """The fixed sizes a proof for every m is attempted at: each other size over its
+    range, at most `limit` values each (the claim's smallest)."""
+    names = other_sizes(claim)
+    combos = [{}]
+    for name in names:
+        lo, hi = claim.sizes[name]
+        combos = [{**c, name: v} for c in combos for v in range(lo, min(hi, lo + limit - 1) + 1)]
+    return combos
