@@ -3,7 +3,8 @@ per file, ACCEPTED or REJECTED with the first failing step; exit code 6 if any
 file is rejected.  Standard library only, Fraction arithmetic only, no text is
 ever evaluated as code.  Lemma 4.5 certificates with witnesses are checked in
 lemma.py, program certificates in program.py (with formulas.py), existential
-certificates in existential.py (with farkas.py)."""
+certificates in existential.py (with farkas.py), proof certificates (for every m) in
+proof.py (with symbolic_program.py, symbolic_length.py and instantiate.py)."""
 
 import argparse
 
@@ -11,6 +12,7 @@ from .existential import check_existential
 from .lemma import CLAIM_ID, SOURCE, STATEMENT, check_lemma
 from .parse import Rejected, read
 from .program import check_program, program_digest, render
+from .proof import check_proof
 
 __all__ = ["CLAIM_ID", "SOURCE", "STATEMENT", "Rejected", "check_document", "check_file",
            "main", "program_digest"]
@@ -21,6 +23,8 @@ def check_document(doc) -> str:
     return what was established ("<claim id> <verdict>", and for a program what it trusts)."""
     if type(doc) is not dict:
         raise Rejected("the document is not a JSON object")
+    if doc.get("kind") == "proof":  # proved for every m (refutations have no "kind" key)
+        return check_proof(doc)
     if "nonexistence" in doc:  # an existential claim with no witness at an instance
         return check_existential(doc)
     if "program" in doc and "witnesses" not in doc:
@@ -49,7 +53,7 @@ def checked(path, show_program: bool = False) -> tuple[bool, str, dict | None]:
         return False, f"REJECTED {name}: out of memory", None
     except Exception as exc:  # a last resort: a checker bug must still reject
         return False, f"REJECTED {name}: internal checker error: {type(exc).__name__}", None
-    if show_program and "program" in doc and "nonexistence" not in doc:
+    if show_program and "program" in doc and "nonexistence" not in doc and doc.get("kind") != "proof":
         line += "".join("\n  " + text for text in render(doc["program"]))  # all ASCII once checked
     return True, line, doc
 

@@ -1,0 +1,286 @@
+"""Proof certificates: a claim proved for every batch size m (docs/certificates.md,
+"Proof certificates").
+
+The checker re-derives the residual's normal form from the certificate's
+symbolic-length program (symbolic_program.py, symbolic_length.py) and confirms either
+that it is 0 (method "zero") or that residual * prod(denominator) equals
+sum(coefficient * prod(factors)) in normal form, each factor manifestly >= 0 and each
+denominator factor manifestly > 0 by the form of its step (method "nonnegative").  It
+then instantiates the program at the witness's m (instantiate.py) and evaluates it
+exactly (program.py): every step defined and every hypothesis > 0 there, so the
+statement is not vacuous.  Nothing is taken from the proof's method but what it asks
+to be checked.
+
+What "proved for every m" establishes: at every m >= 1 and every input in the declared
+domains where every step of the program is defined (every divisor != 0, every radicand
+>= 0, every differentiated square root > 0) and every hypothesis is > 0, the residual
+is 0 (identity), or >= 0 (> 0 for a strict claim).  That the program is the claim's
+residual is trusted, as for a user's refutation, and the line names the program's
+digest; `bnproof check` compares it with the claim's own trace."""
+
+from fractions import Fraction
+
+from . import program as fixed_program
+from .instantiate import MAX_M as MAX_WITNESS_M, instantiate
+from .papers import paper_claim
+from .parse import MAX_DEPTH, Rejected, array, check_envelope, keys, rational, sha256_of, show, tensor
+from .program import ID, SIGN
+from .symbolic_program import Evaluator, read_inputs, read_steps
+from .variables import declared
+
+TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
+       "witness", "digest"}
+PROGRAM = {"inputs", "steps", "residual", "hypotheses", "kind", "strict"}
+MAX_TERMS, MAX_FACTORS, MAX_FIXED, MAX_WITNESS = 2000, 64, 16, 32
+# the papers' claims that their committed certificates refute: no proof of them exists
+REFUTED = {"dannemann2025/remark-2.7", "santurkar2018/lemma-4.5",
+           "santurkar2018/observation-4.3/minima-preserved", "santurkar2018/theorem-4.1",
+           "santurkar2018/theorem-4.2/part-2", "santurkar2018/theorem-4.4",
+           "santurkar2018/theorem-4.4/as-derived", "santurkar2018/theorem-c.1"}
+KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
+        "strict-inequality": ("inequality", True)}
+
+
+def expected_inputs(variables: list, fixed: dict) -> list:
+    """The program inputs the claim's declared variables give (the shared spec): a scalar,
+    a vector of length m, an m x m matrix, an m x d matrix as d column vectors "X:j", a
+    d-vector as d scalars "w:j"."""
+    out = []
+    for name, shape, domain in variables:
+        if shape == []:
+            out.append([name, "scalar", domain])
+        elif shape == ["m"] and domain == "real":
+            out.append([name, "vector", "real"])
+        elif shape == ["m", "m"] and domain in ("real", "symmetric"):
+            out.append([name, "matrix", domain])
+        elif len(shape) == 2 and shape[0] == "m" and shape[1] in fixed and domain == "real":
+            out += [[f"{name}:{j}", "vector", "real"] for j in range(fixed[shape[1]])]
+        elif len(shape) == 1 and shape[0] in fixed and shape[0] != "m":
+            out += [[f"{name}:{j}", "scalar", domain] for j in range(fixed[shape[0]])]
+        else:
+            raise Rejected(f"claim.variables: {name} of shape {shape} ({domain}) is outside the "
+                           "symbolic-length fragment")
+    return out
+
+
+def read_fixed(value, variables: list) -> dict:
+    """fixed: every size name but m that the shapes use, each an integer 1..16 (a literal
+    integer size is named by itself)."""
+    names = {s for _, shape, _ in variables for s in shape if type(s) is str and s != "m"}
+    fixed = keys(value, "fixed", names)
+    for name, n in fixed.items():
+        if type(n) is not int or not 1 <= n <= MAX_FIXED:
+            raise Rejected(f"fixed.{name}: expected an integer from 1 to {MAX_FIXED}")
+    literal = {s: s for _, shape, _ in variables for s in shape if type(s) is int}
+    return {**fixed, **literal}
+
+
+class Manifest:
+    """Signs that a step has by its form alone, wherever it is defined: positive (> 0)
+    or nonnegative (>= 0).  Hypothesis steps are > 0 by assumption."""
+
+    def __init__(self, steps: list, types: list, hypotheses: set, positive_inputs: set):
+        self.steps, self.types = steps, types
+        self.hyps, self.inputs = hypotheses, positive_inputs
+        self.memo = {}
+
+    def positive(self, k: int) -> bool:
+        return self.sign(k)[0]
+
+    def nonnegative(self, k: int) -> bool:
+        return self.sign(k)[1]
+
+    def sign(self, k: int) -> tuple:
+        if k not in self.memo:  # operands are earlier steps: fill the memo bottom-up
+            for j in range(min(self.memo.keys() | {k}), k + 1):
+                if j not in self.memo:
+                    self.memo[j] = self.of(j)
+        return self.memo[k]
+
+    def of(self, k: int) -> tuple:
+        op, args, n = self.steps[k]
+        if self.types[k] != "S":
+            return False, False
+        if k in self.hyps or op == "m" or op == "input" and n in self.inputs \
+                or op == "const" and n > 0:
+            return True, True
+        s = [self.memo[j] for j in args]
+        if op == "const":
+            return False, n == 0
+        if op == "sqrt":
+            return s[0][0], True
+        if op == "pow":
+            return s[0][0], s[0][1] or n % 2 == 0
+        if op in ("mul", "div"):
+            pos = s[0][0] and s[1][0]
+            return pos, pos or s[0][1] and (s[1][1] if op == "mul" else s[1][0])
+        if op == "add":
+            return (s[0][0] and s[1][1] or s[0][1] and s[1][0]), s[0][1] and s[1][1]
+        if op == "sum":
+            p = self.steps[args[0]]
+            return False, (p[0] == "pow" and p[2] % 2 == 0 or
+                           p[0] == "mul" and p[1][0] == p[1][1])
+        return False, False
+
+
+def check_defined(ops: list, manifest: Manifest, start: int) -> None:
+    """Proof steps must be defined wherever the program is: a divisor and a negative
+    power's base manifestly > 0, a radicand manifestly >= 0."""
+    for i, (op, args, n) in enumerate(ops):
+        k = start + i
+        if op == "div" and not manifest.positive(args[1]) or \
+                op == "pow" and n < 0 and not manifest.positive(args[0]):
+            raise Rejected(f"proof step {k}: divides by step {args[-1] if op == 'div' else args[0]}, "
+                           "which is not manifestly > 0")
+        if op == "sqrt" and not manifest.nonnegative(args[0]):
+            raise Rejected(f"proof step {k}: the square root of step {args[0]}, which is not "
+                           "manifestly >= 0")
+
+
+def index(value, where: str, count: int, types: list, want: str = "S") -> int:
+    if type(value) is not int or not 0 <= value < count:
+        raise Rejected(f"{where}: not the index of one of the {count} steps")
+    if types[value] != want:
+        raise Rejected(f"{where}: step {value} is not a scalar")
+    return value
+
+
+def check_nonnegative(ev: Evaluator, proof: dict, ops: list, types: list, residual: int,
+                      hyps: set, positive_inputs: set, strict: bool) -> str:
+    proof = keys(proof, "proof", {"method", "steps", "terms", "denominator"})
+    start = len(ops)
+    extra = read_steps(proof["steps"], [], types, "proof.steps", proof=True)
+    manifest = Manifest(ops + extra, types, hyps, positive_inputs)
+    check_defined(extra, manifest, start)
+    ev.run(extra, types)
+    count, alg = len(types), ev.alg
+    lhs = ev.values[residual]
+    for i, d in enumerate(array(proof["denominator"], "proof.denominator", MAX_FACTORS)):
+        d = index(d, f"proof.denominator[{i}]", count, types)
+        if not manifest.positive(d):
+            raise Rejected(f"proof.denominator[{i}]: step {d} is not manifestly > 0")
+        lhs = alg.mul(lhs, ev.values[d])
+    rhs, strict_term = alg.const(0), False
+    for i, term in enumerate(array(proof["terms"], "proof.terms", MAX_TERMS)):
+        term = keys(term, f"proof.terms[{i}]", {"coefficient", "factors"})
+        c = rational(term["coefficient"], f"proof.terms[{i}].coefficient")
+        if c <= 0:
+            raise Rejected(f"proof.terms[{i}]: the coefficient is not > 0")
+        value, positive = alg.const(c), True
+        for j, f in enumerate(array(term["factors"], f"proof.terms[{i}].factors", MAX_FACTORS)):
+            f = index(f, f"proof.terms[{i}].factors[{j}]", count, types)
+            if not manifest.nonnegative(f):
+                raise Rejected(f"proof.terms[{i}].factors[{j}]: step {f} is not manifestly >= 0")
+            positive = positive and manifest.positive(f)
+            value = alg.mul(value, ev.values[f])
+        strict_term = strict_term or positive
+        rhs = alg.add(rhs, value)
+    if strict and not strict_term:
+        raise Rejected("proof: a strict claim needs a term whose factors are all manifestly > 0")
+    if not alg.is_zero(alg.add(lhs, rhs, -1)):
+        raise Rejected("proof: residual * denominator minus the sum of the terms does not reduce to 0")
+    return "> 0" if strict else ">= 0"
+
+
+def read_witness(value, inputs: list) -> tuple:
+    witness = keys(value, "witness", {"m", "inputs"})
+    m = witness["m"]
+    if type(m) is not int or not 1 <= m <= MAX_WITNESS:
+        raise Rejected(f"witness.m: expected an integer from 1 to {MAX_WITNESS}")
+    given = keys(witness["inputs"], "witness.inputs", {n for n, _, _ in inputs})
+    values = {}
+    for name, kind, domain in inputs:
+        path = f"witness.inputs.{name}"
+        value = tensor(given[name], path) if type(given[name]) is list else rational(given[name], path)
+        shape = {"S": 0, "V": 1, "M": 2}[kind]
+        rows = [value] if shape == 1 else value if shape == 2 else None
+        if shape == 0 and type(value) is not Fraction or shape and (
+                type(value) is not list or len(value) != m or
+                any(type(r) is not list or len(r) != m or any(type(x) is not Fraction for x in r)
+                    for r in rows)):
+            raise Rejected(f"{path}: expected a {('number', 'vector', 'matrix')[shape]} at m = {m}")
+        if domain == "positive" and value <= 0 or domain == "nonzero" and value == 0:
+            raise Rejected(f"{path}: outside its domain ({domain})")
+        if domain == "symmetric" and any(value[i][j] != value[j][i] for i in range(m) for j in range(i)):
+            raise Rejected(f"{path}: not symmetric")
+        values[name] = value
+    return m, values
+
+
+def check_witness(doc: dict, inputs: list, ops: list, types: list, hyps: list) -> int:
+    """The program at the witness's m, evaluated exactly: every step defined, every
+    hypothesis > 0 (program.evaluate; an undecided sign rejects)."""
+    m, values = read_witness(doc["witness"], inputs)
+    steps, vals = instantiate(inputs, ops, types, m)
+    scalar = fixed_program.parse_steps(steps, values)
+    facts = [(f"witness: hypothesis {i}", vals[h], "positive") for i, h in enumerate(hyps)]
+    fixed_program.evaluate(scalar, facts)  # it runs every step: each one is defined
+    return m
+
+
+def assumptions(inputs: list, hyps: list) -> str:
+    said = {"nonzero": "!= 0", "positive": "> 0", "symmetric": "symmetric"}
+    parts = [f"{n} {said[d]}" for n, _, d in inputs if d in said]
+    if hyps:
+        parts.append(f"{len(hyps)} hypothes{'is' if len(hyps) == 1 else 'es'} > 0")
+    return ", ".join(parts + ["every step defined"])
+
+
+def check_proof(doc: dict) -> str:
+    """A proof certificate; returns what was established, what was assumed, and what is
+    trusted (the program is the claim's)."""
+    keys(doc, "document", TOP)
+    check_envelope(doc)
+    if doc["kind"] != "proof":
+        raise Rejected("kind: a proof certificate says \"proof\"")
+    claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"})
+    cid = claim["id"]
+    if type(cid) is not str or not ID.fullmatch(cid):
+        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
+    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
+        raise Rejected("claim: source and statement must be strings")
+    if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
+        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
+    paper = paper_claim(cid)
+    if paper is not None and paper != cid:
+        raise Rejected(f"claim {cid}: reads as the name of a claim of the papers"
+                       + (f" ({paper})" if paper else "") + "; only its exact id can be proved")
+    if cid in REFUTED:
+        raise Rejected(f"claim {cid}: a claim of the papers that bnproof's certificates refute")
+    variables = declared(claim["variables"])
+    fixed = read_fixed(doc["fixed"], variables)
+    program = keys(doc["program"], "program", PROGRAM)
+    if (program["kind"], program["strict"]) != KIND[claim["kind"]]:
+        raise Rejected("program: kind and strict differ from the claim's kind")
+    inputs = read_inputs(program["inputs"])
+    if [list(i) for i in program["inputs"]] != expected_inputs(variables, fixed):
+        raise Rejected("program.inputs: not the inputs the claim's declared variables give")
+    types = []
+    ops = read_steps(program["steps"], inputs, types, "program.steps")
+    residual = index(program["residual"], "program.residual", len(ops), types)
+    hyps = [index(h, f"program.hypotheses[{i}]", len(ops), types)
+            for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", MAX_DEPTH * 4))]
+    ev = Evaluator(inputs)
+    ev.run(ops, types)
+    method = doc["proof"]["method"] if type(doc["proof"]) is dict else None
+    strict = claim["kind"] == "strict-inequality"
+    if method == "zero":
+        keys(doc["proof"], "proof", {"method"})
+        if not ev.alg.is_zero(ev.values[residual]):
+            raise Rejected("proof: the residual's normal form is not 0")
+        if strict:
+            raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
+        said = "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
+    elif method == "nonnegative":
+        if claim["kind"] == "identity":
+            raise Rejected("proof: an identity needs the method \"zero\"")
+        positive = {n for n, t, d in inputs if t == "S" and d == "positive"}
+        said = check_nonnegative(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict)
+    else:
+        raise Rejected("proof.method: must be \"zero\" or \"nonnegative\"")
+    m = check_witness(doc, inputs, ops, types, hyps)
+    at = ", ".join(f"{k} = {v}" for k, v in sorted(doc["fixed"].items()))
+    return (f"{cid} proved for every m{' at ' + at if at else ''}: residual {said} (assuming "
+            f"{assumptions(inputs, hyps)}; witness at m = {m}; trusting program "
+            f"{sha256_of(program)[:23]})")
+
