@@ -190,8 +190,7 @@ def test_a_certificate_of_ones_own_claim_is_written_in_its_symbols(tmp_path):
     text = fragment(str(cert), "--claim", str(claim_file))
     assert r"\nabla_{y_j} L &= \left(0, 1\right)" in text
     assert r"y_j &= \left(0, 1\right)" in text and r"\gamma &= 1" in text
-    assert r"h_{1}\ \text{(variance)} &= \tfrac{1}{4} > 0" in text or \
-        r"h_{1}\ \text{(variance)} &= \frac{1}{4} > 0" in text
+    assert r"\item variance: $h_{1} = \tfrac{1}{4} > 0$" in text  # named by its function
     # the claim's quantities on the counterexample, then the violated inequality: ŷ = (−1, 1),
     # σ = 1/2, LHS = ‖0‖² = 0, RHS = 4(1 − 1/2 − 1/√2) = 2 − 2√2
     assert r"\hat{y}_j &= \left(-1, 1\right)" in text and r"\sigma_j &= \frac{1}{2}" in text

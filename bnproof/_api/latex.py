@@ -25,9 +25,10 @@ def latex(claim_or_cert="lemma-4.5", *, data=None, fragment: bool = False,
     the preamble, title and \\section, for \\input into a paper; `level` is the
     top heading (section, subsection, subsubsection or paragraph; default
     subsection for a fragment).  Every display is labelled bnproof:ID:eqN.
-    `source` is the Claim a certificate is of (a user's claim; a paper claim is
-    found by its id): the counterexample is then written in the claim's
-    `symbols` and its hypotheses are named.  Returns the document's text."""
+    `source` is the Claim a certificate file is of (a user's claim; a paper claim
+    is found by its id, and a FuzzResult keeps the claim it was run on): the
+    counterexample is then written in the claim's `symbols`, its hypotheses are
+    named and its `quantities` shown.  Returns the document's text."""
     return build(claim_or_cert, data, source).render(fragment, level)
 
 
@@ -47,7 +48,9 @@ def build(claim, data=None, source=None):
         import json
 
         name = claim.certificate_path.name if claim.certificate_path else f"{claim.claim_id}.json"
-        return _from_document(json.loads(claim.certificate), name, source=source)
+        # the result keeps the claim it was run on: its symbols, hypothesis names and quantities
+        return _from_document(json.loads(claim.certificate), name,
+                              source=source if source is not None else claim.claim)
     if isinstance(claim, Claim):
         claim = LEMMA if LEMMA in claim.aliases else claim.id
     if isinstance(claim, os.PathLike):

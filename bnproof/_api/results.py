@@ -27,7 +27,8 @@ class FuzzResult:
     accepted by the independent checker; `certificate_path` is where it was
     written (None unless fuzz was given out_dir).  "survived" is evidence
     (`instances` drawn, `met_hypotheses` of them inside the claim), never a
-    proof."""
+    proof.  `claim` is the Claim it was run on, so `bnproof.latex(result)`
+    writes the counterexample in its symbols with no `source=`."""
 
     claim_id: str
     source: str

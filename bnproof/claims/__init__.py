@@ -3,3 +3,4 @@
 from .api import Claim as Claim
 from .api import Var as Var
 from .law import Law as Law
+from .naming import hypothesis as hypothesis

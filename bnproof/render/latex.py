@@ -26,7 +26,7 @@ from .latex_break import break_lines, width, parse
 
 # The estimated width of a display line.  A plain article's text is 345 pt wide and
 # the equation number takes about 25 pt; the estimate can fall 10% short, so aim lower.
-LINE_BUDGET = 250.0
+LINE_BUDGET = 170.0
 # An exact value whose LaTeX is longer than this is rounded in formulas.
 MAX_EXACT_CHARS = 60
 DIGITS = 6

@@ -168,16 +168,35 @@ def symbol(name: str, source) -> str:
     return safe_statement(written) if written else variable(name)
 
 
-def _hypothesis_names(count: int, source) -> list[str]:
-    """h_k, with the name of the claim's function where it has one (one scalar each)."""
+def _hypothesis_names(count: int, source, instance: dict) -> list[str]:
+    """What each scalar hypothesis measures, as LaTeX text, where the claim says: the
+    name given with claims.hypothesis(…), else its function's name (`def variance` →
+    variance), else "" (then it is only h_k); an array-valued hypothesis names its
+    entries "name, i of n"."""
+    from ..claims.naming import hypothesis_name
+    from .latex_quantities import entry_counts
+
     functions = list(getattr(source, "hypotheses", ()))
-    names = [rf"h_{{{k}}}" for k in range(1, count + 1)]
-    if len(functions) == count:
-        for k, f in enumerate(functions):
-            word = getattr(f, "__name__", "<lambda>")
-            if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", word):
-                names[k] += r"\ \text{(" + escape(word.replace("_", " ")) + ")}"
+    counts = entry_counts(source, instance, functions) if functions else None
+    if counts is None or sum(counts) != count:
+        return [""] * count  # cannot tell which entry is whose: numbers only, never a wrong name
+    names = []
+    for function, n in zip(functions, counts):
+        text = _hypothesis_text(hypothesis_name(function), getattr(function, "__name__", ""))
+        names.extend(text + (f", {i} of {n}" if n > 1 and text else "") for i in range(1, n + 1))
     return names
+
+
+def _hypothesis_text(given: str | None, function_name: str) -> str:
+    """LaTeX text for a hypothesis name: words escaped, $…$ through the statement grammar."""
+    if given is not None:
+        pieces = given.split("$")
+        return "".join(escape(p) if k % 2 == 0 else "$" + safe_statement(p) + "$"
+                       for k, p in enumerate(pieces))
+    word = function_name.strip("_")
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", word):
+        return escape(word.replace("_", " "))
+    return ""
 
 
 def _counterexample(out: Document, instance: dict, source=None) -> None:
@@ -203,11 +222,18 @@ def _residual(out: Document, doc: dict, ev: Evaluated, source=None) -> None:
     if ev.hypotheses or ev.equalities:
         out.section("The hypotheses hold")
     if ev.hypotheses:
-        out.para("Each hypothesis of the claim must be positive; on the counterexample:")
-        names = _hypothesis_names(len(ev.hypotheses), source)
-        out.aligned([(names[k - 1], number(h, out.longs, f"hypothesis {k}") + " > 0"
-                      if h is not None else r"\text{positive (decided by intervals)}")
-                     for k, h in enumerate(ev.hypotheses, 1)])
+        out.para("Each hypothesis of the claim must be positive; on the counterexample, each "
+                 "is named and its exact value shown:")
+        names = _hypothesis_names(len(ev.hypotheses), source, doc["instance"])
+        rows = []
+        for k, h in enumerate(ev.hypotheses, 1):
+            shown = number(h, out.longs, f"hypothesis {k}") if h is not None else None
+            value = (rf"$h_{{{k}}} > 0$ (decided by intervals)" if shown is None else
+                     rf"$h_{{{k}}} {'' if shown.startswith(chr(92) + 'approx') else '= '}{shown} > 0$")
+            # text style: a list item is running text, where a fraction is never stacked
+            value = re.sub(r"\\[dt]?frac(?![A-Za-z])", r"\\tfrac", value)
+            rows.append(f"{names[k - 1]}: {value}" if names[k - 1] else value)
+        out.items(rows)
     if ev.equalities:
         out.para("The equality hypotheses of the claim hold exactly on this instance (each is "
                  "exactly $0$, not within a rounding of $0$):")
@@ -261,9 +287,9 @@ def _quantities(out: Document, doc: dict, source) -> None:
     for name, entries in values:
         shown = _name(name)
         if entries is None:
-            rows.append((shown, r"	ext{(undefined here, or too large to expand)}"))
-        elif len(entries) == 1:
-            rows.append((shown, number(entries[0], out.longs, name, approx=True)))
+            rows.append((shown, r"\text{(undefined here, or too large to expand)}"))
+        elif len(entries) == 1:  # a decimal beside an irrational value only: 1/2 needs none
+            rows.append((shown, number(entries[0], out.longs, name, approx=not entries[0].is_Rational)))
         else:
             rows.append((shown, vector(entries, out.longs, name, approx=True)))
     out.aligned(rows)

@@ -21,16 +21,39 @@ from ..program.trace import Program
 def evaluate(claim, instance: dict, lookup, max_tree: int) -> list[tuple[str, list | None]]:
     """[(LaTeX name, exact entries or None where too large or undefined)] in the claim's order;
     a scalar quantity has one entry."""
-    out = []
+    sizes = _sizes(claim, instance)
+    return [(name, _entries(claim, sizes, function, lookup, max_tree))
+            for name, function in getattr(claim, "quantities", {}).items()]
+
+
+def entry_counts(claim, instance: dict, functions) -> list[int] | None:
+    """How many scalar entries each function (a hypothesis) has at the instance's sizes,
+    traced as the certificate's program was; None when one cannot be traced."""
+    try:
+        sizes = _sizes(claim, instance)
+    except (KeyError, TypeError, ValueError):
+        return None
+    counts = []
+    for function in functions:
+        program = Program()
+        xp = namespaces.trace(program)
+        values = {v.name: input_array(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
+        try:
+            value = function(xp, **values)
+        except (ValueError, TypeError, ArithmeticError):
+            return None
+        counts.append(value.size if isinstance(value, np.ndarray) else 1)
+    return counts
+
+
+def _sizes(claim, instance: dict) -> dict:
     sizes = {}
     for v in claim.variables:
         shape = np.shape(np.array(instance[v.name], dtype=object))
         for name, n in zip(v.shape, shape):
             if not isinstance(name, int):
                 sizes[name] = n
-    for name, function in getattr(claim, "quantities", {}).items():
-        out.append((name, _entries(claim, sizes, function, lookup, max_tree)))
-    return out
+    return sizes
 
 
 def _entries(claim, sizes, function, lookup, max_tree):

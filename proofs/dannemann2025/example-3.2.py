@@ -5,7 +5,7 @@ identity activation, zero bias, γ = 1, β = 0, sums of squares.  The local
 minima assertion is quantified over the ray w = t·(5, 3), t > 0.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import backprop, normalize
 
 SOURCE = "Dannemann & Junike (2025), Batch normalization does not improve initialization, Example 3.2, p. 4"
@@ -40,7 +40,8 @@ GLOBAL_MINIMUM = Claim(
     reading=__doc__ + " Encoded as ∇C(W*) = 0 (C is a convex quadratic with XᵀX positive definite,"
                       " checked as the hypotheses: leading minors 6 and 6·14 − 9² = 3 > 0).",
     kind="identity", variables=(),
-    hypotheses=(lambda xp: xp.asarray([xp.q(6), xp.q(6 * 14 - 9 * 9)]),),
+    hypotheses=(hypothesis(r"leading principal minors of $X^\top X$",
+                           lambda xp: xp.asarray([xp.q(6), xp.q(6 * 14 - 9 * 9)])),),
     residual=lambda xp: xp.sum(_grad_C(xp, _w_star(xp)) ** 2),
 )
 GRADIENT = Claim(

@@ -8,12 +8,13 @@ the corrected one (β = μ), which is also the construction behind Observation
 the activations are recovered.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import stats
 
 SOURCE = "Dannemann & Junike (2025), Batch normalization does not improve initialization, Remark 2.7, p. 3"
 
 
+@hypothesis(r"the batch variance $\sigma_j^2$")
 def _variance(xp, z):
     return stats(xp, z)[1] ** 2
 
@@ -28,6 +29,21 @@ def _recovery_error(beta_of):
     return residual
 
 
+def _recovered(beta_of):
+    """Ẑ_l, the BN output with γ = σ and β as given."""
+    def output(xp, z):
+        mu, sigma = stats(xp, z)
+        return sigma * (z - mu) / sigma + beta_of(mu, sigma)
+
+    return output
+
+
+def _quantities(beta_of):
+    return {r"\mu_j": lambda xp, z: stats(xp, z)[0], r"\sigma_j": lambda xp, z: stats(xp, z)[1],
+            r"\beta_j": lambda xp, z: beta_of(*stats(xp, z)),
+            r"\widehat{\mathbb{Z}}_l": _recovered(beta_of)}
+
+
 PRINTED = Claim(
     id="dannemann2025/remark-2.7", aliases=("remark-2.7",),
     title="BN can recover the original activations",
@@ -35,6 +51,7 @@ PRINTED = Claim(
     statement=r"\gamma_j=\sigma_j,\ \beta_j=\frac{\mu_j}{\sigma_j} \implies \widehat{\mathbb{Z}}_l=\mathbb{Z}_l",
     reading=__doc__, kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
     hypotheses=(_variance,), residual=_recovery_error(lambda mu, sigma: mu / sigma),
+    symbols={"z": r"\mathbb{Z}_l"}, quantities=_quantities(lambda mu, sigma: mu / sigma),
 )
 CORRECTED = Claim(
     id="dannemann2025/remark-2.7/corrected", aliases=("remark-2.7/corrected",),
@@ -43,5 +60,6 @@ CORRECTED = Claim(
     statement=r"\gamma_j=\sigma_j,\ \beta_j=\mu_j \implies \widehat{\mathbb{Z}}_l=\mathbb{Z}_l",
     reading=__doc__, kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
     hypotheses=(_variance,), residual=_recovery_error(lambda mu, sigma: mu),
+    symbols={"z": r"\mathbb{Z}_l"}, quantities=_quantities(lambda mu, sigma: mu),
     exact_sizes={"m": (2, 6)},
 )

@@ -7,10 +7,11 @@ the gradient computed independently by forward-mode differentiation of the
 definition (dual numbers exactly; autodiff in JAX).
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import backprop, batch_norm, normalize, stats
 
 
+@hypothesis(r"the batch variance $\sigma^2$")
 def _variance(xp, A, g, gamma, beta):
     return stats(xp, A)[1] ** 2
 
@@ -36,5 +37,6 @@ FACT_C_1 = Claim(
     sizes={"m": (2, 6)},
     hypotheses=(_variance,),
     residual=_residual,
+    symbols={"A": "A", "g": r"\frac{\partial f}{\partial C}"},
     exact_sizes={"m": (2, 6)},
 )

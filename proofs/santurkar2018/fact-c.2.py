@@ -6,12 +6,13 @@ between the printed Jacobian and the Jacobian computed independently by
 forward-mode differentiation of the definition.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import batch_norm, jacobian, normalize, stats
 
 SOURCE = "Santurkar et al. (2018), How does batch normalization help optimization?, Fact C.2, Appendix C.1, p. 18"
 
 
+@hypothesis(r"the batch variance $\sigma^2$")
 def _variance(xp, y, gamma, beta):
     return stats(xp, y)[1] ** 2
 

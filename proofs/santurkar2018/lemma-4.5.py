@@ -10,7 +10,7 @@ Hypotheses: ⟨W0, W*⟩ > 0 (the Lemma's), XᵀX and XcᵀXc positive definite
 (leading minors, d ≤ 2), so both optima are unique as described.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 
 SOURCE = "Santurkar et al. (2018), How does batch normalization help optimization?, Lemma 4.5, p. 8"
 
@@ -30,17 +30,34 @@ def _parts(xp, X, y, W0, gamma):
     return w_star, b, Xc
 
 
-def _hypotheses(xp, X, y, W0, gamma):
-    w_star, b, Xc = _parts(xp, X, y, W0, gamma)
-    return xp.asarray([xp.dot(W0, w_star)] + _minors(xp, X.T @ X) + _minors(xp, Xc.T @ Xc))
+@hypothesis(r"the Lemma's $\langle W_0, W^*\rangle$")
+def _inner(xp, X, y, W0, gamma):
+    return xp.dot(W0, xp.solve(X.T @ X, X.T @ y))
 
 
-def _residual(xp, X, y, W0, gamma):
+@hypothesis(r"leading principal minors of $X^\top X$")
+def _gram_minors(xp, X, y, W0, gamma):
+    return xp.asarray(_minors(xp, X.T @ X))
+
+
+@hypothesis(r"leading principal minors of $X_c^\top X_c$")
+def _centred_gram_minors(xp, X, y, W0, gamma):
+    Xc = X - xp.mean(X, axis=0)
+    return xp.asarray(_minors(xp, Xc.T @ Xc))
+
+
+def _sides(xp, X, y, W0, gamma):
+    """(‖W0 − Ŵ*‖², the printed bound)."""
     w_star, b, _ = _parts(xp, X, y, W0, gamma)
     n2 = xp.dot(w_star, w_star)
     rhs = xp.sum((W0 - w_star) ** 2) - (n2 - xp.dot(w_star, W0)) ** 2 / n2
     along = xp.maximum(xp.dot(W0, b), xp.q(0))
     lhs = xp.dot(W0, W0) - along**2 / xp.dot(b, b)
+    return lhs, rhs
+
+
+def _residual(xp, X, y, W0, gamma):
+    lhs, rhs = _sides(xp, X, y, W0, gamma)
     return rhs - lhs
 
 
@@ -52,5 +69,10 @@ LEMMA_4_5 = Claim(
               r"\right\rangle\right)^2, \quad \text{if } \left\langle W_0,W^*\right\rangle>0",
     reading=__doc__,
     variables=(Var("X", ("m", "d")), Var("y", ("m",)), Var("W0", ("d",)), Var("gamma", (), "nonzero")),
-    sizes={"m": (3, 5), "d": (1, 2)}, hypotheses=(_hypotheses,), residual=_residual,
+    sizes={"m": (3, 5), "d": (1, 2)}, hypotheses=(_inner, _gram_minors, _centred_gram_minors),
+    residual=_residual, symbols={"W0": "W_0"},
+    quantities={"W^*": lambda xp, X, y, W0, gamma: _parts(xp, X, y, W0, gamma)[0],
+                "b": lambda xp, X, y, W0, gamma: _parts(xp, X, y, W0, gamma)[1],
+                "LHS": lambda xp, X, y, W0, gamma: _sides(xp, X, y, W0, gamma)[0],
+                "RHS": lambda xp, X, y, W0, gamma: _sides(xp, X, y, W0, gamma)[1]},
 )

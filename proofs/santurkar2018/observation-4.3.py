@@ -11,7 +11,7 @@ of C is a critical point of Ĉ.  Encoded as the identity ∇Ĉ(W*) = 0 for one
 neuron with a squared loss; Example 3.2 of Dannemann & Junike refutes it.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import backprop, batch_norm, normalize, stats
 
 SOURCE = "Santurkar et al. (2018), How does batch normalization help optimization?, Observation 4.3, p. 7"
@@ -23,6 +23,7 @@ def _same_activations(xp, X, w):
     return xp.sum((batch_norm(xp, z, sigma, mu) - z) ** 2)
 
 
+@hypothesis(r"the batch variance $\sigma_j^2$ of $Xw$")
 def _variance(xp, X, w):
     return stats(xp, X @ w)[1] ** 2
 
@@ -31,8 +32,9 @@ def _least_squares(xp, X, y):
     return xp.solve(X.T @ X, X.T @ y)
 
 
-def _gram_pivots_and_variance(xp, X, y, gamma, beta):
-    """XᵀX positive definite (its leading minors, for d ≤ 3) and σ(W*) > 0."""
+@hypothesis(r"leading principal minors of $X^\top X$")
+def _gram_minors(xp, X, y, gamma, beta):
+    """XᵀX positive definite: its leading minors, for d ≤ 3."""
     G = X.T @ X
     d = G.shape[0]
     minors = [G[0, 0]]
@@ -42,16 +44,24 @@ def _gram_pivots_and_variance(xp, X, y, gamma, beta):
         minors.append(G[0, 0] * (G[1, 1] * G[2, 2] - G[1, 2] * G[2, 1])
                       - G[0, 1] * (G[1, 0] * G[2, 2] - G[1, 2] * G[2, 0])
                       + G[0, 2] * (G[1, 0] * G[2, 1] - G[1, 1] * G[2, 0]))
-    w = _least_squares(xp, X, y)
-    return xp.asarray(minors + [stats(xp, X @ w)[1] ** 2])
+    return xp.asarray(minors)
 
 
-def _bn_gradient_at_w_star(xp, X, y, gamma, beta):
+@hypothesis(r"the batch variance $\sigma(W^*)^2$")
+def _variance_at_w_star(xp, X, y, gamma, beta):
+    return stats(xp, X @ _least_squares(xp, X, y))[1] ** 2
+
+
+def _bn_gradient(xp, X, y, gamma, beta):
     w = _least_squares(xp, X, y)
     z = X @ w
     yhat, sigma = normalize(xp, z)
     g = (gamma * yhat + beta - y) * 2
-    return xp.sum((X.T @ backprop(xp, g, yhat, sigma, gamma)) ** 2)
+    return X.T @ backprop(xp, g, yhat, sigma, gamma)
+
+
+def _bn_gradient_at_w_star(xp, X, y, gamma, beta):
+    return xp.sum(_bn_gradient(xp, X, y, gamma, beta) ** 2)
 
 
 SAME_ACTIVATIONS = Claim(
@@ -70,5 +80,7 @@ MINIMA_PRESERVED = Claim(
     reading=__doc__, kind="identity",
     variables=(Var("X", ("m", "d")), Var("y", ("m",)), Var("gamma", (), "nonzero"), Var("beta", ())),
     sizes={"m": (3, 5), "d": (1, 3)},
-    hypotheses=(_gram_pivots_and_variance,), residual=_bn_gradient_at_w_star,
+    hypotheses=(_gram_minors, _variance_at_w_star), residual=_bn_gradient_at_w_star,
+    quantities={"W^*": lambda xp, X, y, gamma, beta: _least_squares(xp, X, y),
+                r"\nabla_W\widehat{\mathcal{C}}(W^*)": lambda xp, X, y, gamma, beta: _bn_gradient(xp, X, y, gamma, beta)},
 )

@@ -8,24 +8,53 @@ step sets ∂L̂/∂z = ∂L/∂y ("identical loss"), so one vector g plays both
 statement holds with equality — the second claim below.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import backprop, norm2, normalize, stats
 
 SOURCE = "Santurkar et al. (2018), How does batch normalization help optimization?, Theorem 4.1, p. 6 (proof: Appendix C.2)"
 VARIABLES = (Var("y", ("m",)), Var("g", ("m",)), Var("gamma", (), "nonzero"))
 
 
+@hypothesis(r"the batch variance $\sigma_j^2$")
 def variance(xp, y, g, gamma):
     return stats(xp, y)[1] ** 2
 
 
-def bound(xp, y, g, gamma, last):
+def sides(xp, y, g, gamma, last):
+    """(LHS, RHS) of the bound; `last` is the printed 1/√m or the derived 1/m."""
     yhat, sigma = normalize(xp, y)
     m = y.shape[0]
     lhs = norm2(xp, backprop(xp, g, yhat, sigma, gamma))
     rhs = gamma**2 / sigma**2 * (norm2(xp, g) - xp.sum(g) ** 2 * xp.q(1, m)
                                  - last(xp, m) * xp.sum(g * yhat) ** 2)
+    return lhs, rhs
+
+
+def bound(xp, y, g, gamma, last):
+    lhs, rhs = sides(xp, y, g, gamma, last)
     return rhs - lhs
+
+
+def _root_m(xp, m):
+    return 1 / xp.sqrt(xp.q(m))
+
+
+def _one_over_m(xp, m):
+    return xp.q(1, m)
+
+
+SYMBOLS = {"y": "y_j", "g": r"\nabla_{y_j}\mathcal{L}"}
+
+
+def quantities(last):
+    """What a referee checks on a counterexample: the batch statistics, ŷ, ∇L̂, both sides."""
+    return {r"\mu_j": lambda xp, y, g, gamma: stats(xp, y)[0],
+            r"\sigma_j": lambda xp, y, g, gamma: stats(xp, y)[1],
+            r"\hat{y}_j": lambda xp, y, g, gamma: normalize(xp, y)[0],
+            r"\nabla_{y_j}\widehat{\mathcal{L}}":
+                lambda xp, y, g, gamma: backprop(xp, g, *normalize(xp, y), gamma),
+            "LHS": lambda xp, y, g, gamma: sides(xp, y, g, gamma, last)[0],
+            "RHS": lambda xp, y, g, gamma: sides(xp, y, g, gamma, last)[1]}
 
 
 PRINTED = Claim(
@@ -41,7 +70,9 @@ PRINTED = Claim(
     variables=VARIABLES,
     sizes={"m": (2, 6)},
     hypotheses=(variance,),
-    residual=lambda xp, y, g, gamma: bound(xp, y, g, gamma, lambda xp, m: 1 / xp.sqrt(xp.q(m))),
+    residual=lambda xp, y, g, gamma: bound(xp, y, g, gamma, _root_m),
+    symbols=SYMBOLS,
+    quantities=quantities(_root_m),
 )
 
 AS_DERIVED = Claim(
@@ -58,6 +89,8 @@ AS_DERIVED = Claim(
     variables=VARIABLES,
     sizes={"m": (2, 6)},
     hypotheses=(variance,),
-    residual=lambda xp, y, g, gamma: bound(xp, y, g, gamma, lambda xp, m: xp.q(1, m)),
+    residual=lambda xp, y, g, gamma: bound(xp, y, g, gamma, _one_over_m),
+    symbols=SYMBOLS,
+    quantities=quantities(_one_over_m),
     exact_sizes={"m": (2, 6)},
 )

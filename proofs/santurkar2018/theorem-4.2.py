@@ -14,12 +14,13 @@ between free variables, so the search fixes it by construction: H = h·I
 (h > 0) satisfies it for every g.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import backprop, hessian_y, norm2, normalize, stats
 
 SOURCE = "Santurkar et al. (2018), How does batch normalization help optimization?, Theorem 4.2, p. 6 (proof: Appendix C.3)"
 
 
+@hypothesis(r"the batch variance $\sigma_j^2$")
 def _variance(xp, y, **_):
     return stats(xp, y)[1] ** 2
 
@@ -61,6 +62,11 @@ PART_1 = Claim(
     variables=(Var("y", ("m",)), Var("g", ("m",)), Var("H", ("m", "m"), "symmetric"),
                Var("gamma", (), "nonzero")),
     sizes={"m": (2, 5)}, hypotheses=(_variance,), residual=_part_1,
+    symbols={"y": "y_j", "g": r"\hat{g}_j", "H": "H_{jj}"},
+    quantities={r"\sigma_j": lambda xp, y, g, H, gamma: stats(xp, y)[1],
+                r"\hat{y}_j": lambda xp, y, g, H, gamma: normalize(xp, y)[0],
+                r"\nabla_{y_j}\widehat{\mathcal{L}}":
+                    lambda xp, y, g, H, gamma: _quantities(xp, y, g, H, gamma)[2]},
 )
 PART_2 = Claim(
     id="santurkar2018/theorem-4.2/part-2", aliases=("theorem-4.2/part-2",),
@@ -74,4 +80,5 @@ PART_2 = Claim(
     variables=(Var("y", ("m",)), Var("g", ("m",)), Var("h", (), "positive"),
                Var("gamma", (), "nonzero")),
     sizes={"m": (2, 5)}, hypotheses=(_variance,), residual=_part_2,
+    symbols={"y": "y_j", "g": r"\hat{g}_j", "h": "h"},
 )

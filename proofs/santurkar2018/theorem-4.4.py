@@ -8,33 +8,60 @@ printed bound has g_j² (the square of a squared norm).  The proof's equation
 (17) is encoded as a second claim: it carries Theorem 4.1's 1/√m.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import backprop, norm2, normalize, stats
 
 SOURCE = "Santurkar et al. (2018), How does batch normalization help optimization?, Theorem 4.4, p. 7 (proof: Appendix C.2)"
 VARIABLES = (Var("y", ("m",)), Var("g", ("m",)), Var("gamma", (), "nonzero"), Var("lam", (), "positive"))
 
 
+@hypothesis(r"the batch variance $\sigma_j^2$")
 def _variance(xp, y, g, gamma, lam):
     return stats(xp, y)[1] ** 2
 
 
-def _printed(xp, y, g, gamma, lam):
+def _printed_sides(xp, y, g, gamma, lam):
+    """(ĝ_j, the printed bound)."""
     yhat, sigma = normalize(xp, y)
     m = y.shape[0]
     g_hat = lam**2 * norm2(xp, backprop(xp, g, yhat, sigma, gamma))
     g_j = lam**2 * norm2(xp, g)
     mu_g = xp.mean(g)
-    return gamma**2 / sigma**2 * (g_j**2 - mu_g**2 * m - lam**2 * xp.sum(g * yhat) ** 2) - g_hat
+    return g_hat, gamma**2 / sigma**2 * (g_j**2 - mu_g**2 * m - lam**2 * xp.sum(g * yhat) ** 2)
 
 
-def _equation_17(xp, y, g, gamma, lam):
+def _printed(xp, y, g, gamma, lam):
+    g_hat, bound = _printed_sides(xp, y, g, gamma, lam)
+    return bound - g_hat
+
+
+def _equation_17_sides(xp, y, g, gamma, lam):
+    """(ĝ_j, the bound of equation (17))."""
     yhat, sigma = normalize(xp, y)
     m = y.shape[0]
     g_hat = lam**2 * norm2(xp, backprop(xp, g, yhat, sigma, gamma))
     bound = lam**2 * gamma**2 / sigma**2 * (norm2(xp, g) - xp.sum(g) ** 2 * xp.q(1, m)
                                            - xp.sum(g * yhat) ** 2 / xp.sqrt(xp.q(m)))
+    return g_hat, bound
+
+
+def _equation_17(xp, y, g, gamma, lam):
+    g_hat, bound = _equation_17_sides(xp, y, g, gamma, lam)
     return bound - g_hat
+
+
+SYMBOLS = {"y": "y_j", "g": r"\nabla_{y_j}\mathcal{L}", "lam": r"\lambda"}
+
+
+def _quantities(sides):
+    """The batch statistics, ŷ, g_j and ĝ_j, and the two sides, on a counterexample."""
+    return {r"\mu_j": lambda xp, y, g, gamma, lam: stats(xp, y)[0],
+            r"\sigma_j": lambda xp, y, g, gamma, lam: stats(xp, y)[1],
+            r"\hat{y}_j": lambda xp, y, g, gamma, lam: normalize(xp, y)[0],
+            "g_j": lambda xp, y, g, gamma, lam: lam**2 * norm2(xp, g),
+            r"\mu_{g_j}": lambda xp, y, g, gamma, lam: xp.mean(g),
+            "LHS": lambda xp, y, g, gamma, lam: sides(xp, y, g, gamma, lam)[0],
+            "RHS": lambda xp, y, g, gamma, lam: sides(xp, y, g, gamma, lam)[1]}
 
 
 PRINTED = Claim(
@@ -45,7 +72,7 @@ PRINTED = Claim(
               r"\frac{\gamma^2}{\sigma_j^2}\left(g_j^2-m\mu_{g_j}^2-\lambda^2\left\langle\nabla_{y_j}"
               r"\mathcal{L},\hat{y}_j\right\rangle^2\right)",
     reading=__doc__, variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
-    residual=_printed,
+    residual=_printed, symbols=SYMBOLS, quantities=_quantities(_printed_sides),
 )
 AS_DERIVED = Claim(
     id="santurkar2018/theorem-4.4/as-derived", aliases=("theorem-4.4/as-derived",),
@@ -55,5 +82,5 @@ AS_DERIVED = Claim(
               r" y_j}\right\rangle^2-\frac{1}{\sqrt{m}}\left\langle\frac{\partial\mathcal{L}}{\partial"
               r" y_j},\hat{y}_j\right\rangle^2\right)",
     reading=__doc__, variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
-    residual=_equation_17,
+    residual=_equation_17, symbols=SYMBOLS, quantities=_quantities(_equation_17_sides),
 )

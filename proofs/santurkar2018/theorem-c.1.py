@@ -9,15 +9,17 @@ The loss is modelled by g and a symmetric H.  The inequality is strict, as
 printed.
 """
 
-from bnproof.claims import Claim, Var
+from bnproof.claims import Claim, Var, hypothesis
 from bnproof.claims.blocks import backprop, hessian_y, norm2, normalize, stats
 
 
+@hypothesis(r"the batch variance $\sigma_j^2$")
 def _variance(xp, y, g, H, gamma, lam):
     return stats(xp, y)[1] ** 2
 
 
-def _residual(xp, y, g, H, gamma, lam):
+def _sides(xp, y, g, H, gamma, lam):
+    """(LHS, RHS, κ) of the bound."""
     yhat, sigma = normalize(xp, y)
     m = y.shape[0]
     Hy = hessian_y(xp, g, H, yhat, sigma, gamma)
@@ -25,6 +27,11 @@ def _residual(xp, y, g, H, gamma, lam):
     lhs = lam**4 * xp.dot(v_hat, Hy @ v_hat)
     kappa = gamma / (sigma**2 * m) * xp.sum(g * yhat) * norm2(xp, backprop(xp, g, yhat, sigma, gamma))
     rhs = gamma**2 / sigma**2 * (lam**4 * xp.dot(g, H @ g) - lam**4 * kappa)
+    return lhs, rhs, kappa
+
+
+def _residual(xp, y, g, H, gamma, lam):
+    lhs, rhs, _ = _sides(xp, y, g, H, gamma, lam)
     return rhs - lhs
 
 
@@ -42,4 +49,10 @@ THEOREM_C_1 = Claim(
     variables=(Var("y", ("m",)), Var("g", ("m",)), Var("H", ("m", "m"), "symmetric"),
                Var("gamma", (), "nonzero"), Var("lam", (), "positive")),
     sizes={"m": (2, 4)}, hypotheses=(_variance,), residual=_residual,
+    symbols={"y": "y_j", "g": r"\nabla_{y_j}\mathcal{L}", "H": "H_{jj}", "lam": r"\lambda"},
+    quantities={r"\sigma_j": lambda xp, y, g, H, gamma, lam: stats(xp, y)[1],
+                r"\hat{y}_j": lambda xp, y, g, H, gamma, lam: normalize(xp, y)[0],
+                r"\kappa": lambda xp, y, g, H, gamma, lam: _sides(xp, y, g, H, gamma, lam)[2],
+                "LHS": lambda xp, y, g, H, gamma, lam: _sides(xp, y, g, H, gamma, lam)[0],
+                "RHS": lambda xp, y, g, H, gamma, lam: _sides(xp, y, g, H, gamma, lam)[1]},
 )
