@@ -53,3 +53,8 @@ def path_for(claim_id: str, root: str | Path = "certificates") -> Path:
 
 def write(path: str | Path, doc: dict) -> Path:
     return write_atomic(path, doc)
+
+
+def write_proof_certificate(path, claim, program: dict, fixed: dict, proof: dict, witness: dict) -> Path:
+    """build() then write(): the signature agreed with the engine (the shared spec)."""
+    return write(path, build(claim, program, proof, witness, fixed))

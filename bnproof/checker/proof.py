@@ -42,21 +42,27 @@ KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
 
 
 def expected_inputs(variables: list, fixed: dict) -> list:
-    """The program inputs the claim's declared variables give (the shared spec): a scalar,
-    a vector of length m, an m x m matrix, an m x d matrix as d column vectors "X:j", a
-    d-vector as d scalars "w:j"."""
+    """The program inputs the claim's declared variables give (the shared spec): a scalar;
+    a vector of length m; an m x m matrix; an m x d matrix as d column vectors "X:j"; a
+    variable without m as its scalar entries "w:j" ("W:i:j").  A vector's or matrix's
+    domain other than "symmetric" is dropped (proved for every real entry, so for any)."""
     out = []
     for name, shape, domain in variables:
         if shape == []:
             out.append([name, "scalar", domain])
-        elif shape == ["m"] and domain == "real":
+        elif shape == ["m"]:
             out.append([name, "vector", "real"])
-        elif shape == ["m", "m"] and domain in ("real", "symmetric"):
-            out.append([name, "matrix", domain])
-        elif len(shape) == 2 and shape[0] == "m" and shape[1] in fixed and domain == "real":
+        elif shape == ["m", "m"]:
+            out.append([name, "matrix", "symmetric" if domain == "symmetric" else "real"])
+        elif len(shape) == 2 and shape[0] == "m" and shape[1] in fixed and domain != "symmetric":
             out += [[f"{name}:{j}", "vector", "real"] for j in range(fixed[shape[1]])]
-        elif len(shape) == 1 and shape[0] in fixed and shape[0] != "m":
-            out += [[f"{name}:{j}", "scalar", domain] for j in range(fixed[shape[0]])]
+        elif "m" not in shape and all(s in fixed for s in shape) and domain != "symmetric":
+            cells = [""]
+            for s in shape:
+                cells = [f"{c}:{j}" for c in cells for j in range(fixed[s])]
+            if len(cells) > MAX_FIXED * MAX_FIXED:
+                raise Rejected(f"claim.variables: {name} has more than {MAX_FIXED ** 2} entries")
+            out += [[name + c, "scalar", domain] for c in cells]
         else:
             raise Rejected(f"claim.variables: {name} of shape {shape} ({domain}) is outside the "
                            "symbolic-length fragment")
@@ -92,7 +98,7 @@ class Manifest:
 
     def sign(self, k: int) -> tuple:
         if k not in self.memo:  # operands are earlier steps: fill the memo bottom-up
-            for j in range(min(self.memo.keys() | {k}), k + 1):
+            for j in range(k + 1):
                 if j not in self.memo:
                     self.memo[j] = self.of(j)
         return self.memo[k]

@@ -54,8 +54,53 @@ def difference(claims: list, claim_file: Path, doc: dict) -> str | None:
     return None
 
 
+def proof_difference(claim, doc: dict, where: str) -> str | None:
+    """The first difference between an accepted proof certificate and the claim it names:
+    the claim object, then the symbolic-length program the engine's tracer gives for it at
+    the certificate's fixed sizes (byte for byte), or None."""
+    from ..certificate.program import claim_object
+    from ..symbolic_m.trace import program_for
+
+    if claim_object(claim) != doc["claim"]:
+        return f"the claim object differs from that of {claim.id} in {where}"
+    try:
+        traced = program_for(claim, doc["fixed"])
+    except Exception as err:  # noqa: BLE001 - outside the fragment, or the user's code raised
+        return f"{claim.id} in {where} has no symbolic-length program at {doc['fixed']}: {err}"
+    if traced != doc["program"]:
+        return f"the program is not the one {where} gives for {claim.id} (a proof of another program)"
+    return None
+
+
+def bind_proof(claims: list | None, claim_file, doc: dict) -> tuple[bool, str | None]:
+    """A proof certificate bound to its claim: the claim file's, else the committed claim of
+    that id (a paper's); (True, None) for a user's claim with no claim file (the checker's
+    line already says the program is trusted)."""
+    from ..claims.api import named
+
+    cid = doc["claim"]["id"]
+    if claims is not None:
+        claim = next((c for c in claims if c.id == cid), None)
+        if claim is None:
+            return False, f"{claim_file} defines no claim {cid}"
+        where = str(claim_file)
+    else:
+        claim = named(cid)
+        if claim is None or claim.id != cid:
+            return True, None
+        where = "the committed claim files"
+    why = proof_difference(claim, doc, where)
+    if why is not None:
+        return False, why
+    return True, f"the claim and its program are those {where} give" if claims is None else \
+        f"the claim and its program are those {where} gives"
+
+
 def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
     """Compare an accepted certificate (the document the checker read) with the claim file."""
+    if doc.get("kind") == "proof":
+        ok, why = bind_proof(claims, claim_file, doc)
+        return ok, why or ""
     if "program" not in doc:
         return False, "not a program certificate, so there is no program to compare"
     if "nonexistence" in doc:
@@ -80,7 +125,11 @@ def judged(path, claims: list | None, claim_file, show_program: bool = False) ->
 
     accepted, line, doc = checked(path, show_program)
     accepted, line = confirm_line(accepted, line, doc)  # existential: re-run z3 and cvc5
-    if accepted and claims is not None:
+    if accepted and doc.get("kind") == "proof":  # bound even without --claim where the claim is known
+        accepted, why = bind_proof(claims, claim_file, doc)
+        if why is not None:
+            line = f"{line}; {why}" if accepted else f"REJECTED {path}: {why}"
+    elif accepted and claims is not None:
         accepted, why = bind(claims, claim_file, doc)  # the very document the checker accepted
         head, sep, tail = line.partition("\n")
         line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
