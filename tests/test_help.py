@@ -41,6 +41,22 @@ def test_help_has_no_type_placeholders_on_flags_nor_braces_in_usage(capsys, monk
     assert "{" not in usage and "}" not in usage
 
 
+@pytest.mark.parametrize("command", [(), *((c,) for c in COMMANDS)], ids=["bnproof", *COMMANDS])
+def test_help_names_values_not_types(capsys, monkeypatch, command):
+    """No type label anywhere (<str>, <path>, <int>, <list[Path]>): a value is named by
+    what it is (FILE, DIR, N, SEED)."""
+    text = help_of(capsys, monkeypatch, *command)
+    assert not re.findall(r"<(?:str|path|bool|int|float|list|Path)\b[^>]*>", text)
+
+
+def test_option_values_have_meaningful_names(capsys, monkeypatch):
+    fuzz = help_of(capsys, monkeypatch, "fuzz")
+    assert re.search(r"--seed\s+SEED", fuzz) and re.search(r"--out-dir\s+DIR", fuzz)
+    assert re.search(r"--max-examples\s+N\b", fuzz) and re.search(r"--size\s+NAME=N", fuzz)
+    verify = help_of(capsys, monkeypatch, "verify")
+    assert re.search(r"--data\s+FILE", verify) and re.search(r"--out\s+FILE", verify)
+
+
 def test_usage_names_arguments_in_capitals(capsys, monkeypatch):
     assert "Usage: bnproof fuzz [OPTIONS] CLAIM" in help_of(capsys, monkeypatch, "fuzz")
     assert "Usage: bnproof check [OPTIONS] FILES…" in help_of(capsys, monkeypatch, "check")

@@ -34,6 +34,7 @@ class ClaimVerifyResult:
     certificate: str | None = field(repr=False)
     certificate_path: Path | None
     certificate_check: str | None
+    reading: str = field(default="", repr=False)  # the claim's: how its notation is read
 
     @property
     def exit_code(self) -> int:
@@ -58,8 +59,11 @@ class ClaimVerifyResult:
 
         unicode = unicode_math.unicode_ok() if unicode is None else unicode
         m = unicode_math.math if unicode else str
-        lines = [f"{self.claim_id} — {self.source}", f"statement: {self.statement}",
-                 f"{self.verdict.upper()}: {self.reason}"]
+        from ..claims.naming import reading_lines
+
+        lines = [f"{self.claim_id} — {self.source}", f"statement: {self.statement}"]
+        lines += reading_lines(self.reading, columns)
+        lines.append(f"{self.verdict.upper()}: {self.reason}")
         if self.residual is not None:
             approx = f" ≈ {m(format(self.residual_float, '.6g'))}" if self.residual_float is not None else ""
             lines += unicode_math.wrap("  residual = ", f"{m(self.residual)}{approx}", columns)
@@ -91,7 +95,7 @@ def verify_claim(claim, data, out: str | Path | None = None) -> ClaimVerifyResul
         path, check = _written(text, out)
     return ClaimVerifyResult(claim.id, claim.source, claim.statement,
                              {k: to_strings(v) for k, v in instance.items()}, verdict, reason,
-                             residual, approx, text, path, check)
+                             residual, approx, text, path, check, claim.reading)
 
 
 def _sizes(claim, instance: dict) -> dict:

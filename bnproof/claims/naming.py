@@ -1,4 +1,5 @@
-"""Hypotheses named as a referee reads them.
+"""What a referee reads of a claim besides its statement: hypotheses by name, and
+the reading (how ambiguous notation is read) as paragraphs.
 
 A hypothesis is a function whose value must be > 0; a refutation document
 shows each one's value on the counterexample, and a bare "h_2 = 3 > 0" tells a
@@ -39,3 +40,30 @@ def hypothesis_name(function) -> str | None:
             return name
         function, seen = getattr(function, "__wrapped__", None), seen + 1
     return None
+
+
+def reading_paragraphs(reading: str) -> list[str]:
+    """A claim's `reading` as paragraphs of one line each.  A reading taken from a
+    module docstring starts with its one-line title (the claim's source again): that
+    first paragraph is left out when more follow."""
+    paragraphs = [" ".join(p.split()) for p in str(reading or "").strip().split("\n\n")]
+    paragraphs = [p for p in paragraphs if p]
+    first = str(reading or "").strip().split("\n\n")[0]
+    if len(paragraphs) > 1 and "\n" not in first.strip():
+        paragraphs = paragraphs[1:]
+    return paragraphs
+
+
+def reading_lines(reading: str, columns: int | None = None) -> list[str]:
+    """The reading for a terminal report: 'Read as: …' wrapped to `columns` (default:
+    the terminal's width); none for a claim without one."""
+    import shutil
+    import textwrap
+
+    text = " ".join(reading_paragraphs(reading))
+    if not text:
+        return []
+    head = "" if text.startswith("Reading") else "Read as: "
+    columns = columns or shutil.get_terminal_size((100, 24)).columns
+    return textwrap.wrap(head + text, width=max(40, columns), subsequent_indent="  ",
+                         break_on_hyphens=False)

@@ -14,15 +14,31 @@ from ..errors import EXIT_CODE_HELP, BnproofError, ExitCode
 EPILOG = "Exit codes:\n\n" + "\n\n".join(EXIT_CODE_HELP.splitlines())
 
 
+# What an option's value is, in the help (rich prints the metavar in place of a type
+# label such as <str> or <path>, which says nothing of what to give).
+METAVARS = {"data": "FILE", "out": "FILE", "out_dir": "DIR", "seed": "SEED", "size": "NAME=N",
+            "max_examples": "N", "batch": "N", "neuron": "N", "samples": "N", "features": "N",
+            "max_steps": "N", "trials": "N", "confirm": "N", "time_budget": "SECONDS",
+            "timeout": "SECONDS", "tol": "TOL", "m": "M,…", "d": "D,…", "widths": "W,…",
+            "dataset": "NAME", "activation": "NAME", "loss": "NAME", "affine": "fixed|learned",
+            "dtype": "float64|float32", "claim_file": "FILE.py", "claim": "CLAIM",
+            "files": "FILES"}
+
+
 def _plain_help(command, ctx) -> None:
     """Help as click-style tools print it: a flag shows no `<bool>` type, an
-    argument is CLAIM in the usage line (not `{claim}`), and a command's one-line
-    summary is its first paragraph on one line."""
+    argument is CLAIM in the usage line (not `{claim}`), an option's value is named
+    by what it is (FILE, DIR, N, SEED), never by a type label, and a command's
+    one-line summary is its first paragraph on one line."""
     for param in command.get_params(ctx):
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""  # rich prints the metavar in place of the type
-        elif param.param_type_name == "argument" and param.metavar is None:
-            param.metavar = param.name.upper()
+        elif param.param_type_name == "argument":
+            if param.metavar is None:
+                param.metavar = METAVARS.get(param.name, param.name.upper())
+            param.display_type_rich = lambda ctx: None  # the name says it; no "<str>" beside it
+        elif param.metavar is None:
+            param.metavar = METAVARS.get(param.name, param.name.upper())
 
 
 class Command(TyperCommand):

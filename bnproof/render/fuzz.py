@@ -161,6 +161,7 @@ def to_text(outcome, result: dict, timings: bool, *, unicode: bool | None = None
 
 
 def _text(outcome, result: dict, timings: bool, unicode: bool, columns: int | None) -> list[str]:
+    from ..claims.naming import reading_lines
     from . import unicode_math
 
     def m(text: str) -> str:
@@ -176,6 +177,7 @@ def _text(outcome, result: dict, timings: bool, unicode: bool, columns: int | No
         if outcome.stopped:
             when += f"; shrinking cut short by the {outcome.stopped}"
         where = "" if not claim.variables else f" after {total.drawn} instances (seed {outcome.seed}{when})"
+        lines += reading_lines(claim.reading, columns)
         lines.append(f"REFUTED{where}; exact counterexample:")
         for name, value in result["counterexample"].items():
             lines.append(f"  {name} = {m(_show(value))}")

@@ -69,6 +69,45 @@ def escape(text: str) -> str:
     return "".join(out)
 
 
+# Mathematical characters in prose (a claim's reading), as math-mode LaTeX
+_PROSE_MATH = {
+    **{ch: "\\" + name for ch, name in zip(
+        "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ",
+        "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau "
+        "upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split())},
+    "‖": r"\|", "⟨": r"\langle ", "⟩": r"\rangle ", "∇": r"\nabla ", "∂": r"\partial ", "≤": r"\leq ",
+    "≥": r"\geq ", "≠": r"\neq ", "−": "-", "√": r"\surd ", "²": "^2", "³": "^3", "⁴": "^4", "¹": "^1",
+    "ᵀ": r"^\top ", "⁻": "^-", "∈": r"\in ", "→": r"\to ", "∞": r"\infty ", "·": r"\cdot ",
+    "×": r"\times ", "∑": r"\sum ", "≈": r"\approx ", "≡": r"\equiv ", "∀": r"\forall ",
+    "∃": r"\exists ", "⊆": r"\subseteq ", "∩": r"\cap ", "∪": r"\cup ", "ℝ": r"\mathbb{R}",
+    "±": r"\pm ", "∘": r"\circ ", "↦": r"\mapsto ", "⇒": r"\Rightarrow ", "⊥": r"\perp ",
+    **{chr(0x2080 + k): f"_{k}" for k in range(10)}, "ⱼ": "_j", "ᵢ": "_i", "ₖ": "_k", "ₘ": "_m",
+}
+
+
+def prose(text: str) -> str:
+    """Plain prose with Unicode mathematics (σ, ‖·‖, ⟨·,·⟩, x², Xᵀ) as LaTeX text: the
+    mathematical characters in math mode, one $…$ per run, the rest through escape()."""
+    out, run = [], []
+    text = unicodedata.normalize("NFC", str(text))
+    for k, ch in enumerate(text):
+        if ch == "\u0302":  # a hat on a letter without a precomposed form (L̂): taken below
+            continue
+        if k + 1 < len(text) and text[k + 1] == "\u0302" and ch.isascii() and ch.isalpha():
+            run.append(r"\hat{" + ch + "}")
+            continue
+        if ch in _PROSE_MATH:
+            run.append(_PROSE_MATH[ch])
+            continue
+        if run:
+            out.append("$" + "".join(run).strip() + "$")
+            run = []
+        out.append(escape(ch))
+    if run:
+        out.append("$" + "".join(run).strip() + "$")
+    return "".join(out)
+
+
 def tt(text: str) -> str:
     """Typewriter text that may break after / - . : _ (file names, digests)."""
     out = escape(text)

@@ -16,7 +16,7 @@ import sympy
 
 from ..program.evaluate import run, to_sympy
 from ..program.trace import TRANSCENDENTAL
-from .latex import Document, decimal, escape, number, tex, to_expr, tt, vector
+from .latex import Document, decimal, escape, number, prose, tex, to_expr, tt, vector
 from .latex_statement import safe_statement
 
 # A residual whose expression tree (shared subexpressions counted each time)
@@ -147,6 +147,7 @@ def document(doc: dict, checker_line: str, name: str, source=None) -> Document:
                 "identity": r"$= 0$"}[kind]
              + " exactly when the claim holds on an instance (for an inequality, the right side "
              "minus the left side).")
+    _reading(out, source)
     _counterexample(out, doc["instance"], source)
     _residual(out, doc, evaluate(doc), source)
     return out
@@ -197,6 +198,17 @@ def _hypothesis_text(given: str | None, function_name: str) -> str:
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", word):
         return escape(word.replace("_", " "))
     return ""
+
+
+def _reading(out: Document, source) -> None:
+    """How the claim reads the paper's notation (its `reading`), where the claim is known."""
+    from ..claims.naming import reading_paragraphs
+
+    paragraphs = reading_paragraphs(getattr(source, "reading", ""))
+    if paragraphs:
+        out.section("How the claim is read")
+        for paragraph in paragraphs:
+            out.para(prose(paragraph))
 
 
 def _counterexample(out: Document, instance: dict, source=None) -> None:
