@@ -82,3 +82,44 @@ PART_2 = Claim(
     sizes={"m": (2, 5)}, hypotheses=(_variance,), residual=_part_2,
     symbols={"y": "y_j", "g": r"\hat{g}_j", "h": "h"},
 )
+
+
+@hypothesis(r"$\sigma_j^2 - \gamma^2$, i.e. $|\gamma| < \sigma_j$")
+def _gamma_within_sigma(xp, y, g, h, gamma):
+    return stats(xp, y)[1] ** 2 - gamma**2
+
+
+@hypothesis(r"$\sigma_j - \gamma$, i.e. $\gamma < \sigma_j$")
+def _gamma_below_sigma(xp, y, g, h, gamma):
+    return stats(xp, y)[1] - gamma
+
+
+PART_2_READING = __doc__ + """
+
+The proof of part 2 (Appendix C.3) bounds a term using γ ≤ σ, but what it needs is
+γ² ≤ σ²: with H = h·I the residual is h·γ²/σ⁴ · ((σ² − γ²)‖p‖² + σ²·m(a² + b²)),
+where g = a·1 + b·ŷ + p with p ⊥ 1, ŷ.  For negative γ, γ ≤ σ does not give it
+(γ = −10σ makes the first term negative whenever p ≠ 0).  The corrected claim
+assumes |γ| < σ (the strict σ² − γ² > 0, since hypotheses are strict; at |γ| = σ
+the residual is still ≥ 0, but that boundary is not part of this claim); the
+printed-condition claim assumes only γ < σ and is refuted."""
+
+PART_2_CORRECTED = Claim(
+    id="santurkar2018/theorem-4.2/part-2/corrected", aliases=("theorem-4.2/part-2/corrected",),
+    title="The effect of BN on smoothness (second bound) under |γ| < σ",
+    source=SOURCE + " (corrected hypothesis: |γ| < σ_j)",
+    statement=PART_2.statement + r",\quad |\gamma| < \sigma_j",
+    reading=PART_2_READING, variables=PART_2.variables, sizes={"m": (2, 5)},
+    hypotheses=(_variance, _gamma_within_sigma), residual=_part_2,
+    symbols={"y": "y_j", "g": r"\hat{g}_j", "h": "h"},
+)
+PART_2_PRINTED_CONDITION = Claim(
+    id="santurkar2018/theorem-4.2/part-2/gamma-below-sigma",
+    aliases=("theorem-4.2/part-2/gamma-below-sigma",),
+    title="The effect of BN on smoothness (second bound) under γ < σ only",
+    source=SOURCE + " (the proof's condition γ ≤ σ, strict)",
+    statement=PART_2.statement + r",\quad \gamma < \sigma_j",
+    reading=PART_2_READING, variables=PART_2.variables, sizes={"m": (2, 5)},
+    hypotheses=(_variance, _gamma_below_sigma), residual=_part_2,
+    symbols={"y": "y_j", "g": r"\hat{g}_j", "h": "h"},
+)

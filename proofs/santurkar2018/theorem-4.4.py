@@ -84,3 +84,32 @@ AS_DERIVED = Claim(
     reading=__doc__, variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
     residual=_equation_17, symbols=SYMBOLS, quantities=_quantities(_equation_17_sides),
 )
+
+
+def _intended_sides(xp, y, g, gamma, lam):
+    """(ĝ_j, the intended right-hand side: g_j where g_j² is printed, 1/m where the proof has 1/√m)."""
+    yhat, sigma = normalize(xp, y)
+    m = y.shape[0]
+    g_hat = lam**2 * norm2(xp, backprop(xp, g, yhat, sigma, gamma))
+    g_j = lam**2 * norm2(xp, g)
+    mu_g = xp.mean(g)
+    return g_hat, gamma**2 / sigma**2 * (g_j - lam**2 * mu_g**2 * m
+                                         - lam**2 * xp.sum(g * yhat) ** 2 * xp.q(1, m))
+
+
+def _intended(xp, y, g, gamma, lam):
+    g_hat, rhs = _intended_sides(xp, y, g, gamma, lam)
+    return rhs - g_hat
+
+
+INTENDED = Claim(
+    id="santurkar2018/theorem-4.4/intended", aliases=("theorem-4.4/intended",),
+    title="Theorem 4.4 in its intended form (an identity)", source=SOURCE + ", equations (10)-(18)",
+    statement=r"\hat{g}_j=\frac{\gamma^2}{\sigma_j^2}\left(g_j-m\lambda^2\mu_{g_j}^2-\frac{\lambda^2}{m}"
+              r"\left\langle\nabla_{y_j}\mathcal{L},\hat{y}_j\right\rangle^2\right)",
+    reading=__doc__ + "\n\nIntended form: the printed g_j² is g_j (a squared norm, not its square), "
+                      "and the last term carries 1/m (‖ŷ‖² = m, the step (8) → (9) of Theorem 4.1), "
+                      "with the λ² of X = λI on every term; then the bound holds with equality.",
+    kind="identity", variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
+    residual=_intended, symbols=SYMBOLS, quantities=_quantities(_intended_sides),
+)

@@ -1,0 +1,383 @@
+"""Prove a claim for every batch size m (docs/claims.md, "Proofs for every m").
+
+An identity is proved when its residual's normal form is 0 (algebra.py: the zero
+test is sufficient, never necessary).  An inequality is proved with equality when
+the normal form is 0, or by a manifestly nonnegative decomposition
+(nonnegative.py): residual·Π denominator ≡ Σ coefficient·Π factors, each factor
+≥ 0 by its form, each denominator factor > 0 by its form.  Either way the proof
+is replayed by this module's zero test, then by the independent checker (the
+certificate is written only if it accepts), and is not vacuous: an exact witness
+instance at a small m where every hypothesis holds and the residual is defined.
+Anything else is "not proved" with the normal form, or "not in the provable
+fragment" with what the claim uses.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..claims.api import Claim
+from . import nonnegative as NN
+from . import poly as P
+from .algebra import Algebra, Scalar, TooLarge
+from .evaluate import Replay
+from .fragment import NotDefined, OutsideFragment
+from .show import normal_form_latex, normal_form_text
+from .trace import BATCH, fixed_sizes, program_for
+
+PROVED, NOT_PROVED, OUTSIDE = "proved", "not-proved", "outside-fragment"
+WITNESS_TRIES = 8
+
+
+@dataclass
+class Attempt:
+    """One proof attempt at one choice of the fixed sizes."""
+
+    status: str
+    reason: str
+    fixed: dict
+    program: dict | None = None
+    proof: dict | None = None
+    witness: dict | None = None
+    normal_form: str = ""  # Unicode
+    normal_form_latex: str = ""
+    document: dict | None = None  # the sealed certificate, once the checker accepted it
+    equality: bool = False  # an inequality proved with equality (its residual is 0)
+
+    @property
+    def proved(self) -> bool:
+        return self.status == PROVED
+
+
+def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> Attempt:
+    """Try to prove the claim for every m at these fixed sizes.  Never raises for the
+    claim's mathematics: every failure is an Attempt saying why."""
+    fixed = dict(fixed or {})
+    try:
+        program = program_for(claim, fixed)
+    except OutsideFragment as err:
+        return Attempt(OUTSIDE, f"not in the provable fragment: {err.reason}", fixed)
+    try:
+        replay = Replay(program)
+    except OutsideFragment as err:
+        return Attempt(OUTSIDE, f"not in the provable fragment: {err.reason}", fixed, program)
+    except NotDefined as err:
+        return Attempt(NOT_PROVED, f"not proved: {err} (the program is defined nowhere)", fixed, program)
+    except TooLarge as err:
+        return Attempt(NOT_PROVED, f"not proved: {err}", fixed, program)
+    value = replay.values[program["residual"]]
+    text, latex = normal_form_text(replay.alg, value), normal_form_latex(replay.alg, value)
+    equality = False
+    if value.is_zero():
+        if claim.kind == "inequality" and claim.strict:
+            return Attempt(NOT_PROVED, "not proved: the residual is ≡ 0, so the strict inequality "
+                                       "fails with equality wherever it is defined", fixed, program,
+                           normal_form="0", normal_form_latex="0")
+        proof = {"method": "zero"}
+        equality = claim.kind == "inequality"
+    elif claim.kind == "identity":
+        return Attempt(NOT_PROVED, f"not proved: normal form {text}", fixed, program,
+                       normal_form=text, normal_form_latex=latex)
+    else:
+        try:
+            proof = decompose(replay, program, claim.strict)
+        except (TooLarge, NotDefined, OutsideFragment) as err:
+            proof = None
+            text = f"{text} ({err})"
+        if proof is None:
+            return Attempt(NOT_PROVED, f"not proved: normal form {text}, no manifestly nonnegative "
+                                       "decomposition found", fixed, program,
+                           normal_form=text, normal_form_latex=latex)
+    witness = find_witness(claim, fixed, program)
+    if witness is None:
+        return Attempt(NOT_PROVED, "not proved: no exact instance at a small m was found where the "
+                                   "hypotheses hold and the residual is defined (the proof could be "
+                                   "vacuous)", fixed, program, proof, normal_form=text,
+                       normal_form_latex=latex)
+    result = Attempt(PROVED, "proved for every m" + at_fixed([fixed]), fixed, program, proof, witness,
+                     normal_form="0" if value.is_zero() else text,
+                     normal_form_latex="0" if value.is_zero() else latex, equality=equality)
+    if certify:
+        from ..certificate import proof as certificate
+        from ..certificate.io import CheckerRefused
+        try:
+            result.document = certificate.build(claim, program, proof, witness, fixed)
+        except CheckerRefused as err:
+            return Attempt(NOT_PROVED, f"not proved: {err}", fixed, program, proof, witness,
+                           normal_form=text, normal_form_latex=latex)
+    return result
+
+
+def at_fixed(fixed_list: list[dict]) -> str:
+    if not fixed_list or not fixed_list[0]:
+        return ""
+    names = sorted(fixed_list[0])
+    if len(names) == 1:
+        return f" at {names[0]} = " + ", ".join(str(f[names[0]]) for f in fixed_list)
+    return " at " + "; ".join(", ".join(f"{n} = {f[n]}" for n in names) for f in fixed_list)
+
+
+def prove_claim(claim: Claim, certify: bool = True) -> list[Attempt]:
+    """An attempt at each fixed size of the claim's range (trace.fixed_sizes); the first
+    failure ends the list (the claim is then not proved at every listed size)."""
+    out = []
+    for fixed in fixed_sizes(claim):
+        out.append(attempt(claim, fixed, certify))
+        if not out[-1].proved:
+            break
+    return out
+
+
+# ---------------------------------------------------------------- the decomposition
+
+class _Steps:
+    """Proof steps appended after the program's, each written once."""
+
+    def __init__(self, program: dict):
+        self.base = list(program["steps"])
+        self.extra: list = []
+        self.index = {tuple(_key(s)): i for i, s in enumerate(self.base)}
+
+    def get(self, step: list) -> int:
+        key = tuple(_key(step))
+        if key not in self.index:
+            self.index[key] = len(self.base) + len(self.extra)
+            self.extra.append(step)
+        return self.index[key]
+
+
+def _key(step):
+    return [tuple(x) if isinstance(x, list) else x for x in step]
+
+
+def decompose(replay: Replay, program: dict, strict: bool) -> dict | None:
+    """The "nonnegative" proof object of the spec, or None if the search finds none."""
+    alg = replay.alg
+    value = replay.values[program["residual"]]
+    if not P.is_monomial(value.d):
+        return None
+    (dmono, dcoef), = value.d.items()
+    if dcoef <= 0:
+        return None
+    hyps = list(program["hypotheses"])
+    vectors = [n for n, t, _ in program["inputs"] if t == "vector"]
+    positive_inputs = {alg._atom[("in", n)] for n, t, d in program["inputs"]
+                       if t == "scalar" and d == "positive" and ("in", n) in alg._atom}
+    for y in vectors:
+        r = NN.variance_root(alg, y)
+        if r is None:
+            continue
+        found = _search(alg, replay, program, value, y, r, [x for x in vectors if x != y],
+                        hyps, positive_inputs, strict)
+        if found is not None:
+            return found
+    return None
+
+
+def _search(alg: Algebra, replay, program, value, y, r, others, hyps, positive_inputs, strict):
+    fresh_names: dict = {}
+
+    def fresh(name):
+        v = alg.atom(("coordinate",) + name)
+        fresh_names[v] = name
+        return v
+
+    subs = NN.substitutions(alg, y, r, others, fresh)
+    q, shift = NN.substitute(value.n, subs, alg.m)
+    relations = []
+    for k, h in enumerate(hyps):
+        hv = replay.values[h]
+        if not P.is_monomial(hv.d):
+            continue
+        hq, hshift = NN.substitute(hv.n, subs, alg.m)
+        (hmono, hcoef), = hv.d.items()
+        den = {P.mono_mul(hmono, ((alg.m, hshift),) if hshift else ()): hcoef}
+        common = P.mono_gcd(list(hq) + list(den))
+        hq, den = P.divide_monomial(hq, common), P.divide_monomial(den, common)
+        t = fresh(("t", k))
+        # t = hq/den, so t·den − (hq − c·u) = c·u: a relation for each monomial u of hq
+        relations.append((t, hq, den))
+    nonneg = {alg.m, r} | positive_inputs | {v for v, n in fresh_names.items() if n[0] in ("P", "t")}
+    options = []
+    for t, hq, den in relations:
+        mine = [None]
+        for mono, c in hq.items():
+            if mono:
+                rest = {k: v for k, v in hq.items() if k != mono}
+                mine.append((mono, P.scale(P.add(P.mul(P.var(t), den), rest, -1), 1 / c)))
+        options.append(mine)
+    import itertools
+    for choice in itertools.islice(itertools.product(*options), NN.MAX_CHOICES):
+        candidate = q
+        for pick in choice:
+            if pick is not None:
+                candidate = NN.eliminate(candidate, *pick)
+        if NN.manifest(candidate, nonneg):
+            proof = _emit(alg, replay, program, value, candidate, shift, y, r, fresh_names, hyps,
+                          positive_inputs, strict)
+            if proof is not None:
+                return proof
+    return None
+
+
+def _emit(alg, replay, program, value, poly, shift, y, r, fresh_names, hyps, positive_inputs, strict):
+    steps = _Steps(program)
+    names = {n: i for i, s in enumerate(program["steps"]) if s[0] == "input" for n in [s[1]]}
+    m_step = steps.get(["m"])
+    root_factor = next((i for i, v in enumerate(replay.values[:len(program["steps"])])
+                        if isinstance(v, Scalar) and program["steps"][i][0] == "sqrt"
+                        and v.n == P.var(r) and v.d == P.ONE), None)
+    root_positive = None
+    for h in hyps:  # a denominator's σ must be > 0 by its form: √h of a hypothesis h = σ²
+        probe = Replay.__new__(Replay)
+        if _same_root(alg, replay.values[h], r):
+            root_positive = steps.get(["sqrt", h])
+            break
+    y_in = names[y]
+    mu = steps.get(["div", steps.get(["sum", y_in]), m_step])
+    yhat = None
+
+    def hat():
+        nonlocal yhat
+        if yhat is None:
+            if root_factor is None:
+                raise _Missing
+            yhat = steps.get(["div", steps.get(["sub", y_in, mu]), root_factor])
+        return yhat
+
+    coords: dict = {}
+
+    def coordinate(x, kind):
+        if (x, kind) not in coords:
+            x_in = names[x]
+            a = steps.get(["div", steps.get(["sum", x_in]), m_step])
+            b = steps.get(["div", steps.get(["sum", steps.get(["mul", x_in, hat()])]), m_step])
+            p = steps.get(["sub", steps.get(["sub", x_in, a]), steps.get(["mul", b, hat()])])
+            coords[(x, "a")], coords[(x, "b")] = a, b
+            coords[(x, "P")] = steps.get(["sum", steps.get(["mul", p, p])])
+        return coords[(x, kind)]
+
+    def step_of(v) -> int:
+        if v == alg.m:
+            return m_step
+        if v == r:
+            if root_factor is None:
+                raise _Missing
+            return root_factor
+        if v in fresh_names:
+            name = fresh_names[v]
+            if name[0] == "t":
+                return hyps[name[1]]
+            return coordinate(name[1], name[0])
+        desc = alg.atoms[v]
+        if desc[0] == "in" and desc[1] in names:
+            return names[desc[1]]
+        gy = alg._gen[("in", y)]
+        if desc[0] == "S" and desc[2] == ((gy, 1),):
+            return steps.get(["sum", y_in])
+        raise _Missing
+
+    try:
+        terms = []
+        for mono, c in sorted(poly.items()):
+            factors = []
+            for v, e in mono:
+                s = step_of(v)
+                if e % 2:
+                    factors.append(s)
+                    e -= 1
+                if e:
+                    factors.append(steps.get(["pow", s, e]))
+            terms.append({"coefficient": str(c / value.d[next(iter(value.d))]), "factors": factors})
+        denominator = []
+        (dmono, _), = value.d.items()
+        for v, e in dmono:
+            if v == r:
+                if root_positive is None:
+                    return None
+                denominator += [root_positive] * e
+            elif v == alg.m or v in positive_inputs:
+                denominator += [step_of(v)] * e
+            else:
+                return None
+        denominator += [m_step] * shift
+    except _Missing:
+        return None
+    proof = {"method": "nonnegative", "steps": steps.extra, "terms": terms, "denominator": denominator}
+    return proof if replays(program, proof) else None
+
+
+class _Missing(Exception):
+    pass
+
+
+def _same_root(alg: Algebra, h: Scalar, r: int) -> bool:
+    rn, rd = alg.roots[r]
+    return alg.sub(h, Scalar(rn, rd)).is_zero()
+
+
+def replays(program: dict, proof: dict) -> bool:
+    """This engine's own check of a decomposition: residual·Π denominator − Σ terms ≡ 0
+    (the independent checker repeats it, with the manifest-sign rules)."""
+    try:
+        replay = Replay(program)
+        replay.run(proof["steps"], allow_input=False)
+        alg, values = replay.alg, replay.values
+        lhs = values[program["residual"]]
+        for d in proof["denominator"]:
+            lhs = alg.mul(lhs, values[d])
+        rhs = alg.const(0)
+        for term in proof["terms"]:
+            t = alg.const(Fraction(term["coefficient"]))
+            for f in term["factors"]:
+                t = alg.mul(t, values[f])
+            rhs = alg.add(rhs, t)
+        return alg.sub(lhs, rhs).is_zero()
+    except (ValueError, OutsideFragment, NotDefined, TooLarge):
+        return False
+
+
+# ---------------------------------------------------------------- the witness
+
+def find_witness(claim: Claim, fixed: dict, program: dict) -> dict | None:
+    """An exact instance at the smallest m of the claim's range (at least 2) where the fixed-size
+    engine decides the claim holds (so every hypothesis > 0 and the residual is defined), in the
+    program's input names (spec: "witness")."""
+    from ..claims.prove import find_witness as fixed_size_witness
+
+    lo, hi = claim.sizes[BATCH]
+    for m in range(max(lo, 2), min(hi, max(lo, 2) + 2) + 1):
+        sizes = {**fixed, BATCH: m}
+        try:
+            instance = fixed_size_witness(claim, sizes, tries=WITNESS_TRIES)
+        except Exception:  # the fixed-size engine could not trace it: no witness, never a crash
+            instance = None
+        if instance is not None:
+            return {"m": m, "inputs": _program_inputs(claim, program, instance)}
+    return None
+
+
+def _program_inputs(claim: Claim, program: dict, instance: dict) -> dict:
+    out = {}
+    names = {n for n, _, _ in program["inputs"]}
+    for var in claim.variables:
+        value = instance[var.name]
+        if var.name in names:
+            out[var.name] = _exact(value)
+            continue
+        import numpy as np
+        array = np.asarray(value, dtype=object)
+        for k in np.ndindex(array.shape[1:] if BATCH == var.shape[0] else array.shape):
+            if var.shape and var.shape[0] == BATCH:
+                out[":".join([var.name, *map(str, k)])] = _exact(array[(slice(None), *k)].tolist())
+            else:
+                out[":".join([var.name, *map(str, k)])] = _exact(array[k])
+    return {k: v for k, v in out.items() if k in names}
+
+
+def _exact(value):
+    if isinstance(value, (list, tuple)):
+        return [_exact(v) for v in value]
+    return str(Fraction(value))
