@@ -10,6 +10,7 @@ __version__ = "0.1.0"
 # independent kernel, loads no other part of bnproof, and `import bnproof` stays cheap.
 _EXPORTS = {
     "check": "._api.check", "load": "._api.claims", "fuzz": "._api.fuzz", "latex": "._api.latex",
+    "prove": "._api.prove", "ProveResult": "._api.prove",
     "CheckResult": "._api.results", "FuzzResult": "._api.results", "VerifyResult": "._api.results",
     "verify": "._api.verify", "Claim": ".claims.api", "Var": ".claims.api", "BnproofError": ".errors",
 }
@@ -29,5 +30,5 @@ def __dir__():
     return sorted([*globals(), *_EXPORTS])
 
 
-__all__ = ["BnproofError", "CheckResult", "Claim", "FuzzResult", "Var", "VerifyResult", "check", "fuzz",
-           "latex", "load", "verify"]
+__all__ = ["BnproofError", "CheckResult", "Claim", "FuzzResult", "ProveResult", "Var", "VerifyResult",
+           "check", "fuzz", "latex", "load", "prove", "verify"]

@@ -49,6 +49,7 @@ EXIT_CODE_HELP = "\n".join(
 COMMAND_EXIT_CODES = {
     "verify": (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 130),
     "fuzz": (0, 1, 2, 3, 7, 8, 9, 10, 130),
+    "prove": (0, 2, 3, 8, 10, 130),
     "list": (0, 2, 3, 8, 130),
     "check": (0, 2, 3, 6, 8, 130),
     "latex": (0, 2, 3, 4, 6, 8, 130),
@@ -63,6 +64,8 @@ _COMMAND_MEANINGS = {
     ("verify", 10): "undecided: the exact engine could not decide the instance (the reason is printed)",
     ("fuzz", 0): "no counterexample found (survived), or verified exactly",
     ("fuzz", 1): "refuted: a counterexample, confirmed exactly and certified",
+    ("prove", 0): "proved for every m (each proof certificate accepted by the independent checker)",
+    ("prove", 10): "not proved, or not in the provable fragment (the reason is printed)",
     ("verify", 6): "the certificate was rejected by the independent checker (a bug, never ignored)",
     ("latex", 6): "the certificate was rejected by the independent checker",
     ("check", 0): "every certificate accepted",
