@@ -19,7 +19,7 @@ def prove(
     as_json: bool = typer.Option(
         False, "--json", help='Print a JSON list, one object per claim (also for one): {"claim", "status", '
         '"text", "fixed", "normal_form", "certificates"}; status is "proved", "not-proved" or '
-        '"outside-fragment", normal_form is the LaTeX of the residual's normal form ("0" when it is 0), each what '
+        '"outside-fragment", normal_form is the LaTeX of the residual normal form ("0" when it is 0), each what '
         'bnproof.prove(...).to_json() returns.'),
     out_dir: Path = typer.Option(
         Path(DEFAULT_OUT_DIR), "--out-dir", metavar="DIR",
