@@ -20,7 +20,10 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
     options are those of `bnproof fuzz`, and the same seed gives the same
     search: `sizes` fixes sizes ({"m": 3}), `jax=False` is `--no-jax` (the JAX
     search switches JAX to float64 in this process), `prove=False` is
-    `--no-prove`.
+    `--no-prove` (with prove, an identity that survives is proved at the claim's
+    fixed sizes, and every claim that survives is proved for every m where it can
+    be, as `bnproof.prove` does: the result's first note then says "proved for
+    every m" or why not).
 
     The search runs in this process and keeps `time_budget` (seconds)
     cooperatively: it stops at its next check of the clock, which the claim's
@@ -62,6 +65,10 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
                 save_early(payload)
 
         outcome = search.fuzz(c, report=report, **options)
+    if prove:  # a claim that survives gets a proof for every m, its line first among the notes
+        from ..symbolic_m.survivor import prove_survivor
+
+        prove_survivor(c, outcome, Path(out_dir) if out_dir is not None else None)
     path = None
     if outcome.refutation is not None and outcome.verdict == search.REFUTED and target is not None:
         try:

@@ -49,7 +49,8 @@ def fuzz(
                                 help="With --record: skip claims already recorded with this seed "
                                      "(continue an interrupted run)."),
     prove: bool = typer.Option(True, "--prove/--no-prove",
-                               help="For identities that survive, prove them with symbols at the claim's fixed sizes."),
+                               help="For identities that survive, prove them with symbols at the claim's fixed sizes; "
+                                    "prove every claim that survives for every m (bnproof prove)."),
 ) -> None:
     """Search a claim's instance space for a counterexample, confirmed exactly.
 
@@ -146,9 +147,16 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                 outcome.verdict, outcome.reason = search.UNDECIDED, (
                     "a counterexample was found and certified, but its certificate could not be "
                     f"written: {err.filename or directory}: {err.strerror or err}")
+        proof = None
+        if prove:  # a claim that survives gets a proof for every m (its line comes first among the notes)
+            from ..symbolic_m.survivor import prove_survivor, record_field
+
+            proof = prove_survivor(c, outcome, directory)
         result = render_fuzz.to_json(outcome, path, timings)
         if record:  # at once, so an interrupted run loses nothing it finished
             entries[c.id] = render_fuzz.record_entry(outcome)
+            if proof is not None and record_field(proof):
+                entries[c.id]["proof"] = record_field(proof)
             try:
                 store.update(c.id, entries[c.id])  # one entry: other runs' records stay
             except OSError as err:

@@ -13,18 +13,34 @@ from .application import EPILOG, app
 def list_claims(
     as_json: bool = typer.Option(
         False, "--json", help="Print a JSON list, one object per claim: "
-        '{"id", "aliases", "source", "verdict", "certificate", ...}.'),
+        '{"id", "aliases", "source", "verdict", "certificate", "proof", ...}; "proof" is '
+        '{"text", "certificates"} for a claim proved for every m, else null.'),
 ) -> None:
     """Every known claim with its source and current verdict."""
     from ..claims.api import all_claims
     from ..render import fuzz as render_fuzz
 
-    rows = render_fuzz.listing(all_claims())
+    rows = with_proofs(render_fuzz.listing(all_claims()))
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     for line in _lines(rows):
         typer.echo(line)
+
+
+def with_proofs(rows: list[dict]) -> list[dict]:
+    """Each row with the proof for every m recorded for it (proofs/verdicts.json, "proof"):
+    `proof` in --json, and the verdict text ends with it."""
+    from ..search import record
+
+    entries = record.load()
+    for row in rows:
+        proof = entries.get(row["id"], {}).get("proof")
+        row["proof"] = proof
+        if proof:
+            where = ", ".join(proof.get("certificates", []))
+            row["verdict_text"] += f"; {proof['text']}" + (f" ({where})" if where else "")
+    return rows
 
 
 HEADER = ("claim", "source", "verdict")

@@ -59,3 +59,10 @@ def prove_survivor(claim, outcome, directory: Path | None) -> dict | None:
     outcome.notes.insert(0, line(result))
     outcome.proof = result
     return result
+
+
+def record_field(result: dict) -> dict | None:
+    """The "proof" field of a claim's entry in proofs/verdicts.json (only when proved)."""
+    if result["status"] != PROVED:
+        return None
+    return {"text": result["text"], "certificates": list(result["certificates"])}
