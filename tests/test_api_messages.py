@@ -88,4 +88,4 @@ def test_check_without_a_solver_says_what_to_install(monkeypatch):
     accepted, line = exists.confirm_line(True, "ACCEPTED c.json: me/e refuted", doc)
     assert accepted
     assert "the recorded answers stand" in line
-    assert "pip install z3-solver or cvc5" in line and '"bnproof[test]"' in line
+    assert "pip install z3-solver or cvc5" in line and '"bnproof[smt]"' in line

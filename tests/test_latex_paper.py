@@ -255,6 +255,30 @@ def test_every_committed_certificate_pastes_into_one_paper_without_warnings(tmp_
     assert len(every) == len(set(every))  # one paper, no label defined twice
 
 
+def test_fragments_fit_a_two_column_article(tmp_path):
+    """A column of \\documentclass[twocolumn]{article} is about 229pt wide: every display
+    of the Lemma's derivation and of each committed refutation (with its reading and
+    named hypotheses) is broken to fit it, so TeX reports no Overfull box."""
+    from test_latex import CERTIFICATES
+
+    pieces = {"lemma": fragment("lemma-4.5")}
+    pieces.update({f"cert{k}": fragment(str(path)) for k, path in enumerate(CERTIFICATES)})
+    body = []
+    for name, text in pieces.items():
+        (tmp_path / f"{name}.tex").write_text(text)
+        body.append(f"\\section{{Host {name}}}\n\\input{{{name}}}\n")
+    main = tmp_path / "paper.tex"
+    main.write_text("\\documentclass[twocolumn]{article}\n\\usepackage{amsmath,amssymb}\n"
+                    "\\begin{document}\n" + "\n".join(body) + "\\end{document}\n")
+    proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
+                           "-no-shell-escape", main.name], cwd=tmp_path, capture_output=True,
+                          text=True, errors="replace")
+    log = main.with_suffix(".log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    assert "How the claim is read" in "".join(pieces.values())  # the readings are in it
+    assert not re.findall(r"^Overfull.*$", log, re.M)
+
+
 def test_derivations_on_two_large_instances_share_a_paper(tmp_path):
     from test_latex import BIG
 

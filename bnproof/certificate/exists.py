@@ -53,7 +53,7 @@ def build(claim: Claim, instance: dict, sizes: dict, traced: ExistsTraced, inner
 
 # what to install for the re-run: the packages and extra `bnproof export --solve` names
 INSTALL = (f"to re-run them, pip install {' or '.join(PACKAGES.values())}, or pip install "
-           '"bnproof[test]", which brings z3 and cvc5')
+           '"bnproof[smt]", which brings z3 and cvc5')
 
 
 def rerun(doc: dict, timeout: float = 60.0) -> tuple[bool, str]:

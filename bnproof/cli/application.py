@@ -22,7 +22,7 @@ METAVARS = {"data": "FILE", "out": "FILE", "out_dir": "DIR", "seed": "SEED", "si
             "timeout": "SECONDS", "tol": "TOL", "m": "M,…", "d": "D,…", "widths": "W,…",
             "dataset": "NAME", "activation": "NAME", "loss": "NAME", "affine": "fixed|learned",
             "dtype": "float64|float32", "claim_file": "FILE.py", "claim": "CLAIM",
-            "files": "FILES"}
+            "files": "FILES", "num_processes": "N", "process_id": "N"}
 
 
 def _plain_help(command, ctx) -> None:

@@ -55,8 +55,8 @@ def export(
 
         if not solvers.available(solve):
             raise BadInput(f"--solve {solve}: the solver is not installed; install it with "
-                           f"pip install {solvers.PACKAGES[solve]} (or pip install \"bnproof[test]\", "
-                           "which brings z3 and cvc5)")
+                           f"pip install \"bnproof[smt]\" (z3 and cvc5) or pip install {solvers.PACKAGES[solve]} "
+                           "(that one alone)")
         answer = solvers.solve(text, solve, timeout)
         if answer != "unsat":
             raise NotConfirmed(f"{solve} answered {answer}: {certificate} is not confirmed")

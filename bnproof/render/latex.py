@@ -81,6 +81,7 @@ _PROSE_MATH = {
     "×": r"\times ", "∑": r"\sum ", "≈": r"\approx ", "≡": r"\equiv ", "∀": r"\forall ",
     "∃": r"\exists ", "⊆": r"\subseteq ", "∩": r"\cap ", "∪": r"\cup ", "ℝ": r"\mathbb{R}",
     "±": r"\pm ", "∘": r"\circ ", "↦": r"\mapsto ", "⇒": r"\Rightarrow ", "⊥": r"\perp ",
+    "{": r"\{", "}": r"\}",  # braces of a set: in text, OT1 has no brace glyphs
     **{chr(0x2080 + k): f"_{k}" for k in range(10)}, "ⱼ": "_j", "ᵢ": "_i", "ₖ": "_k", "ₘ": "_m",
 }
 
@@ -102,7 +103,8 @@ def prose(text: str) -> str:
         if run:
             out.append("$" + "".join(run).strip() + "$")
             run = []
-        out.append(escape(ch))
+        # a path (bnproof/claims/lemma45.py) may break after its slashes
+        out.append(escape(ch) + (r"\allowbreak{}" if ch == "/" and text[k + 1:k + 2].isalpha() else ""))
     if run:
         out.append("$" + "".join(run).strip() + "$")
     return "".join(out)
