@@ -19,7 +19,9 @@ from fractions import Fraction
 from .algebra import rational_sqrt
 from .parse import Rejected
 
-MAX_TERMS, MAX_WORK, MAX_EXPONENT = 20_000, 3 * 10**7, 512
+# MAX_WORK: term products (about 5 us each with Fraction coefficients, so at most about
+# 5 s); the papers' claims need at most 14,000 (Theorem C.1's residual)
+MAX_TERMS, MAX_WORK, MAX_EXPONENT = 20_000, 10**6, 512
 MAX_COEFFICIENT_BITS, MAX_ROOTS, MAX_OUTERS, MAX_NESTING = 8192, 64, 256, 8
 M = ("m",)
 ONE = ()  # the empty monomial
@@ -31,14 +33,14 @@ class Algebra:
     def __init__(self, symmetric: set):
         self.symmetric = symmetric  # names of the matrix inputs declared symmetric
         self.radicands = []  # r_k^2 = radicands[k], a scalar with no r_j for j >= k
-        self.work = 0
+        self.work, self.limit = 0, MAX_WORK
         self.root_grads = {}
 
     # --- polynomials: {monomial: Fraction}, a monomial a sorted tuple of (atom, exponent)
 
     def charge(self, units: int) -> None:
         self.work += units
-        if self.work > MAX_WORK:
+        if self.work > self.limit:
             raise Rejected("too much algebra (the checker's work limit for normal forms)")
 
     def sized(self, p: dict) -> dict:
@@ -58,7 +60,8 @@ class Algebra:
         return self.sized(out)
 
     def pmul(self, a: dict, b: dict) -> dict:
-        self.charge(len(a) * len(b) + 1)
+        # a product of coefficients costs more as they grow: one unit per 128 bits
+        self.charge(len(a) * len(b) * (1 + (bits(a) + bits(b)) // 128) + 1)
         out = {}
         for ma, x in a.items():
             for mb, y in b.items():
@@ -315,6 +318,10 @@ class Algebra:
                 raise Rejected("grad: H applied to a vector that depends on the variable, inside "
                                "another H (outside this checker's fragment)")
         return out
+
+
+def bits(p: dict) -> int:
+    return max((max(abs(x.numerator), x.denominator).bit_length() for x in p.values()), default=0)
 
 
 # --- monomials ---------------------------------------------------------------------
