@@ -312,3 +312,18 @@ def test_bnproof_check_binds_a_proof_to_the_committed_claim(tmp_path):
     path.write_text(json.dumps(forged))
     ok, line = judged(path, None, None)  # ...bnproof check compares it with the claim's trace
     assert not ok and "the program is not the one the committed claim files give" in line
+
+
+def test_proof_certificates_fit_the_json_schema_and_a_bad_method_fails_both():
+    from pathlib import Path
+
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(Path("docs/certificate.schema.json").read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema)
+    for doc in (certificate(theorem_41()), cauchy(), cauchy(strict=True)):
+        assert list(validator.iter_errors(doc)) == []
+    bad = seal({**certificate(theorem_41()), "proof": {"method": "trust-me"}})
+    assert list(validator.iter_errors(bad))
+    with pytest.raises(Rejected, match="method"):
+        check_document(bad)
