@@ -7,6 +7,7 @@ from typing import Sequence
 
 import flint
 
+from .pivots import Pivots, ldl_pivots  # noqa: F401  (ldl_pivots: re-exported)
 from .surd import Surd
 
 fmpq = flint.fmpq
@@ -68,43 +69,11 @@ def _sign(x) -> int:
     return (x > 0) - (x < 0)
 
 
-def ldl_pivots(a: list[list]) -> list:
-    """Pivots of symmetric Gaussian elimination without exchanges, stopping at the
-    first pivot that is not positive.  A symmetric matrix is positive definite
-    exactly when every pivot is positive (Sylvester's criterion).  Entries may be
-    fmpq or Surd scalars; signs are decided exactly.
-
-    A matrix b·√r (no rational part, as the BN Hessian at a rational point is:
-    it has odd powers of 1/σ only) has the pivots of b times √r, so the
-    elimination runs on rationals, about 80 times faster than on Surds."""
-    cells = [x for row in a for x in row]
-    if cells and all(isinstance(x, Surd) for x in cells):
-        r = cells[0].r
-        if all(x.r == r and x.a == 0 for x in cells):
-            return [Surd(fmpq(0), p, r) for p in _ldl([[x.b for x in row] for row in a])]
-        if all(x.b == 0 for x in cells):
-            return [Surd(p, fmpq(0), r) for p in _ldl([[x.a for x in row] for row in a])]
-    return _ldl(a)
-
-
-def _ldl(a: list[list]) -> list:
-    a = [list(row) for row in a]
-    n = len(a)
-    pivots = []
-    for k in range(n):
-        p = a[k][k]
-        pivots.append(p)
-        if _sign(p) <= 0:
-            break
-        inv = p.inverse() if isinstance(p, Surd) else 1 / p
-        for i in range(k + 1, n):
-            factor = a[i][k] * inv
-            for j in range(k + 1, n):
-                a[i][j] = a[i][j] - factor * a[k][j]
-    return pivots
-
-
-def is_positive_definite(pivots: list) -> bool:
+def is_positive_definite(pivots) -> bool:
+    """All pivots > 0; for ``Pivots``, from their certified signs, so that
+    deciding never waits for the exact values."""
+    if isinstance(pivots, Pivots):
+        return all(s > 0 for s in pivots.signs)
     return all(_sign(p) > 0 for p in pivots)
 
 

@@ -64,7 +64,7 @@ def standard_optimum(neuron: Neuron) -> StandardOptimum:
         w=w,
         grad=neuron.grad(w),
         hessian=hessian,
-        pivots=ldl_pivots(rows_of(hessian)),
+        pivots=ldl_pivots(hessian),
         loss=neuron.loss(w),
     )
 
@@ -129,7 +129,7 @@ def bn_optima(neuron: Neuron) -> BNOptima:
     if across is not None:
         qt = across.transpose()
         restricted = Surd(qt * hessian.a * across, qt * hessian.b * across, hessian.r)
-        pivots = ldl_pivots(rows_of(restricted))
+        pivots = ldl_pivots(restricted)
     return BNOptima(False, b, null, across, grad, hessian, flat_ok, pivots, neuron.bn_loss(b))
 
 

@@ -1,0 +1,182 @@
+"""The C-backed LDLᵀ pivots (bnproof/exact/pivots.py) against a plain scalar
+elimination written here, on rational and Q(√r) matrices: definite,
+indefinite, negative definite, singular, zero pivots where flint must
+exchange rows, the zero matrix, a perfect-square radicand, and the BN
+Hessians the engine actually builds."""
+
+import random
+
+import flint
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bnproof.exact.linalg import is_positive_definite, ldl_pivots, rows_of
+from bnproof.exact.pivots import rational_pivots
+from bnproof.exact.surd import Surd
+
+fmpq, fmpq_mat = flint.fmpq, flint.fmpq_mat
+
+
+def reference(rows):
+    """Elimination without exchanges, one scalar at a time (the engine's old loop)."""
+    a = [list(r) for r in rows]
+    n, pivots = len(a), []
+    for k in range(n):
+        p = a[k][k]
+        pivots.append(p)
+        sign = p.sign() if isinstance(p, Surd) else (p > 0) - (p < 0)
+        if sign <= 0:
+            break
+        inv = p.inverse() if isinstance(p, Surd) else 1 / p
+        for i in range(k + 1, n):
+            factor = a[i][k] * inv
+            for j in range(k + 1, n):
+                a[i][j] = a[i][j] - factor * a[k][j]
+    return pivots
+
+
+def q(rows):
+    return fmpq_mat([[fmpq(x) for x in r] for r in rows])
+
+
+def surd_matrix(a_rows, b_rows, r):
+    return Surd(q(a_rows), q(b_rows), r)
+
+
+def same(xs, ys):
+    return len(xs) == len(ys) and all(x == y for x, y in zip(xs, ys))
+
+
+def symmetric(rng, n, span=4, rank=None):
+    rank = n if rank is None else rank
+    v = [[rng.randint(-span, span) for _ in range(rank)] for _ in range(n)]
+    return [[sum(v[i][t] * v[j][t] for t in range(rank)) for j in range(n)] for i in range(n)]
+
+
+def test_known_values():
+    # [[2, 1], [1, 2]]: pivots 2 and 2 − 1/2 = 3/2, derived by hand
+    assert ldl_pivots(q([[2, 1], [1, 2]])) == [fmpq(2), fmpq(3, 2)]
+    # D1 = 1, D2 = 1·1 − 1·1 = 0: flint exchanges rows at step 2, the pivot is exactly 0
+    assert ldl_pivots(q([[1, 1, 0], [1, 1, 1], [0, 1, 1]])) == [fmpq(1), fmpq(0)]
+    # a zero first entry, nonzero elsewhere: the first pivot is 0 and the elimination stops
+    assert ldl_pivots(q([[0, 1], [1, 5]])) == [fmpq(0)]
+    assert ldl_pivots(q([[-3, 1], [1, -2]])) == [fmpq(-3)]  # negative definite: stop at once
+    assert ldl_pivots(q([[0, 0], [0, 0]])) == [fmpq(0)]
+    assert ldl_pivots(fmpq_mat(0, 0)) == [] and ldl_pivots([]) == []
+
+
+def test_rows_of_scalars_and_fractions_agree_with_matrices():
+    from fractions import Fraction
+
+    rows = [[Fraction(1, 3), 2], [2, Fraction(25, 2)]]
+    expected = reference([[fmpq(x.numerator, x.denominator) if isinstance(x, Fraction) else fmpq(x)
+                           for x in r] for r in rows])
+    assert ldl_pivots(rows) == expected == [fmpq(1, 3), fmpq(25, 2) - 12]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rational_agrees_with_scalar_elimination(seed):
+    rng = random.Random(seed)
+    n = rng.randint(1, 9)
+    kind = seed % 5
+    if kind == 0:  # positive definite
+        rows = symmetric(rng, n)
+        rows = [[x + (5 if i == j else 0) for j, x in enumerate(r)] for i, r in enumerate(rows)]
+    elif kind == 1:  # singular: rank below n
+        rows = symmetric(rng, n, rank=max(1, n - 2))
+    elif kind == 2:  # indefinite
+        rows = [[rng.randint(-6, 6) for _ in range(n)] for _ in range(n)]
+        rows = [[rows[i][j] + rows[j][i] for j in range(n)] for i in range(n)]
+    elif kind == 3:  # negative definite, rational entries
+        rows = [[-fmpq(x, 7) for x in r] for r in symmetric(rng, n)]
+        rows = [[x - (1 if i == j else 0) for j, x in enumerate(r)] for i, r in enumerate(rows)]
+    else:  # not symmetric: LU pivots without exchanges, D_k / D_(k-1) still
+        rows = [[fmpq(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(n)] for _ in range(n)]
+    m = q(rows)
+    got = ldl_pivots(m)
+    assert same(got, reference(rows_of(m)))
+    if is_positive_definite(got) and len(got) == n:
+        # the product of all pivots is the determinant (independent of the elimination)
+        prod = fmpq(1)
+        for p in got:
+            prod *= p
+        assert prod == m.det()
+
+
+def test_zero_pivot_after_positive_ones_where_flint_exchanges_rows():
+    # leading 3×3 block singular (rank 2), the matrix itself nonsingular
+    rows = [[1, 2, 3, 0], [2, 5, 7, 1], [3, 7, 10, 0], [0, 1, 0, 4]]
+    got = ldl_pivots(q(rows))
+    assert same(got, reference(rows_of(q(rows))))
+    assert got[-1] == 0 and len(got) == 3 and not is_positive_definite(got)
+
+
+def test_large_entries_and_width():
+    rng = random.Random(7)
+    n = 24
+    rows = [[fmpq(rng.randint(-10**30, 10**30), rng.randint(1, 10**20)) for _ in range(n)]
+            for _ in range(n)]
+    sym = q(rows) * q(rows).transpose()
+    got = ldl_pivots(sym)
+    assert len(got) == n and is_positive_definite(got)
+    assert same(got, reference(rows_of(sym)))
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_quadratic_field_agrees_with_scalar_elimination(seed):
+    rng = random.Random(1000 + seed)
+    n = rng.randint(1, 6)
+    r = rng.choice([2, 3, fmpq(5, 7), 10])
+    a, b = symmetric(rng, n), symmetric(rng, n, rank=max(1, n - 1))
+    kind = seed % 4
+    if kind == 1:  # b·√r only (the BN Hessian's shape)
+        a = [[0] * n for _ in range(n)]
+    elif kind == 2:  # a only
+        b = [[0] * n for _ in range(n)]
+    elif kind == 3:  # negated: negative definite or indefinite
+        a = [[-x for x in row] for row in a]
+    matrix = surd_matrix(a, b, r)
+    got = ldl_pivots(matrix)
+    assert same(got, reference(rows_of(matrix)))
+    assert same(ldl_pivots(rows_of(matrix)), got)  # rows of Surds, the old interface
+    assert all(isinstance(p, Surd) for p in got)
+
+
+def test_quadratic_field_zero_pivot_and_cancelling_parts():
+    # 1 − √2·(1/√2)... here a pivot a + b√2 that is exactly 0 needs a = b = 0;
+    # 3 − 2√2 > 0 is small but positive: signs are decided exactly
+    m = surd_matrix([[3, 1], [1, 3]], [[-2, 0], [0, -2]], 2)
+    got = ldl_pivots(m)
+    assert same(got, reference(rows_of(m)))
+    assert got[0] == Surd(fmpq(3), fmpq(-2), 2) and got[0].sign() > 0
+    # 1·1 − 1·1 = 0 in the leading 2×2 block, in Q(√3)
+    s = surd_matrix([[1, 1, 0], [1, 1, 0], [0, 0, 1]], [[1, 1, 0], [1, 1, 0], [0, 0, 0]], 3)
+    got = ldl_pivots(s)
+    assert same(got, reference(rows_of(s))) and got[-1].is_zero() and len(got) == 2
+
+
+def test_perfect_square_radicand_folds_into_the_rational_part():
+    # r = 9/4: b·√r is rational; pivots are those of a + (3/2)·b
+    a, b = [[2, 1], [1, 2]], [[2, 0], [0, 2]]
+    m = surd_matrix(a, b, fmpq(9, 4))
+    got = ldl_pivots(m)
+    assert same(got, reference(rows_of(m)))
+    assert got == [Surd.rational(fmpq(5), 1), Surd.rational(fmpq(5) - fmpq(1, 5), 1)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 2**32), st.sampled_from([2, 3, 6, 4]))
+def test_property_field_pivots(n, seed, r):
+    rng = random.Random(seed)
+    a = [[rng.randint(-3, 3) for _ in range(n)] for _ in range(n)]
+    b = [[rng.randint(-3, 3) for _ in range(n)] for _ in range(n)]
+    a = [[a[i][j] + a[j][i] for j in range(n)] for i in range(n)]
+    b = [[b[i][j] + b[j][i] for j in range(n)] for i in range(n)]
+    a = [[x + (rng.randint(0, 20) if i == j else 0) for j, x in enumerate(row)]
+         for i, row in enumerate(a)]
+    m = surd_matrix(a, b, r)
+    assert same(ldl_pivots(m), reference(rows_of(m)))
+
+
+def test_rational_pivots_are_fmpq():
+    assert all(isinstance(p, fmpq) for p in rational_pivots(q([[4, 2], [2, 3]])))
