@@ -112,6 +112,13 @@ def smoothness(v, budget, kind):
     return lam ** 4 * (gamma ** 2 / u.r * (dot(g, matvec(H, g)) - kappa) - u.quad(v_hat, g, H))
 
 
+def smoothness_below_sigma(v, budget):
+    """Theorem 4.2, part 2, under the proof's condition gamma < sigma only (strict): the
+    hypothesis sigma - gamma > 0 is checked here, then part 2's residual."""
+    need(sign(Unit(v["y"], v["gamma"]).s - v["gamma"]) > 0, "gamma >= sigma")
+    return smoothness(v, budget, "part-2")
+
+
 def remark_2_7(v, budget, corrected):
     """gamma = sigma and beta = mu/sigma (printed) or mu make z^ = sigma (z - mu)/sigma
     + beta = z - mu + beta; the residual sum_b (z^_b - z_b)^2 is m (beta - mu)^2."""
@@ -187,6 +194,8 @@ FORMULAS = {  # claim id: (the first 32 hex digits of the SHA-256 of its claim o
         ("6aa88803f73799a0947a2b6c4f037bf7", partial(smoothness, kind="part-1"), unit_work_of),
     "santurkar2018/theorem-4.2/part-2":
         ("c712770edcfc4f1ab4b21601ef284a98", partial(smoothness, kind="part-2"), unit_work_of),
+    "santurkar2018/theorem-4.2/part-2/gamma-below-sigma":
+        ("41e412ebe81caddff1afb25935ad5a5b", smoothness_below_sigma, unit_work_of),
     "santurkar2018/theorem-c.1":
         ("e01bcd26570f98b5299fb30641972ec5", partial(smoothness, kind="c.1"), unit_work_of),
     "santurkar2018/theorem-4.4":

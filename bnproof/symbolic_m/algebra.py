@@ -56,7 +56,7 @@ class Algebra:
     def __init__(self):
         self.atoms: list[tuple] = []  # descriptors: ("m",), ("in", name), ("S", key), ("r", key)
         self._atom: dict = {}
-        self.roots: dict[int, tuple] = {}  # atom -> (Rn, Rd) with Rd a monomial
+        self.roots: dict[int, tuple] = {}  # atom -> (Rn, Rd): r² = Rn/Rd
         self.gens: list[tuple] = []  # ("in", name) | ("H", monomial)
         self._gen: dict = {}
         self._grad_cache: dict = {}
@@ -108,7 +108,8 @@ class Algebra:
 
     def reduce(self, p: dict) -> tuple[dict, dict]:
         """p · multiplier with every r² replaced by its radicand (p, multiplier polynomials,
-        the multiplier a monomial nonzero wherever the roots are defined)."""
+        the multiplier a power of radicands' denominators, nonzero wherever the roots are
+        defined)."""
         multiplier = P.ONE
         for r in sorted((v for v in P.variables(p) if v in self.roots), reverse=True):
             if not any(dict(mono).get(r, 0) >= 2 for mono in p):
@@ -203,8 +204,6 @@ class Algebra:
             root = _rational_sqrt(value)
             if root is not None:
                 return self.const(root)
-        if not P.is_monomial(a.d):
-            raise OutsideFragment("uses the square root of a quotient by a sum")
         r = self.atom(("r", P.frozen(a.n), P.frozen(a.d)))
         self.roots.setdefault(r, (a.n, a.d))
         return self.var(r)
