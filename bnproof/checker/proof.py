@@ -35,7 +35,8 @@ MAX_TERMS, MAX_FACTORS, MAX_FIXED, MAX_WITNESS = 2000, 64, 16, 32
 # the papers' claims that their committed certificates refute: no proof of them exists
 REFUTED = {"dannemann2025/remark-2.7", "santurkar2018/lemma-4.5",
            "santurkar2018/observation-4.3/minima-preserved", "santurkar2018/theorem-4.1",
-           "santurkar2018/theorem-4.2/part-2", "santurkar2018/theorem-4.4",
+           "santurkar2018/theorem-4.2/part-2", "santurkar2018/theorem-4.2/part-2/gamma-below-sigma",
+           "santurkar2018/theorem-4.4",
            "santurkar2018/theorem-4.4/as-derived", "santurkar2018/theorem-c.1"}
 KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
         "strict-inequality": ("inequality", True)}
