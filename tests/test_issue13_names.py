@@ -76,3 +76,21 @@ def test_a_paper_refutation_names_its_hypotheses_and_reads_its_notation():
     assert r"\nabla_{y_j}\mathcal{L} &= \left(0, 1\right)" in text  # g in the statement's symbol
     assert r"\text{LHS} = 0 > 2 - 2 \sqrt{2} = \text{RHS}" in text
     assert "How the claim is read" in text and r"$\partial \hat{L}$" in text
+
+
+
+def test_lemma_closed_forms_are_in_natural_term_order(tmp_path):
+    """C(w) by falling degree (SymPy's lex order prints … − 66 w₁ + 14 w₂² …), and each BN
+    term as γ·(z_i − μ)/σ + β − y_i (SymPy folds it into one nested fraction)."""
+    import json
+    import re
+
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps({"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "W0": [1, 3],
+                                "gamma": "3/2", "beta": "1/2"}))
+    text = " ".join(bnproof.latex("lemma-4.5", data=str(data), fragment=True).split())
+    flat = re.sub(r"\\notag \\\\ &\\qquad \{\} ", "", text)  # rejoin broken display lines
+    assert "6 w_{1}^{2} + 18 w_{1} w_{2} + 14 w_{2}^{2} - 66 w_{1} - 102 w_{2} + 198" in flat
+    assert r"\frac{3}{2} \cdot \frac{- w_{1} - 3 w_{2}}{\sqrt{2 w_{1}^{2} + 6 w_{1} w_{2} + 6 w_{2}^{2}}}" in flat
+    assert r"+ \frac{1}{2} -2" in flat  # then β, then the target
+    assert r"\frac{- \frac{3 w_{1}}{2}" not in flat  # no nested fraction

@@ -141,9 +141,11 @@ class Raw(sympy.Symbol):
         return self.name
 
 
-def tex(expr, inline: bool = False) -> str:
-    """SymPy's printer; inline fractions as a/b."""
-    return sympy.latex(expr, fold_short_frac=inline, inv_trig_style="full")  # \arccos, not acos
+def tex(expr, inline: bool = False, order: str | None = None) -> str:
+    """SymPy's printer; inline fractions as a/b; order="grlex" prints a polynomial's
+    terms by falling degree (6w₁² + 18w₁w₂ + 14w₂² − 66w₁ …), as a paper does, where
+    SymPy's default lex order interleaves degrees (… − 66w₁ + 14w₂² …)."""
+    return sympy.latex(expr, fold_short_frac=inline, inv_trig_style="full", order=order)
 
 
 def decimal(value, digits: int = DIGITS) -> str:

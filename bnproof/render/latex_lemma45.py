@@ -107,12 +107,12 @@ def _closed_forms(doc: Document, n, f: ClosedForms, prefix: str) -> None:
     s = n.neuron.scale
     if f.loss_terms is not None:
         doc.para("The losses, one term per sample:")
-        doc.steps(r"\mathcal{C}(w)", [("=", _summed(s, f.loss_terms)), ("=", tex(f.loss))])
-        bn_terms = [t.subs(root, shown_root) for t in f.bn_loss_terms]
-        doc.equation(r"\widehat{\mathcal{C}}(w)", _summed(s, bn_terms))
+        doc.steps(r"\mathcal{C}(w)", [("=", _summed(s, f.loss_terms)),
+                                       ("=", tex(f.loss, order="grlex"))])
+        doc.equation(r"\widehat{\mathcal{C}}(w)", _summed_tex(s, _bn_terms(n.neuron, f, k, shown_root)))
     else:
         doc.para("The losses, expanded:")
-        doc.equation(r"\mathcal{C}(w)", tex(f.loss))
+        doc.equation(r"\mathcal{C}(w)", tex(f.loss, order="grlex"))
     reduced = f.bn_loss_reduced.subs(root, shown_root)
     const, rest = reduced.as_coeff_Add()
     doc.para("Since $\\hat{y}$ has mean $0$ and $\\|\\hat{y}\\|^2 = m$, the BN loss reduces to")
@@ -121,10 +121,42 @@ def _closed_forms(doc: Document, n, f: ClosedForms, prefix: str) -> None:
 
 def _summed(scale, terms) -> str:
     """s·(t₁ + t₂ + …) in sample order, which SymPy's own printing would sort away."""
-    body = " + ".join(tex(t) for t in terms).replace("+ -", "-")
+    return _summed_tex(scale, [tex(t, order="grlex") for t in terms])
+
+
+def _summed_tex(scale, terms: list[str]) -> str:
+    body = " + ".join(terms).replace("+ -", "-")
     if scale == 1:
         return body
     return rf"{tex(to_expr(scale))} \left({body}\right)"
+
+
+def _bn_terms(neuron, f: ClosedForms, k, root) -> list[str]:
+    """Each sample's BN term in the order of its definition, γ(z_i(w) − μ(w))/σ(w) + β − y_i:
+    the factor γ·c, the fraction of a primitive linear form over the root, then β, then
+    the target.  SymPy's own printing folds these into one nested fraction and sorts."""
+    gamma, beta = to_expr(neuron.gamma), to_expr(neuron.beta)
+    terms = []
+    for row, yi in zip(rows_of(neuron.X), neuron.y.entries()):
+        zi = sum(to_expr(x) * wk for x, wk in zip(row, f.w))
+        content, primitive = sympy.Poly(sympy.expand((zi - f.mu) / k), *f.w).primitive()
+        factor = gamma * content
+        fraction = rf"\frac{{{tex(primitive.as_expr(), order='grlex')}}}{{{tex(root)}}}"
+        if factor == 0:  # the sample is the batch mean: z_i(w) − μ(w) ≡ 0
+            text = ""
+        elif factor == 1:
+            text = fraction
+        elif factor == -1:
+            text = "-" + fraction
+        else:
+            text = rf"{tex(factor)} \cdot {fraction}"
+        if beta != 0:
+            text += _signed(beta)
+        if to_expr(yi) != 0:
+            text += _signed(-to_expr(yi))
+        text = text.strip().removeprefix("+ ") or "0"
+        terms.append(rf"\left({text}\right)^{{2}}")
+    return terms
 
 
 def _signed(expr) -> str:
