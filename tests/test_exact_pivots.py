@@ -180,3 +180,94 @@ def test_property_field_pivots(n, seed, r):
 
 def test_rational_pivots_are_fmpq():
     assert all(isinstance(p, fmpq) for p in rational_pivots(q([[4, 2], [2, 3]])))
+
+
+# -- the engine's pivots and its contracted derivatives ---------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+from bnproof.exact import bn as bn_forms  # noqa: E402
+from bnproof.exact.layer import Neuron  # noqa: E402
+from bnproof.exact.optima import bn_optima  # noqa: E402
+from bnproof.exact.pivots import Pivots, certified_signs  # noqa: E402
+from bnproof.instance import instance_from_json  # noqa: E402
+
+
+def _instance(seed, m, d, loss="sum"):
+    rng = random.Random(seed)
+    return instance_from_json({
+        "X": [[rng.randint(-4, 4) if rng.random() < 0.8 else f"{rng.randint(-9, 9)}/{rng.randint(1, 5)}"
+               for _ in range(d)] for _ in range(m)],
+        "y": [rng.randint(-5, 5) for _ in range(m)],
+        "W0": [rng.randint(1, 3) for _ in range(d)],
+        "gamma": rng.choice([1, -2, "3/2"]), "beta": rng.choice([0, 1, "-1/3"]), "loss": loss})
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_contracted_derivatives_equal_the_m_dimensional_forms(seed):
+    """layer.Neuron's O(d²) loss, gradient and Hessian against bn.py's forms on ŷ itself."""
+    inst = _instance(seed, m=6 + seed, d=1 + seed % 4, loss="mean" if seed % 3 == 0 else "sum")
+    neuron = Neuron.of(inst, 0)
+    rng = random.Random(seed)
+    w = fmpq_mat([[fmpq(rng.randint(-5, 5), rng.randint(1, 3))] for _ in range(neuron.d)])
+    try:
+        norm = bn_forms.normalize(neuron.X * w)
+    except Exception:
+        pytest.skip("σ(w) = 0 on this draw")
+    g = neuron.bn_residual(norm) * (2 * neuron.scale)
+    dz = bn_forms.backprop(g, norm, neuron.gamma)
+    r = neuron.bn_residual(norm)
+    assert neuron.bn_loss(w) == (r.T * r).scalar() * neuron.scale
+    assert neuron.bn_grad(w) == Surd(neuron.X.transpose() * dz.a, neuron.X.transpose() * dz.b, dz.r)
+    expected = bn_forms.pullback_hessian(neuron.X, neuron.Xc, g, 2 * neuron.scale, norm, neuron.gamma)
+    assert neuron.bn_hessian(w) == expected
+    assert neuron.gram_c == neuron.Xc.transpose() * neuron.Xc
+    assert neuron.loss(w) == fmpq(sum(((neuron.X * w - neuron.y).transpose()
+                                       * (neuron.X * w - neuron.y)).entries(), fmpq(0))) * neuron.scale
+
+
+def test_exact_matrix_reads_fractions_over_a_common_denominator():
+    from bnproof.exact.layer import exact_matrix
+
+    rows = [[Fraction(1, 6), 2], [Fraction(-3, 4), Fraction(5)]]
+    assert exact_matrix(rows) == fmpq_mat([[fmpq(1, 6), 2], [fmpq(-3, 4), 5]])
+    assert exact_matrix([[1, -2, 3]]) == fmpq_mat([[1, -2, 3]])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bn_second_order_pivots_match_the_scalar_reference(seed):
+    inst = _instance(100 + seed, m=12, d=5)
+    opt = bn_optima(Neuron.of(inst, 0))
+    if opt.constant or opt.complement is None:
+        pytest.skip("no Hessian across the ray on this draw")
+    qt = opt.complement.transpose()
+    restricted = Surd(qt * opt.hessian.a * opt.complement, qt * opt.hessian.b * opt.complement,
+                      opt.hessian.r)
+    assert isinstance(opt.pivots, Pivots)
+    assert same(list(opt.pivots), reference(rows_of(restricted)))
+    assert opt.second_order_ok == all(p.sign() > 0 for p in reference(rows_of(restricted)))
+
+
+def test_signs_come_before_values_and_are_checked_against_them():
+    m = q([[2, 1], [1, 2]])
+    lazy = ldl_pivots(m)
+    assert len(lazy) == 2 and lazy.signs == [1, 1] and lazy._values is None
+    assert is_positive_definite(lazy) and lazy._values is None  # decided without the values
+    assert list(lazy) == [fmpq(2), fmpq(3, 2)]
+    # a forged sign list (a wrong ball) is caught when the exact values arrive
+    forged = Pivots([1, -1], lambda: [fmpq(2), fmpq(3, 2)])
+    with pytest.raises(ArithmeticError):
+        list(forged)
+
+
+def test_an_exactly_zero_pivot_is_decided_exactly():
+    # no ball excludes 0 for an exactly zero pivot: the exact fallback decides
+    singular = q([[1, 1, 0], [1, 1, 1], [0, 1, 1]])
+    assert certified_signs(singular) is None
+    got = ldl_pivots(singular)
+    assert got.signs == [1, 0] and not is_positive_definite(got)
+    # a tiny positive pivot next to huge entries still gets a certified sign or an exact one
+    big = 10**60
+    near = q([[big, big - 1], [big - 1, big]])  # second pivot (2·10⁶⁰ − 1)/10⁶⁰ > 0
+    got = ldl_pivots(near)
+    assert got.signs == [1, 1] and list(got) == reference(rows_of(near))

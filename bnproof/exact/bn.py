@@ -69,14 +69,23 @@ def pullback_hessian(
     Π = I − 11ᵀ/m.  Everything is contracted with X first, so no m×m matrix
     is formed."""
     m = X.nrows()
-    inv_var = 1 / norm.var
-    gram_c = Xc.transpose() * Xc  # Xᵀ Π X
-    xy = X.transpose() * norm.yhat  # Xᵀ ŷ   (d×1)
-    xg = Xc.transpose() * g  # Xᵀ Π g  (d×1)
-    gy = (g.T * norm.yhat).scalar()  # ⟨g, ŷ⟩
+    return contracted_hessian(
+        gram_c=Xc.transpose() * Xc,  # Xᵀ Π X
+        xy=X.transpose() * norm.yhat,  # Xᵀ ŷ   (d×1)
+        xg=Xc.transpose() * g,  # Xᵀ Π g  (d×1)
+        gy=(g.T * norm.yhat).scalar(),  # ⟨g, ŷ⟩
+        h=h, var=norm.var, gamma=gamma, m=m,
+    )
+
+
+def contracted_hessian(gram_c: fmpq_mat, xy: Surd, xg: Surd, gy: Surd, h: fmpq, var: fmpq,
+                       gamma: fmpq, m: int) -> Surd:
+    """pullback_hessian from the contractions XᵀΠX, Xᵀŷ, XᵀΠg and ⟨g, ŷ⟩ alone
+    (layer.Neuron gets them from d-dimensional sums, never forming ŷ)."""
+    inv_var = 1 / var
     outer_yy = xy * xy.T
     curvature = (gram_c - outer_yy * fmpq(1, m)) * (fmpq(gamma) ** 2 * h * inv_var)
     bend = (
-        xg * xy.T + xy * xg.T + Surd.rational(gram_c, g.r) * gy - outer_yy * gy * fmpq(3, m)
+        xg * xy.T + xy * xg.T + Surd.rational(gram_c, xy.r) * gy - outer_yy * gy * fmpq(3, m)
     ) * (-fmpq(gamma) * inv_var / m)
     return curvature + bend

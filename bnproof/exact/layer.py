@@ -3,21 +3,60 @@ without BN: the losses C and Ĉ, their gradients and Hessians, exactly.
 
 Neurons of a layer decouple under a squared loss, so a layer is a list of
 these (Remark 3.1 of Dannemann & Junike reads the Lemma column-wise too).
+
+Every loss, gradient and Hessian is contracted with X before anything is
+evaluated at w: XᵀX, Xᵀ1, Xᵀy, Σy and ‖y‖² are formed once (from integers),
+and then each quantity at w costs O(d²), whatever m is.  The contractions
+are the definitions of ŷ, Fact C.1 and its derivative multiplied out
+(Xᵀŷ = (XᵀX w − μ Xᵀ1)/σ, ...), not the closed form of Ĉ in optima.py, so
+the optimum derived there is still checked against an independent
+computation.  bn.py keeps the m-dimensional forms; the tests hold the two
+equal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from math import gcd
 
 import flint
 
 from . import bn
-from .linalg import column, dot, matrix, ones, to_fmpq
+from ..errors import DegenerateInstance
+from .linalg import dot, ones, to_fmpq
 from .surd import Surd
 
 fmpq = flint.fmpq
+fmpz_mat = flint.fmpz_mat
 fmpq_mat = flint.fmpq_mat
+
+
+def exact_matrix(rows) -> fmpq_mat:
+    """Rows of ints or Fractions as an fmpq_mat, through one integer matrix over
+    their common denominator: no fmpq is made one entry at a time."""
+    dens = {x.denominator for row in rows for x in row}
+    common = 1
+    for den in dens:
+        common = common * den // gcd(common, den)
+    if common == 1:
+        ints = [x.numerator for row in rows for x in row]
+    else:
+        ints = [x.numerator * (common // x.denominator) for row in rows for x in row]
+    integer = fmpz_mat(len(rows), len(rows[0]) if rows else 0, ints)
+    return fmpq_mat(integer) if common == 1 else fmpq_mat(integer) / common
+
+
+@dataclass(frozen=True)
+class _AtW:
+    """The BN quantities at one w, contracted with X (see the module docstring)."""
+
+    var: fmpq  # σ²
+    inv_sigma: Surd  # 1/σ
+    x_yhat: Surd  # Xᵀŷ (d×1)
+    yhat_yhat: Surd  # ‖ŷ‖²
+    ones_yhat: Surd  # ⟨1, ŷ⟩
+    y_yhat: Surd  # ⟨y, ŷ⟩
 
 
 @dataclass(frozen=True)
@@ -31,8 +70,8 @@ class Neuron:
     @classmethod
     def of(cls, instance, j: int) -> "Neuron":
         return cls(
-            X=matrix(instance.X),
-            y=column(instance.targets(j)),
+            X=exact_matrix(instance.X),
+            y=exact_matrix([[v] for v in instance.targets(j)]),
             gamma=to_fmpq(instance.gamma[j]),
             beta=to_fmpq(instance.beta[j]),
             scale=fmpq(1) if instance.loss == "sum" else fmpq(1, instance.m),
@@ -60,42 +99,95 @@ class Neuron:
         return self.y - ones(self.m) * mean
 
     @cached_property
+    def sums(self) -> fmpq_mat:  # Xᵀ1
+        return self.X.transpose() * ones(self.m)
+
+    @cached_property
+    def x_targets(self) -> fmpq_mat:  # Xᵀy
+        return self.X.transpose() * self.y
+
+    @cached_property
+    def target_sum(self) -> fmpq:
+        return sum(self.y.entries(), fmpq(0))
+
+    @cached_property
+    def target_norm2(self) -> fmpq:  # ‖y‖²
+        return dot(self.y, self.y)
+
+    @cached_property
     def gram(self) -> fmpq_mat:
         return self.X.transpose() * self.X
 
     @cached_property
-    def gram_c(self) -> fmpq_mat:
-        return self.Xc.transpose() * self.Xc
+    def gram_c(self) -> fmpq_mat:  # Xcᵀ Xc = XᵀX − (Xᵀ1)(Xᵀ1)ᵀ/m
+        return self.gram - self.sums * self.sums.transpose() * fmpq(1, self.m)
+
+    @cached_property
+    def centred_cross(self) -> fmpq_mat:  # Xcᵀ yc = Xᵀy − (Xᵀ1)·Σy/m
+        return self.x_targets - self.sums * (self.target_sum / self.m)
 
     # -- standard network ---------------------------------------------------
-    def loss(self, w: fmpq_mat) -> fmpq:
-        r = self.X * w - self.y
-        return dot(r, r) * self.scale
+    def loss(self, w: fmpq_mat) -> fmpq:  # s‖Xw − y‖²
+        return (dot(w, self.gram * w) - 2 * dot(w, self.x_targets) + self.target_norm2) * self.scale
 
     def grad(self, w: fmpq_mat) -> fmpq_mat:
-        return self.X.transpose() * (self.X * w - self.y) * (2 * self.scale)
+        return (self.gram * w - self.x_targets) * (2 * self.scale)
 
     def hessian(self) -> fmpq_mat:
         return self.gram * (2 * self.scale)
 
     # -- BN network -----------------------------------------------------------
     def normalize(self, w: fmpq_mat) -> bn.Normalized:
+        """The m-dimensional ŷ (for display and cross-checks; the engine uses _at)."""
         return bn.normalize(self.X * w)
 
     def bn_residual(self, norm: bn.Normalized) -> Surd:
         return bn.transform(norm, self.gamma, self.beta) - self.y
 
+    def _at(self, w: fmpq_mat) -> _AtW:
+        m = self.m
+        mu = dot(self.sums, w) / m
+        var = dot(w, self.gram_c * w) / m  # ‖Xw − μ1‖²/m
+        if var == 0:
+            raise DegenerateInstance(
+                "σ = 0: every sample gives this unit the same pre-activation, so BN divides by zero"
+            )
+        inv_sigma = Surd(fmpq(0), 1 / var, var)
+        return _AtW(
+            var=var,
+            inv_sigma=inv_sigma,
+            x_yhat=inv_sigma * (self.gram * w - self.sums * mu),
+            yhat_yhat=inv_sigma * inv_sigma * (var * m),
+            ones_yhat=inv_sigma * (dot(self.sums, w) - mu * m),
+            y_yhat=inv_sigma * (dot(w, self.x_targets) - mu * self.target_sum),
+        )
+
+    def _loss_parts(self, at: _AtW) -> tuple[Surd, Surd, Surd]:
+        """Xᵀg, ⟨1, g⟩ and ⟨ŷ, g⟩ for g = ∂ℓ/∂ẑ = 2s(γŷ + β1 − y)."""
+        two_s, gamma, beta = 2 * self.scale, self.gamma, self.beta
+        x_g = (at.x_yhat * gamma + (self.sums * beta - self.x_targets)) * two_s
+        ones_g = (at.ones_yhat * gamma + (beta * self.m - self.target_sum)) * two_s
+        yhat_g = (at.yhat_yhat * gamma + at.ones_yhat * beta - at.y_yhat) * two_s
+        return x_g, ones_g, yhat_g
+
     def bn_loss(self, w: fmpq_mat) -> Surd:
-        r = self.bn_residual(self.normalize(w))
-        return (r.T * r).scalar() * self.scale
+        """s‖γŷ + β1 − y‖², multiplied out."""
+        at, gamma, beta = self._at(w), self.gamma, self.beta
+        constant = beta * beta * self.m - 2 * beta * self.target_sum + self.target_norm2
+        total = (at.yhat_yhat * (gamma * gamma) + at.ones_yhat * (2 * gamma * beta)
+                 - at.y_yhat * (2 * gamma) + constant)
+        return total * self.scale
 
     def bn_grad(self, w: fmpq_mat) -> Surd:
-        norm = self.normalize(w)
-        g = self.bn_residual(norm) * (2 * self.scale)  # ∂ℓ/∂ẑ
-        dz = bn.backprop(g, norm, self.gamma)
-        return Surd(self.X.transpose() * dz.a, self.X.transpose() * dz.b, dz.r)
+        """Xᵀ of Fact C.1: γ/(mσ)·(m Xᵀg − Xᵀ1⟨1, g⟩ − Xᵀŷ⟨ŷ, g⟩)."""
+        at = self._at(w)
+        x_g, ones_g, yhat_g = self._loss_parts(at)
+        inner = x_g * self.m - Surd.rational(self.sums, at.inv_sigma.r) * ones_g - at.x_yhat * yhat_g
+        return inner * (at.inv_sigma * self.gamma / self.m)
 
     def bn_hessian(self, w: fmpq_mat) -> Surd:
-        norm = self.normalize(w)
-        g = self.bn_residual(norm) * (2 * self.scale)
-        return bn.pullback_hessian(self.X, self.Xc, g, 2 * self.scale, norm, self.gamma)
+        at = self._at(w)
+        x_g, ones_g, yhat_g = self._loss_parts(at)
+        centred_x_g = x_g - Surd.rational(self.sums, at.inv_sigma.r) * (ones_g / self.m)  # XᵀΠg
+        return bn.contracted_hessian(self.gram_c, at.x_yhat, centred_x_g, yhat_g,
+                                     2 * self.scale, at.var, self.gamma, self.m)

@@ -58,7 +58,7 @@ def standard_optimum(neuron: Neuron) -> StandardOptimum:
             f"an affine set of dimension {d - rank}, not a point; drop dependent columns of X "
             "or add samples"
         )
-    w = gram.solve(neuron.X.transpose() * neuron.y)
+    w = gram.solve(neuron.x_targets)
     hessian = neuron.hessian()
     return StandardOptimum(
         w=w,
@@ -101,17 +101,21 @@ def _stack_rows(*blocks: fmpq_mat) -> fmpq_mat:
 
 
 def bn_optima(neuron: Neuron) -> BNOptima:
-    Xc, d = neuron.Xc, neuron.d
-    if all(x == 0 for x in Xc.entries()):
+    d = neuron.d
+    # Xc = 0 exactly when its Gram matrix is 0, and both have the same kernel,
+    # hence the same reduced row echelon form and the same basis: kernel()
+    # works on d×d, not m×d.
+    if neuron.gram_c == fmpq_mat(d, d):
         raise DegenerateInstance(
             "σ = 0 for every weight: all rows of X are equal, so BN divides by zero; "
             "use a batch with at least two distinct samples"
         )
-    null = kernel(Xc)
-    c = Xc.transpose() * neuron.yc
+    null = kernel(neuron.gram_c)
+    c = neuron.centred_cross  # Xcᵀ yc
     if neuron.gamma == 0 or all(x == 0 for x in c.entries()):
-        r = neuron.y - neuron.beta * fmpq_mat(neuron.m, 1, [1] * neuron.m)
-        constant = (neuron.gamma**2 * neuron.m + dot(r, r)) * neuron.scale
+        beta, m = neuron.beta, neuron.m
+        residual2 = neuron.target_norm2 - 2 * beta * neuron.target_sum + beta * beta * m  # ‖y − β1‖²
+        constant = (neuron.gamma**2 * m + residual2) * neuron.scale
         return BNOptima(True, None, null, None, None, None, True, [], constant)
     # Xcᵀ Xc + N Nᵀ is positive definite and its solution lies in N^⊥ (N = ker Xc).
     system = neuron.gram_c + (null * null.transpose() if null is not None else fmpq_mat(d, d))
