@@ -203,7 +203,9 @@ def with_program(doc: dict, steps: list, residual: int, hypotheses=()) -> dict:
 def test_committed_paper_certificates_are_bound_to_their_formula():
     for path in sorted((ROOT / "certificates").rglob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        if "program" in doc:
+        # a proof for every m is bound to the claim's symbolic-length trace instead
+        # (tests/test_committed_certificates.py, proof_difference)
+        if "program" in doc and doc.get("kind") != "proof":
             assert "by the checker's own formula" in check_document(doc), path
 
 
