@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -39,6 +40,18 @@ def study(
         False, "--json", help="Print one JSON object (one study): "
         '{"claim", "trials", "seed", ..., "cells"}, "cells" a list with one object per cell.'),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Write the rate plot: FILE.png or FILE.pdf."),
+    distributed: bool = typer.Option(
+        False, "--distributed", help="One of several processes (hosts) on JAX's multi-process runtime: "
+        "each takes its share of the trials and of the exact confirmations; process 0 alone prints and "
+        "writes.  The same seed gives the same result whatever the number of processes."),
+    coordinator: Optional[str] = typer.Option(
+        None, "--coordinator", metavar="HOST:PORT",
+        help="With --distributed: process 0's address (default: $JAX_COORDINATOR_ADDRESS)."),
+    num_processes: Optional[int] = typer.Option(
+        None, "--num-processes", min=1, help="With --distributed: how many processes (default: $JAX_NUM_PROCESSES)."),
+    process_id: Optional[int] = typer.Option(
+        None, "--process-id", min=0, help="With --distributed: this process's index, 0 to N−1 "
+        "(default: $JAX_PROCESS_ID)."),
 ) -> None:
     """Fraction of random one-neuron instances on which Lemma 4.5 fails.
 
@@ -54,13 +67,18 @@ def study(
     if out is not None and out.suffix.lower() not in (".png", ".pdf"):
         raise BadInput(f"cannot tell the format of {out}: name it FILE.png or FILE.pdf")
     ms, ds = parse_sizes(m, "--m", 2), parse_sizes(d, "--d", 1)
+    cluster = _cluster(distributed, coordinator, num_processes, process_id)
     import jax
+
+    from ..numeric.worker import _enable_compilation_cache
+
+    if os.environ.get("BNPROOF_NO_JAX_CACHE") is None:  # as fuzz's worker: compile a shape once per machine
+        _enable_compilation_cache(jax)
 
     from ..numeric import study as numeric_study
 
-    total = trials * sum(1 for mm in ms for dd in ds if mm >= dd)
-    with _progress(not as_json, total) as tick:
-        cells = numeric_study.run_study(ms, ds, trials, seed, confirm, dtype, tick)
+    with _progress(not as_json and cluster.leader, numeric_study.share(ms, ds, trials, cluster)) as tick:
+        cells = numeric_study.run_study(ms, ds, trials, seed, confirm, dtype, tick, cluster)
     confirmed = sum(c.exact.get("confirmed", 0) for c in cells)
     result = {
         "claim": "santurkar2018/lemma-4.5",
@@ -72,6 +90,10 @@ def study(
         "cells": [c.to_json() for c in cells],
         "exact_confirmed": confirmed,
     }
+    if cluster.distributed:
+        result["processes"] = cluster.count
+    if not cluster.leader:  # every process holds the result; process 0 alone reports it
+        raise typer.Exit(ExitCode.REFUTED if confirmed else ExitCode.OK)
     if out is not None:
         from ..numeric import study_plot
 
@@ -83,6 +105,16 @@ def study(
         if out is not None:
             typer.echo(f"wrote {out}", err=True)
     raise typer.Exit(ExitCode.REFUTED if confirmed else ExitCode.OK)
+
+
+def _cluster(distributed: bool, coordinator, count, index):
+    from ..numeric import distributed as runtime
+
+    if not distributed:
+        if coordinator is not None or count is not None or index is not None:
+            raise BadInput("--coordinator, --num-processes and --process-id go with --distributed")
+        return runtime.SINGLE
+    return runtime.join(runtime.settings(coordinator, count, index))
 
 
 class _progress:

@@ -1,13 +1,16 @@
-"""Run a batched function with its batch split across every JAX device.
+"""Run a batched function with its batch split across every local JAX device.
 
 ``sharded(fn)`` jits ``fn`` (whose arguments and results all carry the batch
 on their leading axis) with the batch axis laid out over a one-axis Mesh of
-all devices (NamedSharding, PartitionSpec("batch")); XLA then runs each
-device's slice of the batch on that device.  The batch is padded to a
-multiple of the device count by repeating its last instance (a valid
-instance, so the padding computes nothing strange) and the padding is cut
-off the results.  With one device this is plain ``jax.jit``: same program,
-same numbers.
+all this process's devices (NamedSharding, PartitionSpec("batch")); XLA then
+runs each device's slice of the batch on that device.  Under --distributed
+(numeric/distributed.py) the processes share work units, not one jitted call:
+each process's calls stay on its own devices (jax.local_devices(), which on a
+single host are jax.devices()), so a call never waits on another host.
+The batch is padded to a multiple of the device count by repeating its last
+instance (a valid instance, so the padding computes nothing strange) and the
+padding is cut off the results.  With one device this is plain ``jax.jit``:
+same program, same numbers.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 
 def batch_sharding(devices=None) -> NamedSharding:
-    devices = list(devices or jax.devices())
+    devices = list(devices or jax.local_devices())
     return NamedSharding(Mesh(np.array(devices), ("batch",)), PartitionSpec("batch"))
 
 

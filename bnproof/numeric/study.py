@@ -15,12 +15,14 @@ evidence.  A sample of the failures (the first K drawn) is rationalized
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
+from .distributed import SINGLE
 from .lemma45_batch import degenerate_reason, jax_kernel
 
 CHUNK = 8192  # fixed, so the instances drawn do not depend on the number of devices
@@ -86,40 +88,89 @@ def draw(seed: int, m: int, d: int, chunk: int, size: int, dtype):
             jax.random.normal(kw, (size, d), dtype))
 
 
+@functools.lru_cache(maxsize=1)
+def shared_kernel():
+    """One jitted kernel per process: XLA compiles each (m, d, chunk) shape once,
+    however many studies the process runs."""
+    return jax_kernel()
+
+
 def run_cell(m: int, d: int, trials: int, seed: int, confirm: int, dtype="float64",
              kernel=None, tick=None) -> Cell:
-    cell = Cell(m, d, trials, degenerate_reason(m, d))
-    if cell.degenerate:
-        return cell
+    return _run([Cell(m, d, trials, degenerate_reason(m, d))], trials, seed, confirm, dtype,
+                kernel, tick, SINGLE)[0]
+
+
+def units(cells: list, trials: int) -> list[tuple[int, int, int]]:
+    """(cell, chunk, size) for every chunk of every non-degenerate cell: the work
+    that processes share, fixed by the sizes and trials alone."""
+    return [(i, chunk, min(CHUNK, trials - start)) for i, cell in enumerate(cells) if not cell.degenerate
+            for chunk, start in enumerate(range(0, trials, CHUNK))]
+
+
+def share(ms, ds, trials: int, cluster=None) -> int:
+    """The trials this process evaluates (all of them on a single host)."""
+    cells = [Cell(m, d, trials, degenerate_reason(m, d)) for m in ms for d in ds]
+    return sum(size for _, _, size in (cluster or SINGLE).mine(units(cells, trials)))
+
+
+def tally_chunk(m: int, d: int, chunk: int, size: int, seed: int, confirm: int, dtype, kernel) -> dict:
+    """One chunk's counts, its smallest residual among the instances that meet
+    the hypothesis, and its first `confirm` failures (as float64 lists)."""
     import jax.numpy as jnp
 
-    kernel = kernel or jax_kernel()
     eps = float(jnp.finfo(dtype).eps)
-    for chunk, start in enumerate(range(0, trials, CHUNK)):
-        size = min(CHUNK, trials - start)
-        X, y, W0 = draw(seed, m, d, chunk, size, dtype)
-        out = {k: np.asarray(v) for k, v in kernel(X, y, W0, jnp.ones(size, dtype)).items()}
-        finite = np.isfinite(out["residual"]) & np.isfinite(out["inner"])
-        met = finite & (out["inner"] > 0)
-        margin = np.sqrt(eps) * out["scale"]
-        r = out["residual"]
-        fail = met & (r < -margin)
-        cell.invalid += int((~finite).sum())
-        cell.hypothesis_met += int(met.sum())
-        cell.fails += int(fail.sum())
-        cell.holds += int((met & (r > margin)).sum())
-        cell.undecided += int((met & (np.abs(r) <= margin)).sum())
-        if met.any():
-            low = float(r[met].min())
-            cell.min_residual = low if cell.min_residual is None else min(cell.min_residual, low)
-        for i in np.flatnonzero(fail)[: confirm - len(cell.sampled)]:
-            cell.sampled.append(tuple(np.asarray(a[i], np.float64) for a in (X, y, W0)))
+    X, y, W0 = draw(seed, m, d, chunk, size, dtype)
+    out = {k: np.asarray(v) for k, v in kernel(X, y, W0, jnp.ones(size, dtype)).items()}
+    finite = np.isfinite(out["residual"]) & np.isfinite(out["inner"])
+    met = finite & (out["inner"] > 0)
+    margin = np.sqrt(eps) * out["scale"]
+    r = out["residual"]
+    fail = met & (r < -margin)
+    return {
+        "invalid": int((~finite).sum()), "met": int(met.sum()), "fails": int(fail.sum()),
+        "holds": int((met & (r > margin)).sum()), "undecided": int((met & (np.abs(r) <= margin)).sum()),
+        "min": float(r[met].min()) if met.any() else None,
+        "sampled": [[np.asarray(a[i], np.float64).tolist() for a in (X, y, W0)]
+                    for i in np.flatnonzero(fail)[:confirm]],
+    }
+
+
+def _merge(cell: Cell, tally: dict, confirm: int) -> None:
+    cell.invalid += tally["invalid"]
+    cell.hypothesis_met += tally["met"]
+    cell.fails += tally["fails"]
+    cell.holds += tally["holds"]
+    cell.undecided += tally["undecided"]
+    if tally["min"] is not None:
+        cell.min_residual = tally["min"] if cell.min_residual is None else min(cell.min_residual, tally["min"])
+    for instance in tally["sampled"][: confirm - len(cell.sampled)]:
+        cell.sampled.append(tuple(np.asarray(a, np.float64) for a in instance))
+
+
+def _run(cells: list, trials: int, seed: int, confirm: int, dtype, kernel, tick, cluster) -> list:
+    """Every process evaluates its share of the chunks, then confirms its share
+    of the sampled failures; the shares are gathered and merged in chunk (and
+    sample) order, which is why the process count changes nothing."""
+    work = units(cells, trials)
+    if work:
+        kernel = kernel or shared_kernel()
+    tallies = []
+    for i, chunk, size in cluster.mine(work):
+        tallies.append([i, chunk, tally_chunk(cells[i].m, cells[i].d, chunk, size, seed, confirm, dtype,
+                                              kernel)])
         if tick:
             tick(size)
-    for X, y, W0 in cell.sampled:
-        outcome = confirm_exactly(X, y, W0)
-        cell.exact[outcome] = cell.exact.get(outcome, 0) + 1
-    return cell
+    found = {(i, chunk): tally for part in cluster.gather(tallies) for i, chunk, tally in part}
+    for i, chunk, _ in work:
+        _merge(cells[i], found[(i, chunk)], confirm)
+    samples = [(i, k) for i, cell in enumerate(cells) for k in range(len(cell.sampled))]
+    mine = [[i, k, confirm_exactly(*cells[i].sampled[k])] for i, k in cluster.mine(samples)]
+    decided = {(i, k): outcome for part in cluster.gather(mine) for i, k, outcome in part}
+    for i, k in samples:
+        outcome = decided[(i, k)]
+        cells[i].exact[outcome] = cells[i].exact.get(outcome, 0) + 1
+    return cells
 
 
 def rationalize(values, bound: int):
@@ -149,6 +200,8 @@ def confirm_exactly(X, y, W0) -> str:
     return outcome
 
 
-def run_study(ms, ds, trials: int, seed: int, confirm: int, dtype="float64", tick=None):
-    kernel = jax_kernel()
-    return [run_cell(m, d, trials, seed, confirm, dtype, kernel, tick) for m in ms for d in ds]
+def run_study(ms, ds, trials: int, seed: int, confirm: int, dtype="float64", tick=None, cluster=None):
+    """One cell per (m, d).  With a cluster (numeric/distributed.py) each process
+    takes its share of the chunks and every process ends with the whole result."""
+    cells = [Cell(m, d, trials, degenerate_reason(m, d)) for m in ms for d in ds]
+    return _run(cells, trials, seed, confirm, dtype, None, tick, cluster or SINGLE)

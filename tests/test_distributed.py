@@ -1,0 +1,164 @@
+"""--distributed: several processes on JAX's multi-process runtime give the
+single process's result, bit for bit, and only process 0 reports it.
+
+The end-to-end test starts two CPU processes on this machine with a free
+localhost port; the share-and-merge logic is also run in one process with
+threads standing in for processes (three of them, whose results cross as
+JSON text, as they do between hosts)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from bnproof.cli import main
+from bnproof.errors import BadInput, ExitCode
+from bnproof.numeric import distributed, study
+from bnproof.numeric.distributed import SINGLE, Cluster, settings
+
+ENV = {"JAX_COORDINATOR_ADDRESS": "10.0.0.1:1234", "JAX_NUM_PROCESSES": "4", "JAX_PROCESS_ID": "3"}
+
+
+def test_settings_come_from_the_environment_and_flags_override_them():
+    assert settings(None, None, None, ENV) == Cluster(4, 3, "10.0.0.1:1234")
+    assert settings("h:9", 2, 0, ENV) == Cluster(2, 0, "h:9")
+    assert settings(None, None, 1, ENV) == Cluster(4, 1, "10.0.0.1:1234")
+
+
+@pytest.mark.parametrize("flags, environ, message", [
+    ((None, None, None), {}, "missing --coordinator or JAX_COORDINATOR_ADDRESS, --num-processes"),
+    ((None, None, None), {**ENV, "JAX_PROCESS_ID": ""}, "missing --process-id or JAX_PROCESS_ID"),
+    ((None, None, None), {**ENV, "JAX_PROCESS_ID": "4"}, r"index must lie in 0…3; got 4"),
+    ((None, None, None), {**ENV, "JAX_NUM_PROCESSES": "-2"}, "non-negative integer"),
+    ((None, 0, 0), ENV, "number of processes must lie in 1…"),
+    (("localhost", None, None), ENV, "HOST:PORT"),
+])
+def test_bad_settings_are_bad_input_before_any_work(flags, environ, message):
+    with pytest.raises(BadInput, match=message):
+        settings(*flags, environ)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 7])
+def test_every_unit_belongs_to_exactly_one_process(count):
+    units = list(range(20))
+    shares = [Cluster(count, i, "h:1").mine(units) for i in range(count)]
+    assert sorted(u for share in shares for u in share) == units
+    assert max(map(len, shares)) - min(map(len, shares)) <= 1
+
+
+def test_one_process_owns_everything_and_gathers_only_itself():
+    assert SINGLE.mine([1, 2, 3]) == [1, 2, 3] and SINGLE.gather({"a": 1}) == [{"a": 1}]
+    assert SINGLE.leader and not SINGLE.distributed
+    assert not Cluster(2, 1, "h:1").leader
+
+
+class ThreadCluster(Cluster):
+    """A process of a cluster made of threads: gather crosses a barrier as JSON text."""
+
+    def __init__(self, count, index, board, barrier):
+        super().__init__(count, index, "threads:0")
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "barrier", barrier)
+
+    def gather(self, value):
+        self.barrier.wait()
+        self.board[self.index] = json.dumps(value)
+        self.barrier.wait()
+        every = [json.loads(self.board[i]) for i in range(self.count)]
+        self.barrier.wait()
+        return every
+
+
+def run_on_threads(count, *args):
+    board, barrier, results = {}, threading.Barrier(count), [None] * count
+
+    def one(i):
+        results[i] = study.run_study(*args, cluster=ThreadCluster(count, i, board, barrier))
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def as_json(cells):
+    return [c.to_json() | {"sampled": [[a.tolist() for a in s] for s in c.sampled]} for c in cells]
+
+
+def test_study_shares_merge_to_the_single_process_result(monkeypatch):
+    # a tiny chunk, so that each cell has many chunks to share out (the last one short)
+    monkeypatch.setattr(study, "CHUNK", 6)
+    # m < d = 8 is degenerate: no work, in every process; 16 chunks a cell, of one shape
+    # (one XLA compilation a cell: a short last chunk is units' business, tested below)
+    args = ([3, 5], [2, 8], 96, 11, 4)
+    alone = as_json(study.run_study(*args))
+    assert sum(c["exact_confirmed"] for c in alone) > 0 and any(c["degenerate"] for c in alone)
+    # more confirmations than the first chunk's failures: the sample spans chunks, in chunk order
+    first = study.tally_chunk(3, 2, 0, 6, 11, 4, "float64", study.jax_kernel())
+    assert first["fails"] < 4 and alone[0]["exact_sample"] == 4
+    for result in run_on_threads(3, *args):
+        assert as_json(result) == alone
+
+
+def test_units_cover_the_trials_with_a_short_last_chunk(monkeypatch):
+    monkeypatch.setattr(study, "CHUNK", 6)
+    cells = [study.Cell(3, 2, 20), study.Cell(2, 5, 20, "m < d"), study.Cell(4, 1, 20)]
+    assert study.units(cells, 20) == [(0, 0, 6), (0, 1, 6), (0, 2, 6), (0, 3, 2),
+                                      (2, 0, 6), (2, 1, 6), (2, 2, 6), (2, 3, 2)]
+    assert study.share([3, 4], [1, 2], 20, Cluster(3, 1, "h:1")) == 6 + 6 + 2 + 6 + 6
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+STUDY = {"ms": [3, 5], "ds": [2, 8], "trials": 3000, "seed": 4, "confirm": 2}
+
+
+def study_process(index: int, port: int):
+    """One of two processes; each has one of the two cells to evaluate (d = 8 is degenerate)."""
+    args = [sys.executable, "-m", "bnproof", "study", "lemma-4.5", "--m", "3,5", "--d", "2,8",
+            "--trials", "3000", "--seed", "4", "--confirm", "2", "--json", "--distributed"]
+    env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}",
+               JAX_NUM_PROCESSES="2", JAX_PROCESS_ID=str(index))
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def test_two_processes_give_the_single_process_result():
+    port = free_port()
+    processes = [study_process(i, port) for i in range(2)]
+    alone = [c.to_json() for c in study.run_study(**STUDY)]  # meanwhile, in this process
+    leader, other = (p.communicate() for p in processes)
+    codes = [p.returncode for p in processes]
+    assert codes == [ExitCode.REFUTED, ExitCode.REFUTED], (leader[1][-2000:], other[1][-2000:])
+    assert other[0] == "", "only process 0 prints"
+    together = json.loads(leader[0])
+    assert together["processes"] == 2 and together["devices"] == 2
+    assert together["cells"] == alone
+    assert together["exact_confirmed"] == sum(c["exact_confirmed"] for c in alone) > 0
+
+
+def test_flags_without_distributed_are_bad_input(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["study", "lemma-4.5", "--process-id", "1", "--trials", "10"])
+    assert done.value.code == ExitCode.BAD_INPUT
+    assert "go with --distributed" in capsys.readouterr().err
+
+
+def test_distributed_without_a_coordinator_is_bad_input(capsys, monkeypatch):
+    for name in (distributed.ADDRESS, distributed.COUNT, distributed.INDEX):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SystemExit) as done:
+        main(["study", "lemma-4.5", "--distributed", "--trials", "10"])
+    assert done.value.code == ExitCode.BAD_INPUT
+    assert "missing --coordinator or JAX_COORDINATOR_ADDRESS" in capsys.readouterr().err
