@@ -1,23 +1,24 @@
 """A Lemma 4.5 report for people (rich text) and for scripts (one JSON object).
 
-In the JSON, exact values are SymPy strings ("-54*sqrt(74)/1369"); floats sit
-beside them under keys ending in ``_float``.  The report for people typesets
-the same strings (−54√74/1369, see unicode_math) and wraps long formulas at
-the terminal's width.
+In the JSON, exact values are in SymPy's printed form ("-54*sqrt(74)/1369");
+floats sit beside them under keys ending in ``_float``.  The report for people
+typesets the same strings (−54√74/1369, see unicode_math) and wraps long
+formulas at the terminal's width.  The strings are written by exact_text
+without importing SymPy (the import alone took longer than the whole exact
+derivation); SymPy writes them only where exact_text cannot be sure of its
+text (see there).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sympy
-
 from ..claims import lemma45
 from ..exact.linalg import rows_of, to_fraction
 from ..exact.optima import describe_ray
 from ..exact.surd import Surd
-from ..exact.symbolic import ClosedForms, closed_forms
-from . import unicode_math
+from . import exact_text, unicode_math
+from .exact_text import FormsText
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,10 @@ class Extras:
     certificate_line: str | None  # the checker's verdict on it
 
 
-def exact(value) -> sympy.Expr:
+def exact(value):
+    """An exact value as a SymPy number (imports SymPy)."""
+    import sympy
+
     if isinstance(value, Surd):
         return value.to_sympy()
     f = to_fraction(value)
@@ -37,11 +41,22 @@ def exact(value) -> sympy.Expr:
 
 
 def s(value) -> str:
-    return sympy.sstr(value if isinstance(value, sympy.Basic) else exact(value))
+    """SymPy's printed form of an exact value; a closed form is already text."""
+    if isinstance(value, str):
+        return value
+    if not type(value).__module__.startswith("sympy"):
+        try:
+            return exact_text.number(value)
+        except exact_text.Unsupported:
+            value = exact(value)
+    import sympy
+
+    return sympy.sstr(value)
 
 
 def constant_first(expr) -> str:
-    """'201 - (38*w1 + 66*w2)/sqrt(…)' rather than SymPy's constant-last order."""
+    """'201 - (38*w1 + 66*w2)/sqrt(…)' rather than SymPy's constant-last order
+    (for a SymPy expression; exact_text writes its forms in this order)."""
     const, rest = expr.as_coeff_Add()
     if const == 0:
         return s(expr)
@@ -62,23 +77,21 @@ def vec(v) -> list[str]:
 
 
 def fvec(v) -> list[float]:
-    if isinstance(v, Surd):
-        return v.to_floats()
-    return [float(to_fraction(x)) for x in v.entries()]
+    return [exact_text.to_float(x) for x in v.entries()]
 
 
 def paren(items: list[str]) -> str:
     return "(" + ", ".join(items) + ")"
 
 
-def _neuron_json(n: lemma45.NeuronReport, forms: ClosedForms) -> dict:
-    names = [str(w) for w in forms.w]
+def _neuron_json(n: lemma45.NeuronReport, forms: FormsText) -> dict:
+    names = list(forms.w)
     bn = n.bn
     out = {
         "mu": s(forms.mu),
         "sigma": s(forms.sigma),
         "C": s(forms.loss),
-        "C_hat": constant_first(forms.bn_loss_reduced),
+        "C_hat": forms.bn_loss_reduced,
         "W_star": vec(n.standard.w),
         "grad_C_at_W_star": vec(n.standard.grad),
         "hessian_C": [[s(x) for x in row] for row in rows_of(n.standard.hessian)],
@@ -94,7 +107,7 @@ def _neuron_json(n: lemma45.NeuronReport, forms: ClosedForms) -> dict:
         "bn_first_order_ok": bn.first_order_ok,
         "bn_second_order_ok": bn.second_order_ok,
         "min_C_hat": s(bn.minimum),
-        "min_C_hat_float": float(bn.minimum) if isinstance(bn.minimum, Surd) else float(to_fraction(bn.minimum)),
+        "min_C_hat_float": exact_text.to_float(bn.minimum),
         "closest_bn_optimum": None if n.closest.point is None else vec(n.closest.point),
         "closest_bn_optimum_float": None if n.closest.point is None else fvec(n.closest.point),
         "closest_bn_optimum_attained": n.closest.point is not None,
@@ -110,7 +123,7 @@ def _neuron_json(n: lemma45.NeuronReport, forms: ClosedForms) -> dict:
     return out
 
 
-def to_json(report: lemma45.Report, forms: list[ClosedForms], extras: Extras) -> dict:
+def to_json(report: lemma45.Report, forms: list[FormsText], extras: Extras) -> dict:
     neurons = [_neuron_json(n, f) for n, f in zip(report.neurons, forms)]
     keys = ["W_star", "grad_bn_at_W_star", "grad_bn_at_W_star_float", "bn_optimum_direction",
             "closest_bn_optimum", "closest_bn_optimum_float", "lhs", "rhs", "residual",
@@ -175,7 +188,7 @@ def show(value, out: Shown) -> str:
     if len(text) <= MAX_SHOWN:
         return out.m(text)
     out.rounded = True
-    return out.m(f"≈ {float(exact(value)):.6g}")
+    return out.m(f"≈ {exact_text.to_float(value):.6g}")
 
 
 def show_vec(v, out: Shown) -> str:
@@ -200,7 +213,7 @@ def show_form(head: str, expr, out: Shown, render=None) -> list[str]:
     return [f"{head}({len(text)} characters; in --json)"]
 
 
-def to_text(report: lemma45.Report, forms: list[ClosedForms], extras: Extras, *,
+def to_text(report: lemma45.Report, forms: list[FormsText], extras: Extras, *,
             unicode: bool | None = None, columns: int | None = None) -> list[str]:
     """Lines of rich markup.  `unicode` (default: whether stdout can show it)
     chooses typeset math or the ASCII printed form; formulas wrap at
@@ -242,8 +255,8 @@ def _matrix(mat, out: Shown) -> str:
     return out.m("[" + "; ".join(" ".join(s(x) for x in row) for row in rows_of(mat)) + "]")
 
 
-def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst, out: Shown) -> list[str]:
-    names = [str(w) for w in f.w]
+def _neuron_text(n: lemma45.NeuronReport, f: FormsText, inst, out: Shown) -> list[str]:
+    names = list(f.w)
     j = n.index
     head = "" if inst.n == 1 else f" — neuron {j + 1}"
     lines = ["", f"[bold]Instance{head}[/]"]
@@ -260,10 +273,10 @@ def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst, out: Shown) -> l
     if f.loss_terms is not None:
         lines += show_form("  C(w) = ", f.loss_terms, out, lambda t: summed(scale, t))
         lines += show_form("  Ĉ(w) = ", f.bn_loss_terms, out, lambda t: summed(scale, t))
-        lines += show_form("       = ", f.bn_loss_reduced, out, constant_first)
+        lines += show_form("       = ", f.bn_loss_reduced, out)
     else:
         lines += show_form("  C(w) = ", f.loss, out)
-        lines += show_form("  Ĉ(w) = ", f.bn_loss_reduced, out, constant_first)
+        lines += show_form("  Ĉ(w) = ", f.bn_loss_reduced, out)
     std = n.standard
     coords = ", ".join(out.m(x) for x in names) if len(names) <= 6 else "w1, …, wd"
     pivots = (f"pivots {', '.join(show(p, out) for p in std.pivots)}" if len(std.pivots) <= 4
@@ -298,7 +311,7 @@ def _neuron_text(n: lemma45.NeuronReport, f: ClosedForms, inst, out: Shown) -> l
         ]
     lines.append(f"  min Ĉ = {show(bn.minimum, out)}"
                  + ("" if len(s(bn.minimum)) > MAX_SHOWN else
-                    f" ≈ {out.m(format(float(exact(bn.minimum)), '.4f'))}"))
+                    f" ≈ {out.m(format(exact_text.to_float(bn.minimum), '.4f'))}"))
     if n.closest.point is not None:
         lines.append(f"  closest to W0: Ŵ* = {with_approx(n.closest.point, out)}")
     else:
@@ -357,5 +370,22 @@ def _scalar_with_approx(value, out: Shown) -> str:
     return text if text.startswith("≈") else f"{text} ≈ {out.m(format(float(to_fraction(value)), '.4f'))}"
 
 
-def forms_for(report: lemma45.Report) -> list[ClosedForms]:
-    return [closed_forms(n.neuron) for n in report.neurons]
+def forms_for(report: lemma45.Report) -> list[FormsText]:
+    return [forms_text(n.neuron) for n in report.neurons]
+
+
+def forms_text(neuron) -> FormsText:
+    """A neuron's closed forms as text: written by exact_text, or by SymPy from
+    exact.symbolic's expressions where exact_text cannot be sure of SymPy's text."""
+    try:
+        return exact_text.closed_forms_text(neuron, exact_text.MAX_TERMS_SHOWN)
+    except exact_text.Unsupported:
+        from ..exact.symbolic import closed_forms
+
+    f = closed_forms(neuron)
+
+    def texts(terms):
+        return None if terms is None else [s(t) for t in terms]
+
+    return FormsText([str(w) for w in f.w], s(f.mu), s(f.sigma), s(f.loss), texts(f.loss_terms),
+                     texts(f.bn_loss_terms), constant_first(f.bn_loss_reduced))

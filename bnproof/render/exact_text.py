@@ -1,0 +1,353 @@
+"""Exact values and Lemma 4.5's closed forms in SymPy's printed form, without SymPy.
+
+The report and `--json` show exact values as SymPy's `str()` writes them
+("-54*sqrt(74)/1369", "sqrt(2*w1**2 + 6*w1*w2 + 6*w2**2)/3").  Importing
+SymPy costs more than the whole exact derivation, so this module writes the
+same strings from the engine's own numbers: rationals, a + b√r, and
+polynomials of degree ≤ 2 in the weights.
+
+It reproduces SymPy's choices where they show in the text: the order of an
+Add's terms (`as_ordered_terms`: monomials in lexicographic order over the
+names sorted as strings, so w10 comes before w2; numbers by value; the
+"2 - 3*x" special case), the reduction of √n (SymPy factors n only by trial
+division up to 2¹⁵, so a square factor above that can stay inside the root),
+the content that `factor` pulls out, and how a product prints (numerator,
+then "/" and a parenthesised denominator).  Where it cannot be sure of the
+result (an integer it cannot factor as far as SymPy might, a σ(w) with one
+term, which SymPy writes with Abs), it raises Unsupported and the caller
+asks SymPy itself; tests/test_exact_text.py compares the two on many
+instances.  Nothing here parses text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+# SymPy's Integer._eval_power factors √n by trial division up to this bound.
+TRIAL_LIMIT = 1 << 15
+# A loss is written out as a sum, one term per sample, up to this batch size
+# (exact.symbolic's bound too; a test holds them equal).
+MAX_TERMS_SHOWN = 12
+
+
+class Unsupported(Exception):
+    """A value or form whose SymPy text this module does not reproduce for sure."""
+
+
+def fraction(x) -> Fraction:
+    """An fmpq, int or Fraction as a Fraction."""
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, int):
+        return Fraction(x)
+    return Fraction(int(x.p), int(x.q))
+
+
+def rational(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+# -- square roots ---------------------------------------------------------------
+
+def _is_prime(n: int) -> bool:
+    import flint
+
+    return bool(flint.fmpz(n).is_prime())
+
+
+@lru_cache(maxsize=256)
+def _integer_sqrt(n: int) -> tuple[int, int]:
+    """(k, s) with √n = k√s, s squarefree, exactly as SymPy reduces √n; n > 0."""
+    root = math.isqrt(n)
+    if root * root == n:
+        return root, 1
+    outside, inside, rest = 1, 1, n
+    p = 2
+    while p <= TRIAL_LIMIT and p * p <= rest:
+        if rest % p == 0:
+            e = 0
+            while rest % p == 0:
+                rest //= p
+                e += 1
+            outside *= p ** (e // 2)
+            inside *= p ** (e % 2)
+        p += 1 if p == 2 else 2
+    # What is left has no prime factor up to the bound.  If it is 1 or a prime,
+    # n is fully factored and SymPy's reduction, like this one, is the canonical
+    # k√s; otherwise SymPy may or may not split it, so do not guess.
+    if rest > 1 and p * p <= rest and not _is_prime(rest):
+        raise Unsupported(f"√{n}: a factor above {TRIAL_LIMIT} that may hide a square")
+    return outside, inside * rest
+
+
+def sqrt_parts(r: Fraction) -> tuple[Fraction, int]:
+    """(c, s) with √r = c√s, s a squarefree integer (1 when √r is rational), r > 0:
+    SymPy writes √(p/q) as √p·√q/q and merges the roots into one."""
+    kp, sp = _integer_sqrt(r.numerator)
+    kq, sq = _integer_sqrt(r.denominator)
+    return Fraction(kp * kq, r.denominator), sp * sq
+
+
+def _float_sqrt(n: int) -> float:
+    """√n rounded to the nearest float, as SymPy's evalf gives it."""
+    return _nearest(Fraction(n), 1)
+
+
+def _nearest(t: Fraction, sign: int, a: Fraction = Fraction(0)) -> float:
+    """a + sign·√t (t ≥ 0) to the nearest float: each root to 2⁻¹⁰⁰ relative
+    precision, and a cancelling sum through its conjugate, (a² − t)/(a − sign·√t)."""
+    if t == 0:
+        return float(a)
+
+    def root(x: Fraction) -> Fraction:  # √x within a relative 2⁻¹⁰⁰
+        shift = max(0, 100 - (x.numerator.bit_length() - x.denominator.bit_length()) // 2)
+        return Fraction(math.isqrt((x.numerator << (2 * shift)) // x.denominator), 1 << shift)
+
+    if a == 0 or (a > 0) == (sign > 0):
+        return float(a + sign * root(t))
+    return float((a * a - t) / (a - sign * root(t)))
+
+
+def to_float(value) -> float:
+    """An exact scalar (Fraction, fmpq or Surd a + b√r) as the nearest float."""
+    if hasattr(value, "r"):
+        a, b, r = fraction(value.a), fraction(value.b), fraction(value.r)
+        if b == 0:
+            return float(a)
+        return _nearest(b * b * r, 1 if b > 0 else -1, a)
+    return float(fraction(value))
+
+
+def number(value) -> str:
+    """An exact scalar as SymPy prints it: "-72/17", "201 - 118*sqrt(74)/37"."""
+    if not hasattr(value, "r"):
+        return rational(fraction(value))
+    a, b = fraction(value.a), fraction(value.b)
+    if b == 0:
+        return rational(a)
+    c, s = sqrt_parts(fraction(value.r))
+    c *= b
+    if s == 1:
+        return rational(a + c)
+    term = _mul(c, [f"sqrt({s})"], [])
+    if a == 0:
+        return term
+    # Add(a, c·√s): a positive number before a negative multiple reads "a - k*sqrt(s)";
+    # otherwise SymPy orders the two numbers by their float values.
+    if a > 0 and c < 0:
+        return _joined([rational(a), term])
+    fa, fc = float(a), float(c) * _float_sqrt(s)
+    if not (math.isfinite(fa) and math.isfinite(fc)) or fa == fc:
+        raise Unsupported("two terms SymPy orders by equal or overflowing floats")
+    return _joined([rational(a), term] if fa < fc else [term, rational(a)])
+
+
+# -- products and sums, as SymPy's StrPrinter writes them -------------------------
+
+def _mul(coeff: Fraction, numerator: list[str], denominator: list[str]) -> str:
+    """coeff·Π numerator / Π denominator; the pieces already parenthesised."""
+    sign = "-" if coeff < 0 else ""
+    c = abs(coeff)
+    top = ([str(c.numerator)] if c.numerator != 1 else []) + numerator or ["1"]
+    bottom = ([str(c.denominator)] if c.denominator != 1 else []) + denominator
+    text = sign + "*".join(top)
+    if not bottom:
+        return text
+    return text + "/" + (bottom[0] if len(bottom) == 1 else "(" + "*".join(bottom) + ")")
+
+
+def _joined(terms: list[str]) -> str:
+    """An Add's printed terms, in order: "a - b + c"."""
+    out = []
+    for t in terms:
+        out += ["-", t[1:]] if t.startswith("-") else ["+", t]
+    first = out.pop(0)
+    return ("-" if first == "-" else "") + " ".join(out)
+
+
+# A polynomial: {exponents (one per weight w1, …, wd): Fraction coefficient}.
+
+def _names(d: int) -> list[str]:
+    return [f"w{i + 1}" for i in range(d)]
+
+
+def _string_order(d: int) -> list[int]:
+    """The weights in the order SymPy sorts symbols: by name as a string."""
+    return sorted(range(d), key=lambda i: f"w{i + 1}")
+
+
+def _monomial(exps: tuple[int, ...]) -> list[str]:
+    names = _names(len(exps))
+    return [names[i] if exps[i] == 1 else f"{names[i]}**{exps[i]}"
+            for i in _string_order(len(exps)) if exps[i]]
+
+
+def _term(coeff: Fraction, exps: tuple[int, ...]) -> str:
+    factors = _monomial(exps)
+    return _mul(coeff, factors, []) if factors else rational(coeff)
+
+
+def poly_text(poly: dict) -> str:
+    """A polynomial as SymPy prints the expanded expression."""
+    terms = [(e, c) for e, c in poly.items() if c != 0]
+    if not terms:
+        return "0"
+    if len(terms) == 2:
+        const = [t for t in terms if not any(t[0])]
+        other = [t for t in terms if any(t[0])]
+        # as_ordered_terms' special case: Add(positive number, Mul(negative number, x)),
+        # where the Mul has exactly those two factors
+        if const and const[0][1] > 0 and other[0][1] < 0 and sum(1 for x in other[0][0] if x) == 1:
+            return _joined([rational(const[0][1]), _term(other[0][1], other[0][0])])
+    order = _string_order(len(terms[0][0]))
+    terms.sort(key=lambda t: tuple(t[0][i] for i in order), reverse=True)
+    return _joined([_term(c, e) for e, c in terms])
+
+
+def _is_sum(poly: dict) -> bool:
+    return sum(1 for c in poly.values() if c != 0) > 1
+
+
+def _linear(coeffs: list[Fraction], constant: Fraction = Fraction(0)) -> dict:
+    d = len(coeffs)
+    out = {tuple(int(k == i) for k in range(d)): c for i, c in enumerate(coeffs) if c != 0}
+    if constant != 0:
+        out[(0,) * d] = constant
+    return out
+
+
+def _quadratic(rows: list[list[Fraction]]) -> dict:
+    d = len(rows)
+    out: dict = {}
+    for i in range(d):
+        for k in range(d):
+            e = [0] * d
+            e[i] += 1
+            e[k] += 1
+            out[tuple(e)] = out.get(tuple(e), Fraction(0)) + rows[i][k]
+    return {e: c for e, c in out.items() if c != 0}
+
+
+def _squared(poly: dict) -> str:
+    """(p)**2 as SymPy evaluates it: a number or a single term is squared out."""
+    terms = {e: c for e, c in poly.items() if c != 0}
+    if not terms:
+        return "0"
+    if len(terms) == 1:
+        (e, c), = terms.items()
+        return poly_text({tuple(2 * x for x in e): c * c})
+    return f"({poly_text(terms)})**2"
+
+
+def _content(coeffs: list[Fraction]) -> Fraction:
+    """gcd of the numerators over lcm of the denominators (positive), as SymPy's QQ."""
+    num, den = 0, 1
+    for c in coeffs:
+        num = math.gcd(num, c.numerator)
+        den = den * c.denominator // math.gcd(den, c.denominator)
+    return Fraction(num, den)
+
+
+# -- the closed forms of one neuron -----------------------------------------------
+
+@dataclass(frozen=True)
+class FormsText:
+    """Lemma 4.5's closed forms in the weights w1, …, wd, as the report prints them."""
+
+    w: list[str]
+    mu: str
+    sigma: str
+    loss: str  # C(w), expanded
+    loss_terms: list[str] | None  # C(w) = s·Σ terms, one per sample, when the batch is short
+    bn_loss_terms: list[str] | None  # Ĉ(w) = s·Σ terms, when short
+    bn_loss_reduced: str  # Ĉ(w) = s·K − s·2γ⟨c, w⟩/σ(w), its constant first
+
+
+def closed_forms_text(neuron, max_terms: int) -> FormsText:
+    """The texts exact.symbolic.closed_forms gives through SymPy's printer."""
+    from ..exact.linalg import rows_of
+
+    d, m = neuron.d, neuron.m
+    X = [[fraction(x) for x in row] for row in rows_of(neuron.X)]
+    y = [fraction(v) for v in neuron.y.entries()]
+    s, gamma, beta = fraction(neuron.scale), fraction(neuron.gamma), fraction(neuron.beta)
+    mean = [fraction(v) for v in neuron.x_mean.entries()]
+    var = _quadratic([[fraction(x) / m for x in row] for row in rows_of(neuron.gram_c)])
+    if len(var) < 2:
+        raise Unsupported("σ(w) with fewer than two terms (SymPy writes |w_i|)")
+    content = _content(list(var.values()))
+    k, radical = sqrt_parts(content)
+    radicand = {e: c / content * radical for e, c in var.items()}
+    root = f"sqrt({poly_text(radicand)})"
+    sigma = _mul(k, [root], [])
+
+    loss_terms = bn_terms = None
+    if m <= max_terms:
+        loss_terms = [_squared(_linear(row, -yi)) for row, yi in zip(X, y)]
+        bn_terms = [_bn_term(row, mean, k, gamma, beta - yi, root) for row, yi in zip(X, y)]
+    xty = [sum((X[b][i] * y[b] for b in range(m)), Fraction(0)) for i in range(d)]
+    gram = [[fraction(x) for x in row] for row in rows_of(neuron.gram)]
+    loss = _quadratic(gram)
+    for e, c in _linear([-2 * v for v in xty], sum((v * v for v in y), Fraction(0))).items():
+        loss[e] = loss.get(e, Fraction(0)) + c
+    loss = {e: s * c for e, c in loss.items() if s * c != 0}
+    c_vec = [fraction(v) for v in (neuron.Xc.transpose() * neuron.yc).entries()]
+    K = gamma * gamma * m + sum(((yi - beta) ** 2 for yi in y), Fraction(0))
+    inner = [2 * gamma * v / k * s for v in c_vec]
+    reduced = _constant_first(s * K, _over_root(_linear(inner), root, -1))
+    return FormsText(_names(d), poly_text(_linear(mean)), sigma, poly_text(loss), loss_terms, bn_terms,
+                     reduced)
+
+
+def _over_root(poly: dict, root: str, sign: int) -> str | None:
+    """sign·poly/root as SymPy prints it (poly linear, no constant), or None for 0.
+    A sum stays in parentheses with the sign outside; one term keeps its coefficient."""
+    terms = {e: c for e, c in poly.items() if c != 0}
+    if not terms:
+        return None
+    if len(terms) == 1:
+        (e, c), = terms.items()
+        return _mul(sign * c, _monomial(e), [root])
+    return _mul(Fraction(sign), [f"({poly_text(terms)})"], [root])
+
+
+def _constant_first(const: Fraction, rest: str | None) -> str:
+    """report.constant_first's text: "201 - (38*w1 + 66*w2)/sqrt(…)"."""
+    text = "0" if rest is None else rest
+    if const == 0:
+        return text
+    return f"{rational(const)} - {text[1:]}" if text.startswith("-") else f"{rational(const)} + {text}"
+
+
+def _bn_term(row, mean, k, gamma, shift, root) -> str:
+    """(γ·factor((z_i − μ)/k)/root + β − y_i)**2, as SymPy evaluates and prints it."""
+    centred = [(x - mu) / k for x, mu in zip(row, mean)]
+    nonzero = [(i, c) for i, c in enumerate(centred) if c != 0]
+    d = len(row)
+    if gamma == 0 or not nonzero:
+        return rational(shift * shift)
+    if len(nonzero) == 1:
+        (i, c), = nonzero
+        coeff, numerator = gamma * c, _monomial(tuple(int(j == i) for j in range(d)))
+        squared = ([f"{numerator[0]}**2"], coeff * coeff)
+    else:
+        # factor() pulls out the content, signed so that the first weight (in index
+        # order) has a positive coefficient; ±1 leaves the sum as it was, and γ
+        # then multiplies into it term by term
+        content = _content([c for _, c in nonzero])
+        if centred[nonzero[0][0]] < 0:
+            content = -content
+        if abs(content) == 1:
+            coeff, prim = Fraction(1), [gamma * c for c in centred]
+        else:
+            coeff, prim = gamma * content, [c / content for c in centred]
+        numerator = [f"({poly_text(_linear(prim))})"]
+        squared = ([f"{numerator[0]}**2"], coeff * coeff)
+    if shift == 0:  # (T)**2 with T a product: squared factor by factor, σ² in the denominator
+        inside = root[len("sqrt("):-1]
+        return _mul(squared[1], squared[0], [f"({inside})"])
+    term = _mul(coeff, numerator, [root])
+    return f"({_joined([term, rational(shift)])})**2"
