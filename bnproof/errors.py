@@ -2,12 +2,15 @@
 
 The command line prints ``error: <message>`` on one line and exits with the
 code; no traceback.  Codes 0, 1, 5, 9 and 10 are verdicts, 130 an
-interruption, the rest are failures.
+interruption, the rest are failures.  EXIT_CODE_TABLE below is the one place
+where the codes, their meanings and the commands that return each are written.
 """
 
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
+from typing import Mapping
 
 
 class ExitCode(enum.IntEnum):
@@ -25,69 +28,100 @@ class ExitCode(enum.IntEnum):
     INTERRUPTED = 130  # stopped by Ctrl-C (SIGINT); what was already found is kept
 
 
-EXIT_CODE_HELP = "\n".join(
-    f"{code.value}  {text}"
-    for code, text in [
-        (ExitCode.OK, "the claim holds on the instance (check: all certificates accepted)"),
-        (ExitCode.REFUTED, "the claim is refuted on the instance, confirmed exactly"),
-        (ExitCode.USAGE, "bad command line"),
-        (ExitCode.BAD_INPUT, "bad input: missing, malformed, non-numeric, NaN/inf or ragged data"),
-        (ExitCode.DEGENERATE, "degenerate instance: σ = 0 in a BN unit, or singular least squares"),
-        (ExitCode.HYPOTHESIS_NOT_MET, "the claim's hypothesis is not met (e.g. ⟨W0, W*⟩ ≤ 0)"),
-        (ExitCode.REJECTED, "a certificate was rejected by the checker (or not confirmed by export --solve)"),
-        (ExitCode.DISAGREEMENT, "internal disagreement between the exact and numeric layers"),
-        (ExitCode.INTERNAL, "internal error"),
-        (ExitCode.VACUOUS, "fuzz: vacuous, no instance searched met the claim's hypotheses"),
-        (ExitCode.UNDECIDED, "fuzz: undecided, e.g. an exact violation the checker cannot certify"),
-        (ExitCode.INTERRUPTED, "interrupted (Ctrl-C); certificates and records already written are kept"),
-    ]
+# The commands, in the order `bnproof --help` lists them.
+COMMANDS = ("verify", "fuzz", "prove", "list", "check", "latex", "plot", "export", "scan", "study")
+EVERY = "every command"  # 2 (a bad command line), 8 (a bug) and 130 (Ctrl-C) can end any command
+
+
+@dataclass(frozen=True)
+class ExitCodeRow:
+    """One exit code: its meaning in general (the root --help, docs/cli.md and the
+    README's table; `backticks` mark commands and options, dropped in the terminal),
+    and the commands that can return it, each with a narrower meaning for that
+    command or "" for the general words."""
+
+    code: ExitCode
+    meaning: str
+    commands: Mapping[str, str] | str
+
+
+# THE table of exit codes: every command's "Exit codes:" in its --help, docs/cli.md
+# and the README's table are produced from it (tests/test_exit_codes.py fails
+# when one of them, or the codes the commands' code returns, diverges).
+EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
+    ExitCodeRow(ExitCode.OK, "the claim holds on the instance, survived the search or is proved "
+                             "(`check`: every certificate accepted; otherwise: done as asked)", {
+        "verify": "the claim holds on the instance",
+        "fuzz": "no counterexample found (survived), or verified exactly",
+        "prove": "proved for every m (each proof certificate accepted by the independent checker)",
+        "list": "the claims were listed",
+        "check": "every certificate accepted",
+        "latex": "the document was written",
+        "plot": "the figure was written",
+        "export": "the SMT-LIB file was written (and, with --solve, the solver answered unsat)",
+        "scan": "the Lemma does not fail on any layer (numerically)",
+        "study": "no failure of Lemma 4.5 was confirmed"}),
+    ExitCodeRow(ExitCode.REFUTED, "refuted: a counterexample, confirmed exactly (`scan`: the Lemma fails "
+                                  "numerically on a layer, evidence only)", {
+        "verify": "the claim is refuted on the instance, confirmed exactly",
+        "fuzz": "refuted: a counterexample, confirmed exactly and certified",
+        "scan": "the Lemma fails on some layer (numerically: evidence, not an exact refutation)",
+        "study": "a failure of Lemma 4.5 was confirmed exactly"}),
+    ExitCodeRow(ExitCode.USAGE, "bad command line (unknown option, missing argument)", EVERY),
+    ExitCodeRow(ExitCode.BAD_INPUT, "bad input: a missing, empty or malformed file, non-numeric, NaN/inf "
+                                    "or ragged data, an unknown claim, a mistake in a claim file (with "
+                                    "its file:line)", {
+        "verify": "", "fuzz": "", "prove": "", "list": "",
+        "check": "a file is missing, unreadable, empty or binary: no certificate to check",
+        "latex": "", "plot": "", "export": "", "scan": "", "study": ""}),
+    ExitCodeRow(ExitCode.DEGENERATE, "degenerate instance: σ = 0 in a BN unit, or singular least squares", {
+        "verify": "", "latex": "", "plot": "", "scan": ""}),
+    ExitCodeRow(ExitCode.HYPOTHESIS_NOT_MET, "the claim's hypothesis is not met on the instance (e.g. "
+                                             "⟨W0, W*⟩ ≤ 0), so it says nothing there", {"verify": ""}),
+    ExitCodeRow(ExitCode.REJECTED, "a certificate was rejected by the independent checker (or not "
+                                   "confirmed by `export --solve`)", {
+        "verify": "the certificate was rejected by the independent checker (a bug, never ignored)",
+        "check": "a certificate was rejected by the checker",
+        "latex": "the certificate was rejected by the independent checker",
+        "export": "the certificate was rejected, or the solver did not answer unsat"}),
+    ExitCodeRow(ExitCode.DISAGREEMENT, "internal disagreement between the exact and numeric layers (a bug)",
+                {"verify": "", "fuzz": ""}),
+    ExitCodeRow(ExitCode.INTERNAL, "internal error (a bug of bnproof)", EVERY),
+    ExitCodeRow(ExitCode.VACUOUS, "vacuous: no instance searched met the claim's hypotheses, so nothing "
+                                  "was tested", {"fuzz": ""}),
+    ExitCodeRow(ExitCode.UNDECIDED, "undecided, or not proved: no verdict could be established (the "
+                                    "reason is printed)", {
+        "verify": "undecided: the exact engine could not decide the instance (the reason is printed)",
+        "fuzz": "undecided, e.g. an exact violation the checker cannot certify (the reason is printed)",
+        "prove": "not proved, or not in the provable fragment (the reason is printed)"}),
+    ExitCodeRow(ExitCode.INTERRUPTED, "interrupted (Ctrl-C); certificates and records already written are "
+                                      "kept", EVERY),
 )
 
 
-# The codes each command can return: its --help lists these and no others.  2 (a
-# bad command line), 8 (a bug) and 130 (Ctrl-C) can end any command.
-COMMAND_EXIT_CODES = {
-    "verify": (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 130),
-    "fuzz": (0, 1, 2, 3, 7, 8, 9, 10, 130),
-    "prove": (0, 2, 3, 8, 10, 130),
-    "list": (0, 2, 3, 8, 130),
-    "check": (0, 2, 3, 6, 8, 130),
-    "latex": (0, 2, 3, 4, 6, 8, 130),
-    "plot": (0, 2, 3, 4, 8, 130),
-    "export": (0, 2, 3, 6, 8, 130),
-    "scan": (0, 1, 2, 3, 4, 8, 130),
-    "study": (0, 1, 2, 3, 8, 130),
-}
-# Where a code means something narrower for one command than the table's words.
-_COMMAND_MEANINGS = {
-    ("verify", 0): "the claim holds on the instance",
-    ("verify", 10): "undecided: the exact engine could not decide the instance (the reason is printed)",
-    ("fuzz", 0): "no counterexample found (survived), or verified exactly",
-    ("fuzz", 1): "refuted: a counterexample, confirmed exactly and certified",
-    ("prove", 0): "proved for every m (each proof certificate accepted by the independent checker)",
-    ("prove", 10): "not proved, or not in the provable fragment (the reason is printed)",
-    ("verify", 6): "the certificate was rejected by the independent checker (a bug, never ignored)",
-    ("latex", 6): "the certificate was rejected by the independent checker",
-    ("check", 0): "every certificate accepted",
-    ("check", 3): "a file is missing, unreadable, empty or binary: no certificate to check",
-    ("check", 6): "a certificate was rejected by the checker",
-    ("latex", 0): "the document was written",
-    ("plot", 0): "the figure was written",
-    ("export", 0): "the SMT-LIB file was written (and, with --solve, the solver answered unsat)",
-    ("export", 6): "the certificate was rejected, or the solver did not answer unsat",
-    ("scan", 0): "the Lemma does not fail on any layer (numerically)",
-    ("scan", 1): "the Lemma fails on some layer (numerically: evidence, not an exact refutation)",
-    ("study", 0): "no failure of Lemma 4.5 was confirmed",
-    ("study", 1): "a failure of Lemma 4.5 was confirmed exactly",
-    ("list", 0): "the claims were listed",
-}
+def plain(meaning: str) -> str:
+    """A meaning for the terminal: the table's `backticks` dropped."""
+    return meaning.replace("`", "")
+
+
+def commands_of(row: ExitCodeRow) -> tuple[str, ...]:
+    return COMMANDS if row.commands == EVERY else tuple(c for c in COMMANDS if c in row.commands)
+
+
+# Derived from the table, never written by hand.
+EXIT_CODE_HELP = "\n".join(f"{row.code.value}  {plain(row.meaning)}" for row in EXIT_CODE_TABLE)
+COMMAND_EXIT_CODES = {command: tuple(row.code.value for row in EXIT_CODE_TABLE if command in commands_of(row))
+                      for command in COMMANDS}
 
 
 def command_exit_codes(command: str) -> list[tuple[int, str]]:
     """(code, meaning) for each code this command can return."""
-    general = {int(line.split("  ", 1)[0]): line.split("  ", 1)[1] for line in EXIT_CODE_HELP.splitlines()}
-    return [(code, _COMMAND_MEANINGS.get((command, code), general[code].removeprefix("fuzz: ")))
-            for code in COMMAND_EXIT_CODES[command]]
+    out = []
+    for row in EXIT_CODE_TABLE:
+        if command in commands_of(row):
+            narrower = "" if row.commands == EVERY else row.commands[command]
+            out.append((row.code.value, plain(narrower or row.meaning)))
+    return out
 
 
 def command_epilog(command: str) -> str:

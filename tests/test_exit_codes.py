@@ -130,3 +130,118 @@ def test_an_existential_claim_that_cannot_be_traced_is_bad_input_at_its_line(tmp
                            "          exists=(Var('p', ()),), residual=lambda xp, x, p: x + p + 0.5)\n")
     with pytest.raises(ClaimError, match=r"exists\.py:3: claim me/e cannot be traced: TypeError"):
         fuzz(load_file(path)[0], max_examples=5, time_budget=10, use_jax=False)
+
+
+# ---------------------------------------------------------------- one table of exit codes
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+MODULES = {"list": "listing"}  # a command's module in bnproof/cli/, where its name differs
+RAISED = {"BadInput": ExitCode.BAD_INPUT, "ClaimError": ExitCode.BAD_INPUT,
+          "DegenerateInstance": ExitCode.DEGENERATE, "Disagreement": ExitCode.DISAGREEMENT,
+          "CheckerRefused": ExitCode.REJECTED, "Rejected": ExitCode.REJECTED}
+
+
+def codes_in_source(command: str) -> set[int]:
+    """The exit codes a command's own module names: ExitCode.X, and the errors it raises."""
+    import ast
+
+    tree = ast.parse((ROOT / "bnproof" / "cli" / f"{MODULES.get(command, command)}.py").read_text())
+    codes = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "ExitCode":
+            codes.add(int(ExitCode[node.attr]))
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and isinstance(node.exc.func, ast.Name):
+            if node.exc.func.id in RAISED:
+                codes.add(int(RAISED[node.exc.func.id]))
+    return codes
+
+
+def readme_exit_code_section() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Exit codes\n", 1)[1].split("\n## ", 1)[0]
+    return "\n".join(line for line in section.splitlines() if line.startswith("|"))
+
+
+def test_the_readme_table_is_the_one_in_the_code():
+    from bnproof.render.cli_reference import exit_code_table
+
+    assert readme_exit_code_section() == exit_code_table()
+
+
+def test_the_readme_check_sees_a_changed_meaning_and_a_missing_command(monkeypatch):
+    from bnproof import errors
+    from bnproof.render.cli_reference import exit_code_table
+
+    rows = list(errors.EXIT_CODE_TABLE)
+    rows[5] = errors.ExitCodeRow(ExitCode.HYPOTHESIS_NOT_MET, rows[5].meaning, {"verify": "", "fuzz": ""})
+    monkeypatch.setattr(errors, "EXIT_CODE_TABLE", tuple(rows))
+    assert readme_exit_code_section() != exit_code_table()
+    rows[5] = errors.ExitCodeRow(ExitCode.HYPOTHESIS_NOT_MET, "the hypothesis fails", {"verify": ""})
+    monkeypatch.setattr(errors, "EXIT_CODE_TABLE", tuple(rows))
+    assert readme_exit_code_section() != exit_code_table()
+
+
+def test_the_table_covers_every_code_once_and_every_command():
+    import typer
+
+    from bnproof.cli import app
+    from bnproof.errors import COMMANDS, EXIT_CODE_TABLE
+
+    assert [row.code for row in EXIT_CODE_TABLE] == list(ExitCode)
+    assert set(typer.main.get_command(app).commands) == set(COMMANDS)
+    for row in EXIT_CODE_TABLE:
+        assert row.commands == "every command" or set(row.commands) <= set(COMMANDS), row
+
+
+@pytest.mark.parametrize("command", ["verify", "fuzz", "prove", "list", "check", "latex", "plot",
+                                     "export", "scan", "study"])
+def test_a_command_returns_no_code_its_table_row_does_not_list(command):
+    from bnproof.errors import COMMAND_EXIT_CODES
+
+    assert codes_in_source(command) <= set(COMMAND_EXIT_CODES[command])
+
+
+def test_the_verdicts_map_to_codes_their_commands_list():
+    from bnproof._api.prove import ProveResult
+    from bnproof._api.verify_claim import EXIT_CODES as VERIFY_ANY
+    from bnproof.errors import COMMAND_EXIT_CODES
+    from bnproof.render.fuzz import EXIT_CODES as FUZZ
+
+    assert {int(c) for c in VERIFY_ANY.values()} <= set(COMMAND_EXIT_CODES["verify"])
+    assert {int(c) for c in (*FUZZ.values(), ExitCode.OK)} <= set(COMMAND_EXIT_CODES["fuzz"])
+    assert {int(ExitCode.HYPOTHESIS_NOT_MET), 0, 1} <= set(COMMAND_EXIT_CODES["verify"])  # Lemma 4.5 verdicts
+    proved = ProveResult.exit_code.fget
+    assert {proved(type("R", (), {"proved": p})()) for p in (True, False)} <= set(COMMAND_EXIT_CODES["prove"])
+
+
+def test_the_source_scan_sees_a_code_the_table_does_not_list(monkeypatch):
+    from bnproof import errors
+
+    assert int(ExitCode.UNDECIDED) in codes_in_source("prove")
+    assert int(ExitCode.BAD_INPUT) in codes_in_source("prove")  # raise BadInput(...)
+    rows = [r if r.code != ExitCode.UNDECIDED else errors.ExitCodeRow(r.code, r.meaning, {"verify": ""})
+            for r in errors.EXIT_CODE_TABLE]
+    derived = {c: tuple(r.code.value for r in rows if c in errors.commands_of(r)) for c in errors.COMMANDS}
+    assert not codes_in_source("prove") <= set(derived["prove"])
+
+
+@pytest.mark.parametrize("command", ["verify", "fuzz", "prove", "check", "scan"])
+def test_each_code_in_a_commands_help_has_the_tables_words(capsys, monkeypatch, command):
+    from bnproof.errors import command_exit_codes
+
+    monkeypatch.setenv("COLUMNS", "300")
+    code, out, _ = run_cli(capsys, command, "--help")
+    assert code in (0, None)
+    epilog = " ".join(out.split("Exit codes:", 1)[1].split())  # rich wraps long lines: compare words
+    for number, meaning in command_exit_codes(command):
+        assert f"{number} {meaning}" in epilog
+    assert "`" not in epilog
+
+
+def test_a_command_code_has_its_own_words_where_the_table_gives_them():
+    from bnproof.errors import command_exit_codes
+
+    assert dict(command_exit_codes("prove"))[10].startswith("not proved")
+    assert dict(command_exit_codes("scan"))[1].endswith("(numerically: evidence, not an exact refutation)")
+    assert dict(command_exit_codes("check"))[3].startswith("a file is missing")
+    assert dict(command_exit_codes("fuzz"))[9].startswith("vacuous")

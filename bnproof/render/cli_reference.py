@@ -61,11 +61,23 @@ def _names(param) -> str:
     return ", ".join(f"`{n}`" for n in [*param.opts, *param.secondary_opts])
 
 
+def exit_code_table() -> str:
+    """The table of exit codes in Markdown, as docs/cli.md and the README show it (a
+    test holds the README's copy equal to this), from errors.EXIT_CODE_TABLE."""
+    from ..errors import COMMANDS, EVERY, EXIT_CODE_TABLE, commands_of
+
+    rows = ["| code | meaning | returned by |", "|---|---|---|"]
+    for row in EXIT_CODE_TABLE:
+        who = EVERY if commands_of(row) == COMMANDS else ", ".join(f"`{c}`" for c in commands_of(row))
+        rows.append(f"| {row.code.value} | {_cell(row.meaning)} | {who} |")
+    return "\n".join(rows)
+
+
 def render() -> str:
     import typer
 
     from ..cli import app
-    from ..errors import COMMAND_EXIT_CODES, EXIT_CODE_HELP
+    from ..errors import COMMAND_EXIT_CODES
 
     root = typer.main.get_command(app)
     parts = [HEADER, "```", "bnproof [--version] COMMAND [OPTIONS] [ARGS]", "```", ""]
@@ -80,12 +92,12 @@ def render() -> str:
         parts += ["", f"Exit codes: {codes} ([their meanings](#exit-codes)); `bnproof {name} --help` "
                   "says what each means for this command."]
     parts += ["", JSON_OUTPUT.rstrip("\n")]
-    parts += ["", "## Exit codes", "", "| code | meaning |", "|---|---|"]
-    for line in EXIT_CODE_HELP.splitlines():
-        code, _, meaning = line.strip().partition(" ")
-        parts.append(f"| {code} | {_cell(meaning)} |")
+    parts += ["", "## Exit codes", "", exit_code_table()]
     return "\n".join(parts) + "\n"
 
 
 if __name__ == "__main__":
-    print(render(), end="")
+    import sys
+
+    # --exit-codes: only the table, as the README's "Exit codes" section holds it
+    print(exit_code_table() if sys.argv[1:] == ["--exit-codes"] else render(), end="\n" if sys.argv[1:] else "")
