@@ -46,8 +46,9 @@ def write(claim, attempts: list, directory: Path | None) -> list:
 
 
 def prove_survivor(claim, outcome, directory: Path | None) -> dict | None:
-    """For a surviving claim with a batch size m: the attempt's summary, also put first
-    among the outcome's notes (the report's lines); None for any other claim."""
+    """For a surviving claim with a batch size m: the attempt's summary (outcome.proof), and
+    when it is proved, its line first among the outcome's notes (the report's lines); None
+    for any other claim."""
     if outcome.verdict not in SURVIVING or "m" not in claim.sizes:
         return None
     attempts = prove_claim(claim)
@@ -56,7 +57,8 @@ def prove_survivor(claim, outcome, directory: Path | None) -> dict | None:
     except OSError:
         paths = []
     result = summary(claim, attempts, paths)
-    outcome.notes.insert(0, line(result))
+    if result["status"] == PROVED:  # a claim not proved keeps its report as it was
+        outcome.notes.insert(0, line(result))
     outcome.proof = result
     return result
 
