@@ -342,3 +342,91 @@ def test_zero_test_keeps_roots_apart_from_their_squares():
     assert alg.sub(alg.mul(root, root), alg.var(alg.m)).is_zero()
     assert not alg.sub(root, alg.var(alg.m)).is_zero()
     assert P.is_monomial(alg.div(alg.const(1), alg.mul(root, root)).d)
+
+
+# ---------------------------------------------------------------- the command, the API, fuzz
+
+class _Ran:
+    def __init__(self, exit_code, output):
+        self.exit_code, self.output = exit_code, output
+
+
+def _cli(*args):
+    """`bnproof ARGS` in this process, through main() (errors become exit codes)."""
+    import contextlib
+    import io
+
+    from bnproof.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with pytest.raises(SystemExit) as done:
+            main(list(args))
+    return _Ran(done.value.code, out.getvalue() + err.getvalue())
+
+
+def test_prove_command_writes_certificates_only_where_asked(tmp_path):
+    from bnproof.checker import check_file
+
+    result = _cli("prove", "observation-4.3", "--out-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "proved for every m at d = 1, 2, 3" in result.output
+    written = sorted(p.name for p in (tmp_path / "santurkar2018").glob("*.proof.json"))
+    assert written == [f"observation-4.3.d{d}.proof.json" for d in (1, 2, 3)]
+    accepted, line = check_file(tmp_path / "santurkar2018" / "observation-4.3.d2.proof.json")
+    assert accepted and "proved for every m at d = 2" in line
+
+
+def test_prove_command_json_and_exit_codes(tmp_path):
+    result = _cli("prove", "theorem-4.1", "--json", "--out-dir", str(tmp_path))
+    assert result.exit_code == 10
+    (obj,) = json.loads(result.output)
+    assert obj["status"] == NOT_PROVED and obj["certificates"] == [] and r"\sqrt{m}" in obj["normal_form"]
+    assert not any(tmp_path.rglob("*.json"))
+    result = _cli("prove", "lemma-4.5", "--json", "--out-dir", str(tmp_path))
+    assert result.exit_code == 10 and json.loads(result.output)[0]["status"] == OUTSIDE
+
+
+def test_prove_record_refuses_a_claim_file_outside_proofs(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text("from bnproof.claims import Claim, Var\n"
+                    "C = Claim(id='me/zero', source='s', statement='x', kind='identity',\n"
+                    "          variables=(Var('y', ('m',)),), sizes={'m': (2, 3)},\n"
+                    "          residual=lambda xp, y: xp.sum(y - xp.mean(y)))\n")
+    result = _cli("prove", str(path), "--record")
+    assert result.exit_code == 3 and "--record" in result.output
+    result = _cli("prove", str(path), "--out-dir", str(tmp_path / "out"))
+    assert result.exit_code == 0 and (tmp_path / "out" / "me" / "zero.proof.json").is_file()
+
+
+def test_the_api_result():
+    import bnproof
+
+    proved = bnproof.prove("theorem-4.4/intended")
+    assert proved.proved and proved.exit_code == 0 and proved.certificate_paths == []
+    assert json.loads(proved.certificate)["kind"] == "proof"
+    assert proved.to_json()["status"] == PROVED and "proved for every m" in proved._repr_latex_()
+    outside = bnproof.prove("lemma-4.5")
+    assert outside.status == OUTSIDE and outside.exit_code == 10 and outside.certificate is None
+
+
+def test_fuzz_proves_a_claim_that_survives(tmp_path):
+    import bnproof
+
+    result = bnproof.fuzz("remark-2.7/corrected", jax=False, max_examples=10, time_budget=20,
+                          out_dir=tmp_path)
+    assert result.verdict in ("survived", "verified-exactly")
+    first = result.to_json()["notes"][0]
+    assert first.startswith("proved for every m (certificate ") and first.endswith("corrected.proof.json)")
+    assert (tmp_path / "dannemann2025" / "remark-2.7" / "corrected.proof.json").is_file()
+
+
+def test_list_shows_the_recorded_proof():
+    from bnproof.claims.api import all_claims
+    from bnproof.cli.listing import with_proofs
+    from bnproof.render.fuzz import listing
+
+    rows = {r["id"]: r for r in with_proofs(listing(all_claims()))}
+    assert "proved for every m" in rows["santurkar2018/fact-c.1"]["verdict_text"]
+    assert rows["santurkar2018/fact-c.1"]["proof"]["certificates"] == ["certificates/santurkar2018/fact-c.1.proof.json"]
+    assert rows["santurkar2018/theorem-4.1"]["proof"] is None
