@@ -430,3 +430,17 @@ def test_list_shows_the_recorded_proof():
     assert "proved for every m" in rows["santurkar2018/fact-c.1"]["verdict_text"]
     assert rows["santurkar2018/fact-c.1"]["proof"]["certificates"] == ["certificates/santurkar2018/fact-c.1.proof.json"]
     assert rows["santurkar2018/theorem-4.1"]["proof"] is None
+
+
+def test_a_matrix_input_not_declared_symmetric_is_never_treated_as_one():
+    # the algebra's H is symmetric; a program whose matrix is "real" must not be normalised as if it were
+    program = {"inputs": [["A", "matrix", "real"], ["u", "vector", "real"], ["w", "vector", "real"]],
+               "steps": [["input", "A"], ["input", "u"], ["input", "w"], ["matmul", 0, 2], ["matmul", 1, 3],
+                         ["transpose", 0], ["matmul", 5, 1], ["matmul", 2, 6], ["sub", 4, 7]],
+               "residual": 8, "hypotheses": [], "kind": "identity", "strict": False}
+    from bnproof.symbolic_m.fragment import OutsideFragment
+
+    with pytest.raises(OutsideFragment):
+        Replay(program)
+    program["inputs"][0][2] = "symmetric"  # uᵀAw − wᵀAᵀu ≡ 0 holds for any A; with Hᵀ = H too
+    assert Replay(program).values[8].is_zero()

@@ -56,6 +56,8 @@ class Replay:
                 return alg.var(alg.atom(("in", name)))
             if typ == "vector":
                 return Vector({((alg.gen(("in", name)), 1),): alg.const(1)})
+            if self.inputs[name][1] != "symmetric":  # the algebra's H is symmetric (Hᵀ = H)
+                raise OutsideFragment("uses a matrix input that is not symmetric")
             if self._matrix_input not in (None, name):
                 raise OutsideFragment("uses two matrix inputs")
             self._matrix_input = name
