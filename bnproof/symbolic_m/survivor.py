@@ -51,7 +51,14 @@ def prove_survivor(claim, outcome, directory: Path | None) -> dict | None:
     for any other claim."""
     if outcome.verdict not in SURVIVING or "m" not in claim.sizes:
         return None
-    attempts = prove_claim(claim)
+    try:
+        attempts = prove_claim(claim)
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as err:  # noqa: BLE001 - a bug in the attempt is never a proof, and never ends fuzz
+        outcome.proof = {"status": "not-proved", "text": f"not proved: the attempt failed: "
+                         f"{type(err).__name__}: {err}", "certificates": []}
+        return outcome.proof
     try:
         paths = write(claim, attempts, directory)
     except OSError:
