@@ -122,7 +122,8 @@ def run(claim: str, instance, *, crosscheck: bool = True, out: str | Path | None
         from ..numeric import crosscheck as cc
 
         # JAX starts in its own process now and works on the second core while
-        # the exact engine derives and SymPy renders.
+        # the exact engine derives and the report is written; its import is most
+        # of a cold verify's wall time, so nothing may come before it but parsing.
         worker = cc.Worker()
     try:
         from ..claims import lemma45
@@ -133,7 +134,7 @@ def run(claim: str, instance, *, crosscheck: bool = True, out: str | Path | None
             worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
         from ..render import report as render
 
-        with status(f"writing the closed forms in the {instance.d} weights (SymPy)"):
+        with status(f"writing the closed forms in the {instance.d} weights"):
             forms = render.forms_for(report)
         numeric = None
         if worker is not None:

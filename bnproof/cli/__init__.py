@@ -1,4 +1,5 @@
-"""The `bnproof` command line: one module per command, registered on one typer app.
+"""The `bnproof` command line: one module per command, registered on one typer app
+(check and verify also run without typer, see fast.py).
 
 Importing a command module registers it; the order in commands.py is the order of
 `--help`.  The commands are imported inside main(), so that Ctrl-C while Python is
@@ -9,11 +10,19 @@ import sys
 
 def main(argv=None) -> None:
     try:
-        from .application import main as run
-        from . import commands  # noqa: F401  (registration, while Ctrl-C is still ours)
+        # check and verify on a plain command line run without typer (fast.py): its
+        # import takes longer than their work
+        from .fast import fast_command
+
+        command = fast_command(sys.argv[1:] if argv is None else list(argv))
+        if command is None:
+            from .application import main as run
+            from . import commands  # noqa: F401  (registration, while Ctrl-C is still ours)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+    if command is not None:
+        command()  # exits
     run(argv)
 
 

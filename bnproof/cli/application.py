@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Optional
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from ..errors import EXIT_CODE_HELP, BnproofError, ExitCode
+from ..errors import EXIT_CODE_HELP, ExitCode
 
 EPILOG = "Exit codes:\n\n" + "\n\n".join(EXIT_CODE_HELP.splitlines())
 
@@ -104,32 +103,18 @@ def _wants_json(argv: Optional[list[str]]) -> bool:
 
 
 def main(argv: Optional[list[str]] = None) -> None:
-    """Entry point: one-line errors with their exit codes, never a traceback.
-    Usage errors and exits are typer's own (code 2 for a bad command line)."""
+    """Entry point: one-line errors with their exit codes, never a traceback
+    (guard.guarded).  Usage errors and exits are typer's own (code 2 for a bad
+    command line)."""
     from . import commands  # noqa: F401  (registration, here so that any entry point has them)
+    from .guard import guarded
 
-    try:
-        app(args=argv, prog_name="bnproof")
-    except SystemExit as done:
-        if done.code == ExitCode.INTERRUPTED:  # typer turns Ctrl-C into a silent exit 130
-            typer.echo("interrupted", err=True)
-        raise
-    except BnproofError as err:
-        if _wants_json(argv):  # a script reading stdout gets an object it can parse, then the code
-            import json
-
-            payload = {"error": str(err), "exit_code": int(err.exit_code)}
-            if getattr(err, "finished", None):  # the claims a stopped run had finished: still one document
-                payload["finished"] = err.finished
-            typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
-        typer.echo(f"error: {err}", err=True)
-        sys.exit(err.exit_code)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(ExitCode.INTERRUPTED)
-    except Exception as err:  # noqa: BLE001 - the last line of defence
-        if os.environ.get("BNPROOF_DEBUG"):
+    def run() -> None:
+        try:
+            app(args=argv, prog_name="bnproof")
+        except SystemExit as done:
+            if done.code == ExitCode.INTERRUPTED:  # typer turns Ctrl-C into a silent exit 130
+                typer.echo("interrupted", err=True)
             raise
-        typer.echo(f"internal error: {type(err).__name__}: {err} (set BNPROOF_DEBUG=1 for a traceback)",
-                   err=True)
-        sys.exit(ExitCode.INTERNAL)
+
+    guarded(run, _wants_json(argv))

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from .application import EPILOG, app
-
-
-def _default_certificate_path(claim: str, data: Optional[Path]) -> Path:
-    name = claim if data is None else f"{claim}-{data.stem}"
-    return Path("certificates") / f"{name}.json"
+# The command's work lives in run_verify, which imports no typer (bnproof verify runs
+# without typer, see fast.py); tests reach _status from here.
+from .run_verify import _status, run  # noqa: F401
 
 
 @app.command(epilog=EPILOG)
@@ -43,69 +40,4 @@ def verify(
     claim can be decided on your own instance (--data): the verdict (refuted,
     holds, outside-hypotheses or undecided), the exact residual and, for a
     refutation, a certificate."""
-    from .._api.verify import canonical, instance_of, run
-
-    chosen = canonical(claim)
-    if not isinstance(chosen, str):
-        _verify_claim(chosen, data, out, as_json)
-    claim = chosen
-    instance = instance_of(data)  # refused before any work if the checker would refuse it
-    result = run(claim, instance, crosscheck=crosscheck, status=_status,
-                 out=out or _default_certificate_path(claim, data))
-    if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
-    else:
-        from rich.console import Console
-
-        console = Console(highlight=False, soft_wrap=True)
-        for text in result.lines():
-            console.print(text)
-    import sys
-
-    from ..claims import lemma45
-    from ..render import report as render, unicode_math
-
-    report = result.report
-    # typeset as in the report, rounded when long (a 1000-sample instance has a 300-digit ⟨W0, W*⟩)
-    shown = render.Shown(unicode_math.unicode_ok(sys.stderr), unicode_math.width())
-    for n in report.neurons:
-        if n.verdict == lemma45.HYPOTHESIS_NOT_MET:
-            where = f" for neuron {n.index + 1}" if instance.n > 1 else ""
-            value = render.show(n.inner, shown)
-            value = value if value.startswith("≈") else f"= {value}"
-            note = (f"note: hypothesis not met{where}: ⟨W0, W*⟩ {value} ≤ 0, "
-                    "so Lemma 4.5 says nothing about this instance")
-            typer.echo(note if shown.unicode else unicode_math.ascii_line(note), err=True)
-    raise typer.Exit(result.exit_code)
-
-
-def _verify_claim(claim, data: Optional[Path], out: Optional[Path], as_json: bool) -> None:
-    """Any claim but Lemma 4.5, on the user's --data."""
-    from .._api.verify import claim_data
-    from .._api.verify_claim import verify_claim
-
-    raw = claim_data(claim, data)
-    if out is None:
-        from .fuzz import DEFAULT_OUT_DIR
-
-        out = Path(DEFAULT_OUT_DIR) / f"{claim.id}-{data.stem}.json"
-    result = verify_claim(claim, raw, out=out)
-    if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
-    else:
-        for line in result.lines():
-            typer.echo(line)
-    raise typer.Exit(result.exit_code)
-
-
-def _status(text: str):
-    """A transient spinner on stderr for large instances, only on a terminal (it
-    vanishes when done, so piped output and --json stay clean)."""
-    import contextlib
-    import sys
-
-    if not sys.stderr.isatty():
-        return contextlib.nullcontext()
-    from rich.console import Console
-
-    return Console(stderr=True).status(text)
+    raise typer.Exit(run(claim, data, as_json, out, crosscheck))

@@ -1,0 +1,200 @@
+"""What `bnproof check` does once its command line is read: re-verify certificates
+with the independent checker and, with a claim file, bind program certificates
+to it.  It imports no typer, so that `bnproof check` can run without it
+(cli/fast.py) and `bnproof.check` shares the same judgement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import ExitCode
+from .echo import echo
+
+
+def difference(claims: list, claim_file: Path, doc: dict) -> str | None:
+    """The first difference between an accepted program certificate and the claim of its id
+    in the claim file (the claim object, then the program traced at the certificate's
+    sizes), or None: everything the certificate binds must be the claim file's."""
+    from ..certificate.program import claim_object, program_of
+    from ..claims.decide import trace
+
+    claim_id = doc["claim"]["id"]
+    claim = next((c for c in claims if c.id == claim_id), None)
+    if claim is None:
+        return f"{claim_file} defines no claim {claim_id}"
+    want, have = claim_object(claim), doc["claim"]
+    for key in ("source", "statement", "kind"):
+        if have[key] != want[key]:
+            return f"the claim's {key} differs from that of {claim_id} in {claim_file}"
+    for i, (a, b) in enumerate(zip(have["variables"], want["variables"])):
+        if a != b:
+            return (f"variable {i} is declared {a['name']} {a['shape']} {a['domain']}, but {claim_file} "
+                    f"declares {b['name']} {b['shape']} {b['domain']}")
+    if len(have["variables"]) != len(want["variables"]):
+        return (f"{len(have['variables'])} variables are declared, but {claim_file} declares "
+                f"{len(want['variables'])}")
+    try:
+        traced = program_of(trace(claim, doc["sizes"]))
+    except Exception as err:  # noqa: BLE001 - the claim file is the user's code
+        return f"{claim_id} in {claim_file} cannot be traced at sizes {doc['sizes']}: {err}"
+    steps, theirs = doc["program"]["steps"], traced["steps"]
+    if steps != theirs:
+        k = next((k for k, (a, b) in enumerate(zip(steps, theirs)) if a != b), min(len(steps), len(theirs)))
+        return (f"the program differs from the one {claim_file} gives, from step {k} "
+                f"({len(steps)} steps, the claim file's {len(theirs)})")
+    # equality hypotheses (absent where the claim has none): a certificate that drops them,
+    # in the program and in the claim object together, is consistent but not this claim's
+    for key in ("residual", "hypotheses", "equalities"):
+        if doc["program"].get(key) != traced.get(key):
+            return f"the program's {key} differ from those {claim_file} gives"
+    if have.get("equalities") != claim_object(claim, len(traced.get("equalities", ()))).get("equalities"):
+        return f"the claim's number of equality hypotheses differs from that of {claim_id} in {claim_file}"
+    return None
+
+
+def proof_difference(claim, doc: dict, where: str) -> str | None:
+    """The first difference between an accepted proof certificate and the claim it names:
+    the claim object, then the symbolic-length program the engine's tracer gives for it at
+    the certificate's fixed sizes (byte for byte), or None."""
+    from ..certificate.program import claim_object
+    from ..symbolic_m.trace import program_for
+
+    if claim_object(claim) != doc["claim"]:
+        return f"the claim object differs from that of {claim.id} in {where}"
+    try:
+        traced = program_for(claim, doc["fixed"])
+    except Exception as err:  # noqa: BLE001 - outside the fragment, or the user's code raised
+        return f"{claim.id} in {where} has no symbolic-length program at {doc['fixed']}: {err}"
+    if traced != doc["program"]:
+        return f"the program is not the one {where} gives for {claim.id} (a proof of another program)"
+    return None
+
+
+def bind_proof(claims: list | None, claim_file, doc: dict) -> tuple[bool, str | None]:
+    """A proof certificate bound to its claim: the claim file's, else the committed claim of
+    that id (a paper's); (True, None) for a user's claim with no claim file (the checker's
+    line already says the program is trusted)."""
+    from ..claims.api import named
+
+    cid = doc["claim"]["id"]
+    if claims is not None:
+        claim = next((c for c in claims if c.id == cid), None)
+        if claim is None:
+            return False, f"{claim_file} defines no claim {cid}"
+        where = str(claim_file)
+    else:
+        claim = named(cid)
+        if claim is None or claim.id != cid:
+            return True, None
+        where = "the committed claim files"
+    why = proof_difference(claim, doc, where)
+    if why is not None:
+        return False, why
+    return True, f"the claim and its program are those {where} give" if claims is None else \
+        f"the claim and its program are those {where} gives"
+
+
+def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
+    """Compare an accepted certificate (the document the checker read) with the claim file."""
+    if doc.get("kind") == "proof":
+        ok, why = bind_proof(claims, claim_file, doc)
+        return ok, why or ""
+    if "program" not in doc:
+        return False, "not a program certificate, so there is no program to compare"
+    if "nonexistence" in doc:
+        from ..certificate.exists import difference as exists_difference
+
+        why = exists_difference(claims, claim_file, doc)
+    else:
+        why = difference(claims, claim_file, doc)
+    if why is not None:
+        return False, why
+    return True, f"the claim, its variables and the program are those {claim_file} gives"
+
+
+PEEK = 1 << 16  # bytes read to tell a text file from a binary one
+
+
+def judged(path, claims: list | None, claim_file, show_program: bool = False) -> tuple[bool, str]:
+    """The checker's verdict and line, then the solvers' for an existential certificate, then,
+    with claims, the binding to them: what `bnproof check` and `bnproof.check` both report."""
+    from ..checker.kernel import checked
+
+    accepted, line, doc = checked(path, show_program)
+    if accepted and doc is not None and doc.get("nonexistence", {}).get("method") == "smt":
+        # existential: re-run z3 and cvc5 (imported only for such a certificate: check stays light)
+        from ..certificate.exists import confirm_line
+
+        accepted, line = confirm_line(accepted, line, doc)
+    if accepted and doc.get("kind") == "proof":  # bound even without --claim where the claim is known
+        accepted, why = bind_proof(claims, claim_file, doc)
+        if why is not None:
+            line = f"{line}; {why}" if accepted else f"REJECTED {path}: {why}"
+    elif accepted and claims is not None:
+        accepted, why = bind(claims, claim_file, doc)  # the very document the checker accepted
+        head, sep, tail = line.partition("\n")
+        line = f"{head}; {why}{sep}{tail}" if accepted else f"REJECTED {path}: {why}"
+    return accepted, line
+
+
+def unreadable(path: Path) -> str | None:
+    """Why the file is no certificate to check at all (missing, unreadable, empty or
+    binary): bad input (exit 3), not a certificate the checker rejected (exit 6).
+    None for any text file, which the checker then judges."""
+    import codecs
+
+    try:
+        with open(path, "rb") as file:
+            head = file.read(PEEK)
+    except OSError as err:
+        return f"cannot read {path}: {err.strerror or type(err).__name__}"
+    if len(head) < PEEK and not head.strip():
+        return f"{path} is empty"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return f"{path} is not a text file (not UTF-8): a certificate is JSON"
+    if b"\0" in head:
+        return f"{path} is not a text file (it holds NUL bytes): a certificate is JSON"
+    return None
+
+
+def run(files: list[Path], claim: Path | None, show_program: bool, as_json: bool) -> int:
+    """Check each file; the exit code of `bnproof check`."""
+    claims = None
+    if claim is not None:
+        from ..claims.api import load_file
+
+        claims = load_file(claim)  # a broken claim file is bad input (exit 3)
+    all_ok, bad_input, results = True, False, []
+    for path in files:
+        why = unreadable(path)
+        if why is not None:
+            bad_input = True
+            echo(f"error: {why}" if str(path).isprintable() else f"error: {ascii(why)}", err=True)
+            results.append({"path": str(path), "accepted": False, "established": None, "reason": why,
+                            "line": None})
+            continue
+        accepted, line = judged(path, claims, claim, show_program)
+        all_ok &= accepted
+        if as_json:
+            results.append(_as_json(path, accepted, line))
+        else:
+            echo(line)
+    if as_json:
+        import json
+
+        echo(json.dumps(results, indent=2, ensure_ascii=False))
+    # a rejected certificate is the stronger news; a file that is no certificate at all is bad input
+    return ExitCode.REJECTED if not all_ok else ExitCode.BAD_INPUT if bad_input else ExitCode.OK
+
+
+def _as_json(path: Path, accepted: bool, line: str) -> dict:
+    """One certificate's entry of `check --json`: what it establishes, or why it was
+    rejected, as the line says it after "ACCEPTED PATH: " or "REJECTED PATH: "."""
+    text = str(path)
+    name = text if text.isprintable() else ascii(text)  # as the checker names it
+    first = line.partition("\n")[0]
+    said = first.partition(f"{'ACCEPTED' if accepted else 'REJECTED'} {name}: ")[2] or first
+    return {"path": text, "accepted": accepted, "established": said if accepted else None,
+            "reason": None if accepted else said, "line": line}
