@@ -45,7 +45,7 @@ def test_latex_of_a_fuzz_result_uses_its_claim_without_source():
     assert r"\item the input $x$ itself: $h_{1} = " in text
     assert "How the claim is read" in text
     # the reading's Unicode mathematics is typeset, its title line left out
-    assert r"x$^2$ $\geq$ x on $\|$x$\|$ $\leq$ 1" in text and "Title line" not in text
+    assert r"$x^2$ $\geq$ x on $\|$x$\|$ $\leq$ 1" in text and "Title line" not in text  # x² with its base
 
 
 def test_a_hostile_hypothesis_name_is_refused_not_written():

@@ -87,27 +87,126 @@ _PROSE_MATH = {
 
 
 def prose(text: str) -> str:
-    """Plain prose with Unicode mathematics (σ, ‖·‖, ⟨·,·⟩, x², Xᵀ) as LaTeX text: the
-    mathematical characters in math mode, one $…$ per run, the rest through escape()."""
-    out, run = [], []
+    """Plain prose with Unicode mathematics (σ, ‖·‖, ⟨·,·⟩, x², Xᵀ, ŷ) as LaTeX text: the
+    mathematical characters in math mode, one $…$ per run, the rest through escape().
+    The ASCII scripts a reading writes (R^m, ∇_y, ∇_{y_j}L, ŷ^(b), H_jj) are typeset
+    with their base: a one-letter word or a mathematical character, never a longer
+    identifier (exact_sizes stays text)."""
+    items: list[tuple[bool, str]] = []  # (in math?, LaTeX)
     text = unicodedata.normalize("NFC", str(text))
-    for k, ch in enumerate(text):
-        if ch == "\u0302":  # a hat on a letter without a precomposed form (L̂): taken below
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        hatted = _hatted(text, k)
+        if hatted:
+            items.append((True, hatted[0]))
+            k += hatted[1]
             continue
-        if k + 1 < len(text) and text[k + 1] == "\u0302" and ch.isascii() and ch.isalpha():
-            run.append(r"\hat{" + ch + "}")
+        script = _script(text, k) if ch in "^_" and _base(items, text, k) else None
+        if script:
+            body, used = script
+            if not items[-1][0]:
+                items[-1] = (True, items[-1][1])  # the base letter joins the script in math
+            items.append((True, _after(items, ch) + ch + "{" + body + "}"))
+            k += used
             continue
         if ch in _PROSE_MATH:
-            run.append(_PROSE_MATH[ch])
+            if _SCRIPT_CHARS.match(ch) and _base(items, text, k) and not items[-1][0]:
+                items[-1] = (True, items[-1][1])  # x² as $x^2$, not x$^2$
+            items.append((True, _after(items, _PROSE_MATH[ch][:1]) + _PROSE_MATH[ch]))
+        else:  # a path (bnproof/claims/lemma45.py) may break after its slashes
+            items.append((False, escape(ch) + (r"\allowbreak{}" if ch == "/" and text[k + 1:k + 2].isalpha()
+                                               else "")))
+        k += 1
+    out, run = [], []
+    for in_math, latex in items:
+        if in_math:
+            run.append(latex)
             continue
         if run:
             out.append("$" + "".join(run).strip() + "$")
             run = []
-        # a path (bnproof/claims/lemma45.py) may break after its slashes
-        out.append(escape(ch) + (r"\allowbreak{}" if ch == "/" and text[k + 1:k + 2].isalpha() else ""))
+        out.append(latex)
     if run:
         out.append("$" + "".join(run).strip() + "$")
     return "".join(out)
+
+
+_SCRIPT_CHARS = re.compile("[²³⁴¹ᵀ⁻₀₁₂₃₄₅₆₇₈₉ⱼᵢₖₘ]")
+
+
+def _after(items: list, kind: str) -> str:
+    """{} before a script that follows one of its own kind (x²² is x^2{}^2: a double
+    superscript does not compile)."""
+    return "{}" if kind in "^_" and items and items[-1][0] and items[-1][1].startswith(kind) else ""
+
+
+def _hatted(text: str, k: int) -> tuple[str, int] | None:
+    """A letter with a hat (ŷ, Ĥ, or L followed by a combining hat) as \\hat{…}, and the
+    characters it takes."""
+    ch = text[k]
+    if ch.isascii() and ch.isalpha() and text[k + 1:k + 2] == "\u0302":
+        return r"\hat{" + ch + "}", 2
+    base = unicodedata.normalize("NFD", ch)
+    if len(base) == 2 and base[1] == "\u0302" and base[0].isascii() and base[0].isalpha():
+        return r"\hat{" + base[0] + "}", 1
+    return None
+
+
+def _base(items: list, text: str, k: int) -> bool:
+    """Whether what precedes text[k] can carry a script: a mathematical character, or a
+    one-letter (or one-digit) word."""
+    if not items or k == 0:
+        return False
+    if items[-1][0]:
+        return True
+    before = text[k - 1]
+    return before.isascii() and before.isalnum() and not (k >= 2 and text[k - 2].isalnum())
+
+
+def _script(text: str, k: int) -> tuple[str, int] | None:
+    """The script after the ^ or _ at text[k] as math, and the characters it takes: a
+    braced group, a parenthesised one (ŷ^(b)), or one or two letters or digits."""
+    rest = text[k + 1:]
+    if rest[:1] in ("{", "("):
+        close = "}" if rest[0] == "{" else ")"
+        depth, end = 0, None
+        for j, c in enumerate(rest):
+            depth += c == rest[0]
+            depth -= c == close
+            if depth == 0:
+                end = j
+                break
+        if end is None or end > 20:
+            return None
+        inner = _math_chars(rest[1:end])
+        if inner is None:
+            return None
+        return (inner if rest[0] == "{" else "(" + inner + ")"), end + 2
+    match = re.match(r"[A-Za-z0-9]{1,2}(?![A-Za-z0-9])|\*", rest)
+    if match is None:
+        return None
+    return match.group(), match.end() + 1
+
+
+def _math_chars(text: str) -> str | None:
+    """A short run of letters, digits and mathematical characters as math, or None (also
+    for a subscript that would not compile: y__j, y_j_k, _j)."""
+    if re.search(r"__|^_|_$|_[^_]*_|\^", text):
+        return None
+    out = []
+    for k, ch in enumerate(text):
+        if ch.isascii() and (ch.isalnum() or ch in "_,+-*=()"):
+            out.append(ch)
+        elif _hatted(text, k):
+            out.append(_hatted(text, k)[0])
+        elif ch in _PROSE_MATH and ch not in "{}":
+            out.append(_PROSE_MATH[ch])
+        elif ch == "\u0302":
+            continue
+        else:
+            return None
+    return "".join(out).strip()
 
 
 def tt(text: str) -> str:

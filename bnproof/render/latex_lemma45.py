@@ -131,17 +131,27 @@ def _summed_tex(scale, terms: list[str]) -> str:
     return rf"{tex(to_expr(scale))} \left({body}\right)"
 
 
+def bn_term_parts(neuron, f: ClosedForms, k) -> list[tuple]:
+    """Each sample's BN term γ(z_i(w) − μ(w))/σ(w) + β − y_i of this neuron as (factor,
+    primitive linear form, β, y_i), with σ = k·√R: the term is factor·form/√R + β − y_i.
+    The targets are this neuron's own column of Y (neuron.y), so every neuron of a layer
+    shows its own."""
+    gamma, beta = to_expr(neuron.gamma), to_expr(neuron.beta)
+    parts = []
+    for row, yi in zip(rows_of(neuron.X), neuron.y.entries()):
+        zi = sum(to_expr(x) * wk for x, wk in zip(row, f.w))
+        content, primitive = sympy.Poly(sympy.expand((zi - f.mu) / k), *f.w).primitive()
+        parts.append((gamma * content, primitive.as_expr(), beta, to_expr(yi)))
+    return parts
+
+
 def _bn_terms(neuron, f: ClosedForms, k, root) -> list[str]:
     """Each sample's BN term in the order of its definition, γ(z_i(w) − μ(w))/σ(w) + β − y_i:
     the factor γ·c, the fraction of a primitive linear form over the root, then β, then
     the target.  SymPy's own printing folds these into one nested fraction and sorts."""
-    gamma, beta = to_expr(neuron.gamma), to_expr(neuron.beta)
     terms = []
-    for row, yi in zip(rows_of(neuron.X), neuron.y.entries()):
-        zi = sum(to_expr(x) * wk for x, wk in zip(row, f.w))
-        content, primitive = sympy.Poly(sympy.expand((zi - f.mu) / k), *f.w).primitive()
-        factor = gamma * content
-        fraction = rf"\frac{{{tex(primitive.as_expr(), order='grlex')}}}{{{tex(root)}}}"
+    for factor, primitive, beta, yi in bn_term_parts(neuron, f, k):
+        fraction = rf"\frac{{{tex(primitive, order='grlex')}}}{{{tex(root)}}}"
         if factor == 0:  # the sample is the batch mean: z_i(w) − μ(w) ≡ 0
             text = ""
         elif factor == 1:
@@ -152,8 +162,8 @@ def _bn_terms(neuron, f: ClosedForms, k, root) -> list[str]:
             text = rf"{tex(factor)} \cdot {fraction}"
         if beta != 0:
             text += _signed(beta)
-        if to_expr(yi) != 0:
-            text += _signed(-to_expr(yi))
+        if yi != 0:
+            text += _signed(-yi)
         text = text.strip().removeprefix("+ ") or "0"
         terms.append(rf"\left({text}\right)^{{2}}")
     return terms

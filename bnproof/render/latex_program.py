@@ -294,7 +294,11 @@ def _quantities(out: Document, doc: dict, source) -> None:
     from .latex_quantities import evaluate as quantities
 
     values = quantities(source, doc["instance"], _inputs(doc["instance"]), MAX_TREE)
-    out.section("The two sides on the counterexample")
+    names = [name for name, _ in values]
+    both = "LHS" in names and "RHS" in names
+    # "two sides" only where the claim names both; an identity such as Remark 2.7's names
+    # the batch statistics and the output it compares, which are no sides
+    out.section("The two sides on the counterexample" if both else "The quantities on the counterexample")
     rows = []
     for name, entries in values:
         shown = _name(name)
@@ -307,14 +311,22 @@ def _quantities(out: Document, doc: dict, source) -> None:
     out.aligned(rows)
     sides = dict(values)
     lhs, rhs = sides.get("LHS"), sides.get("RHS")
-    if not (lhs and rhs and len(lhs) == len(rhs) == 1) or doc["claim"]["kind"] == "identity":
+    if not (lhs and rhs and len(lhs) == len(rhs) == 1):
         return
-    gap = sympy.radsimp(sympy.expand(lhs[0] - rhs[0]))
-    relation = "=" if gap == 0 else (">" if gap > 0 else "<")
-    wanted = "<" if doc["claim"]["kind"] == "strict-inequality" else r"\le"
+    from .latex_quantities import sides_sign
+
+    sign = sides_sign(source, doc["instance"], _inputs(doc["instance"]))
+    if sign is None:
+        return  # undecided (or undefined): no relation is shown rather than a guessed one
+    kind = doc["claim"]["kind"]
+    wanted = {"identity": "=", "strict-inequality": "<"}.get(kind, r"\le")
     out.para(rf"The claim asserts $\text{{LHS}} {wanted} \text{{RHS}}$; here")
-    out.display(rf"\text{{LHS}} = {number(lhs[0], out.longs, 'LHS')} {relation} "
-                rf"{number(rhs[0], out.longs, 'RHS')} = \text{{RHS}}")
+    left, right = number(lhs[0], out.longs, "LHS"), number(rhs[0], out.longs, "RHS")
+    if sign == 0:  # one value, not "LHS = 0 = 0 = RHS"
+        out.display(rf"\text{{LHS}} = \text{{RHS}} = {left}")
+    else:
+        relation = r"\neq" if kind == "identity" else (">" if sign > 0 else "<")
+        out.display(rf"\text{{LHS}} = {left} {relation} {right} = \text{{RHS}}")
 
 
 def _name(name: str) -> str:

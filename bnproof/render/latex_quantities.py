@@ -26,6 +26,30 @@ def evaluate(claim, instance: dict, lookup, max_tree: int) -> list[tuple[str, li
             for name, function in getattr(claim, "quantities", {}).items()]
 
 
+def sides_sign(claim, instance: dict, lookup) -> int | None:
+    """The sign of LHS − RHS (the claim's quantities of those names, scalars), decided
+    exactly by the engine (an exact zero test, never a rounded comparison); None when
+    undecided, undefined or not two scalars."""
+    from ..program.evaluate import DomainError, decide_sign
+
+    functions = getattr(claim, "quantities", {})
+    lhs, rhs = functions.get("LHS"), functions.get("RHS")
+    if lhs is None or rhs is None:
+        return None
+    program = Program()
+    xp = namespaces.trace(program)
+    values = {v.name: input_array(program, v, claim.shape_of(v, _sizes(claim, instance)))
+              for v in claim.variables}
+    try:
+        gap = lhs(xp, **values) - rhs(xp, **values)
+        if isinstance(gap, np.ndarray):
+            return None
+        index = node(program, gap).index
+        return decide_sign(program.steps, lookup, index).sign
+    except (ValueError, TypeError, ArithmeticError, DomainError):
+        return None
+
+
 def entry_counts(claim, instance: dict, functions) -> list[int] | None:
     """How many scalar entries each function (a hypothesis) has at the instance's sizes,
     traced as the certificate's program was; None when one cannot be traced."""

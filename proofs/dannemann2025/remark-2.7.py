@@ -44,12 +44,19 @@ def _quantities(beta_of):
             r"\widehat{\mathbb{Z}}_l": _recovered(beta_of)}
 
 
+# Each claim's reading stands alone: a report or a document shows one claim.
+READING = ("With γ = σ the BN output is z − μ + β, so the identity needs β = μ; the printed β = μ/σ gives "
+           "it only when μ = 0 or σ = 1.  The residual is Σ_b (ẑ_b − z_b)², zero exactly when the "
+           "activations are recovered.")
+
+
 PRINTED = Claim(
     id="dannemann2025/remark-2.7", aliases=("remark-2.7",),
     title="BN can recover the original activations",
     source=SOURCE,
     statement=r"\gamma_j=\sigma_j,\ \beta_j=\frac{\mu_j}{\sigma_j} \implies \widehat{\mathbb{Z}}_l=\mathbb{Z}_l",
-    reading=__doc__, kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
+    reading="As printed: \"If γ_j = σ_j and β_j = μ_j/σ_j then Ẑ_l = Z_l\", read as this claim.  " + READING,
+    kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
     hypotheses=(_variance,), residual=_recovery_error(lambda mu, sigma: mu / sigma),
     symbols={"z": r"\mathbb{Z}_l"}, quantities=_quantities(lambda mu, sigma: mu / sigma),
 )
@@ -58,7 +65,9 @@ CORRECTED = Claim(
     title="BN recovers the activations with γ = σ and β = μ",
     source=SOURCE + " (corrected: β_j = μ_j)",
     statement=r"\gamma_j=\sigma_j,\ \beta_j=\mu_j \implies \widehat{\mathbb{Z}}_l=\mathbb{Z}_l",
-    reading=__doc__, kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
+    reading=READING + "  This claim is the corrected remark, with β = μ (the construction behind "
+                      "Observation 4.3 of Santurkar et al.).",
+    kind="identity", variables=(Var("z", ("m",)),), sizes={"m": (2, 6)},
     hypotheses=(_variance,), residual=_recovery_error(lambda mu, sigma: mu),
     symbols={"z": r"\mathbb{Z}_l"}, quantities=_quantities(lambda mu, sigma: mu),
     exact_sizes={"m": (2, 6)},

@@ -40,9 +40,20 @@ VARIABLES = (Var("y", ("m",)), Var("gamma", ()), Var("beta", ()), Var("u", ("m",
 STATEMENT = (r"\frac{\partial \hat{y}^{(b)}}{\partial y^{(k)}} = \frac{1}{\sigma}\left(\mathbf{I}[b=k]"
              r"-\frac{1}{m}-\frac{1}{m}\hat{y}^{(b)}\hat{y}^{(k)}\right)")
 
+# Each claim's reading stands alone: a report or a document shows one claim.
+READING = ("Read as an equality of Jacobians, checked in an arbitrary direction u: the residual is the "
+           "squared norm of uᵀJ − ∇_y⟨u, {output}⟩, the printed Jacobian J applied to u against the "
+           "gradient computed independently (forward-mode dual numbers exactly, autodiff in JAX, the "
+           "chain rule over batch sums for every m).  It is 0 for every u exactly when the two Jacobians "
+           "are equal, and it has no loop over the batch, so the claim is also proved for every m.")
+
+
 EQUATION_1 = Claim(
     id="santurkar2018/fact-c.2", aliases=("fact-c.2",), title="Gradients of normalized outputs",
-    source=SOURCE + ", equation (1)", statement=STATEMENT, reading=__doc__, kind="identity",
+    source=SOURCE + ", equation (1)", statement=STATEMENT,
+    reading="Equation (1): ∂ŷ^(b)/∂y^(k) = (1/σ)(1[b=k] − 1/m − ŷ^(b)ŷ^(k)/m).  "
+            + READING.format(output="ŷ(y)"),
+    kind="identity",
     variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,), residual=_equation_1,
     exact_sizes={"m": (2, 6)},
 )
@@ -52,6 +63,8 @@ EQUATION_2 = Claim(
     source=SOURCE + ", equation (2)",
     statement=STATEMENT.replace(r"\hat{y}^{(b)}}{\partial", r"z_j^{(b)}}{\partial").replace(
         r"\frac{1}{\sigma}", r"\frac{\gamma}{\sigma}"),
-    reading=__doc__, kind="identity", variables=VARIABLES, sizes={"m": (2, 5)},
+    reading="Equation (2): ∂z^(b)/∂y^(k) = (γ/σ)(1[b=k] − 1/m − ŷ^(b)ŷ^(k)/m) for z = γŷ + β.  "
+            + READING.format(output="z(y)"),
+    kind="identity", variables=VARIABLES, sizes={"m": (2, 5)},
     hypotheses=(_variance,), residual=_equation_2, exact_sizes={"m": (2, 6)},
 )

@@ -68,7 +68,10 @@ SAME_ACTIVATIONS = Claim(
     id="santurkar2018/observation-4.3", aliases=("observation-4.3",),
     title="BatchNorm does more than rescaling: the same activations with γ = σ", source=SOURCE,
     statement=r"\forall X, W\ \exists (W,\gamma,\beta),\ \gamma=\sigma_j:\ \hat{y}=y",
-    reading=__doc__, kind="identity",
+    reading=("The observation's first sentence: for any data and weights there is a BN configuration with "
+             "γ = σ_j giving the same activations; the construction is β = μ_j (see also Remark 2.7 of "
+             "Dannemann & Junike), encoded as an identity."),
+    kind="identity",
     variables=(Var("X", ("m", "d")), Var("w", ("d",))), sizes={"m": (2, 5), "d": (1, 3)},
     hypotheses=(_variance,), residual=_same_activations, exact_sizes={"m": (2, 4), "d": (1, 2)},
 )
@@ -77,7 +80,11 @@ MINIMA_PRESERVED = Claim(
     aliases=("observation-4.3/minima-preserved",),
     title="All minima of the normal landscape are preserved in the BN landscape", source=SOURCE,
     statement=r"\nabla_W\widehat{\mathcal{C}}(W^*) = 0 \text{ for every minimum } W^* \text{ of } \mathcal{C}",
-    reading=__doc__, kind="identity",
+    reading=("The observation's second sentence: \"Consequently, all of the minima of the normal landscape "
+             "are preserved in the BN landscape.\"  In the paper's setting (Section 4.1: γ and β are "
+             "constants, the layer is linear) this says: the least-squares optimum W* of C is a critical "
+             "point of Ĉ.  Encoded as the identity ∇Ĉ(W*) = 0 for one neuron with a squared loss."),
+    kind="identity",
     variables=(Var("X", ("m", "d")), Var("y", ("m",)), Var("gamma", (), "nonzero"), Var("beta", ())),
     sizes={"m": (3, 5), "d": (1, 3)},
     hypotheses=(_gram_minors, _variance_at_w_star), residual=_bn_gradient_at_w_star,

@@ -45,6 +45,11 @@ def _one_over_m(xp, m):
 
 SYMBOLS = {"y": "y_j", "g": r"\nabla_{y_j}\mathcal{L}"}
 
+# Each claim's reading stands alone: a report or a document shows one claim.
+READING = ("y ∈ R^m is unit j's pre-BN activations over the batch; the loss is arbitrary, so it is "
+           "modelled by its gradient g at the point.  The proof's last step sets ∂L̂/∂z = ∂L/∂y "
+           "(\"identical loss\"), so one vector g plays both roles; ∇_y L̂ is then Fact C.1 applied to g.")
+
 
 def quantities(last):
     """What a referee checks on a counterexample: the batch statistics, ŷ, ∇L̂, both sides."""
@@ -66,7 +71,8 @@ PRINTED = Claim(
               r"\left(\left\|\nabla_{y_j}\mathcal{L}\right\|^2-\frac{1}{m}\left\langle 1,"
               r"\nabla_{y_j}\mathcal{L}\right\rangle^2-\frac{1}{\sqrt{m}}\left\langle"
               r"\nabla_{y_j}\mathcal{L},\hat{y}_j\right\rangle^2\right)",
-    reading=__doc__,
+    reading=READING + "  The bound is read as printed, with 1/√m before ⟨∇_y L, ŷ⟩² (the proof's step "
+                      "(8) → (9) gives 1/m there, since ‖ŷ‖² = m).",
     variables=VARIABLES,
     sizes={"m": (2, 6)},
     hypotheses=(variance,),
@@ -84,7 +90,9 @@ AS_DERIVED = Claim(
               r"\left(\left\|\nabla_{y_j}\mathcal{L}\right\|^2-\frac{1}{m}\left\langle 1,"
               r"\nabla_{y_j}\mathcal{L}\right\rangle^2-\frac{1}{m}\left\langle"
               r"\nabla_{y_j}\mathcal{L},\hat{y}_j\right\rangle^2\right)",
-    reading=__doc__,
+    reading=READING + "  The printed bound has 1/√m before ⟨∇_y L, ŷ⟩²; the proof's step (8) → (9) "
+                      "gives 1/m (‖ŷ‖² = m), and with 1/m the bound holds with equality: it is read "
+                      "as this identity.",
     kind="identity",
     variables=VARIABLES,
     sizes={"m": (2, 6)},

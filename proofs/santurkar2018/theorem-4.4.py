@@ -52,6 +52,11 @@ def _equation_17(xp, y, g, gamma, lam):
 
 SYMBOLS = {"y": "y_j", "g": r"\nabla_{y_j}\mathcal{L}", "lam": r"\lambda"}
 
+# Each claim's reading stands alone: a report or a document shows one claim.
+READING = ("From the proof (Appendix C.2, equations (10)-(18)): the maxima over ‖X‖ ≤ λ are attained at "
+           "X = λI, so ĝ_j = λ²‖∇_{y_j}L̂‖² and g_j = λ²‖∇_{y_j}L‖²; μ_{g_j} is the mean of ∇_{y_j}L; the "
+           "loss is arbitrary, modelled by its gradient g = ∇_{y_j}L = ∂L̂/∂z (as in Theorem 4.1).")
+
 
 def _quantities(sides):
     """The batch statistics, ŷ, g_j and ĝ_j, and the two sides, on a counterexample."""
@@ -71,7 +76,8 @@ PRINTED = Claim(
               r"\leq\lambda}\left\|\nabla_W\widehat{\mathcal{L}}\right\|^2 \implies \hat{g}_j\leq"
               r"\frac{\gamma^2}{\sigma_j^2}\left(g_j^2-m\mu_{g_j}^2-\lambda^2\left\langle\nabla_{y_j}"
               r"\mathcal{L},\hat{y}_j\right\rangle^2\right)",
-    reading=__doc__, variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
+    reading=READING + "  The bound is read as printed, with g_j² (the square of a squared norm).",
+    variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
     residual=_printed, symbols=SYMBOLS, quantities=_quantities(_printed_sides),
 )
 AS_DERIVED = Claim(
@@ -81,7 +87,9 @@ AS_DERIVED = Claim(
               r"{\partial y_j}\right\|^2-\frac{1}{m}\left\langle 1,\frac{\partial\mathcal{L}}{\partial"
               r" y_j}\right\rangle^2-\frac{1}{\sqrt{m}}\left\langle\frac{\partial\mathcal{L}}{\partial"
               r" y_j},\hat{y}_j\right\rangle^2\right)",
-    reading=__doc__, variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
+    reading=READING + "  This is the bound of the proof's equation (17), as derived there: it carries "
+                      "Theorem 4.1's 1/√m.",
+    variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),
     residual=_equation_17, symbols=SYMBOLS, quantities=_quantities(_equation_17_sides),
 )
 
@@ -107,7 +115,7 @@ INTENDED = Claim(
     title="Theorem 4.4 in its intended form (an identity)", source=SOURCE + ", equations (10)-(18)",
     statement=r"\hat{g}_j=\frac{\gamma^2}{\sigma_j^2}\left(g_j-m\lambda^2\mu_{g_j}^2-\frac{\lambda^2}{m}"
               r"\left\langle\nabla_{y_j}\mathcal{L},\hat{y}_j\right\rangle^2\right)",
-    reading=__doc__ + "\n\nIntended form: the printed g_j² is g_j (a squared norm, not its square), "
+    reading=READING + "  Intended form: the printed g_j² is g_j (a squared norm, not its square), "
                       "and the last term carries 1/m (‖ŷ‖² = m, the step (8) → (9) of Theorem 4.1), "
                       "with the λ² of X = λI on every term; then the bound holds with equality.",
     kind="identity", variables=VARIABLES, sizes={"m": (2, 5)}, hypotheses=(_variance,),

@@ -1,0 +1,204 @@
+"""Issue 13's last rough edges: a refutation document says "two sides" only where the
+claim has two, a strict inequality failing with equality shows one value (not
+"LHS = 0 = 0 = RHS"), an identity's sides are shown unequal, readings stand alone
+and their ASCII scripts (R^m, ∇_y, ŷ^(b)) are typeset, and Lemma 4.5's natural-order
+BN terms are each neuron's own on a two-neuron instance."""
+
+import json
+import re
+
+import pytest
+import sympy
+
+import bnproof
+from bnproof.claims import Claim, Var
+from bnproof.claims.api import resolve
+from bnproof.claims.naming import reading_paragraphs
+from bnproof.render.latex import prose, tex
+from test_latex import bnproof as run_bnproof
+from test_latex_paper import compile_quietly
+
+PAPERS = [c for prefix in ("santurkar2018", "dannemann2025") for c in resolve(prefix)]
+
+
+def refuted(claim, examples=40):
+    result = bnproof.fuzz(claim, seed=0, max_examples=examples, time_budget=60, jax=False)
+    assert result.refuted, result.verdict
+    return result
+
+
+# ---------------------------------------------------------------- the sides of a claim
+
+def test_an_identity_without_sides_shows_its_quantities_not_two_sides():
+    text = bnproof.latex("dannemann2025/remark-2.7", fragment=True)
+    assert "The quantities on the counterexample" in text
+    assert "two sides" not in text and r"\text{LHS}" not in text
+
+
+def test_an_inequality_with_sides_shows_the_violated_inequality():
+    text = bnproof.latex("santurkar2018/theorem-4.1", fragment=True)
+    assert "The two sides on the counterexample" in text
+    assert r"\text{LHS} = 0 > 2 - 2 \sqrt{2} = \text{RHS}" in text
+
+
+def test_a_strict_inequality_failing_with_equality_shows_one_value():
+    text = bnproof.latex("santurkar2018/theorem-c.1", fragment=True)
+    assert r"\text{LHS} = \text{RHS} = 0" in text
+    assert not re.search(r"= 0 = 0 =", text)
+    assert "only in the equality case of its strict inequality" in text
+
+
+SIDES = {"LHS": lambda xp, x: x * x, "RHS": lambda xp, x: x}
+
+
+def test_a_refuted_identity_shows_its_sides_unequal():
+    claim = Claim(id="me/square-is-itself", source="s", statement="x^2 = x", kind="identity",
+                  variables=(Var("x", ()),), residual=lambda xp, x: x * x - x, quantities=SIDES)
+    text = bnproof.latex(refuted(claim), fragment=True)
+    assert r"The claim asserts $\text{LHS} = \text{RHS}$; here" in text
+    match = re.search(r"\\text\{LHS\} = (.+?) \\neq (.+?) = \\text\{RHS\}", text)
+    assert match, text
+    x = sympy.Rational(json.loads(refuted(claim).certificate)["instance"]["x"])
+    assert x * x != x and (match.group(1), match.group(2)) == (tex(x * x), tex(x))
+
+
+def test_a_user_strict_claim_failing_with_equality_shows_one_value():
+    claim = Claim(id="me/positive-square", source="s", statement="x < x^2 + x", strict=True,
+                  variables=(Var("x", ()),), residual=lambda xp, x: x * x,
+                  quantities={"LHS": lambda xp, x: x, "RHS": lambda xp, x: x * x + x})
+    text = bnproof.latex(refuted(claim), fragment=True)
+    assert re.search(r"\\text\{LHS\} = \\text\{RHS\} = [^=]+$", text, re.M), text
+
+
+def test_the_sign_of_the_sides_is_decided_exactly_or_not_shown():
+    from bnproof.render.latex_quantities import sides_sign
+
+    def lookup(value):
+        return lambda name, index: value
+    irrational = Claim(id="me/roots", source="s", statement="a", variables=(Var("x", ()),),
+                       residual=lambda xp, x: x,
+                       quantities={"LHS": lambda xp, x: xp.sqrt(x) * xp.sqrt(x * 8),
+                                   "RHS": lambda xp, x: x * 4})  # √x·√(8x) = 2√2·x ≠ 4x
+    assert sides_sign(irrational, {"x": "2"}, lookup(2)) == -1
+    equal = Claim(id="me/equal", source="s", statement="a", variables=(Var("x", ()),), residual=lambda xp, x: x,
+                  quantities={"LHS": lambda xp, x: xp.sqrt(x * 2) * xp.sqrt(x * 8), "RHS": lambda xp, x: x * 4})
+    assert sides_sign(equal, {"x": "3"}, lookup(3)) == 0  # √6·√24 = 12 exactly
+    undefined = Claim(id="me/undef", source="s", statement="a", variables=(Var("x", ()),),
+                      residual=lambda xp, x: x,
+                      quantities={"LHS": lambda xp, x: 1 / (x - 1), "RHS": lambda xp, x: x})
+    assert sides_sign(undefined, {"x": "1"}, lookup(1)) is None  # a division by 0 is no value
+    vector = Claim(id="me/vec", source="s", statement="a", variables=(Var("v", (2,)),),
+                   residual=lambda xp, v: v[0], quantities={"LHS": lambda xp, v: v, "RHS": lambda xp, v: v})
+    assert sides_sign(vector, {"v": ["1", "2"]}, lambda name, index: [1, 2][index[0]]) is None
+    assert sides_sign(Claim(id="me/none", source="s", statement="a", variables=(Var("x", ()),),
+                            residual=lambda xp, x: x), {"x": "1"}, lookup(1)) is None
+
+
+# ---------------------------------------------------------------- readings
+
+@pytest.mark.parametrize("claim", PAPERS, ids=[c.id for c in PAPERS])
+def test_every_paper_claims_reading_stands_alone(claim):
+    text = " ".join(reading_paragraphs(claim.reading))
+    assert text, claim.id
+    assert not re.search(r"\bbelow\b|second claim|both readings|the corrected claim|"
+                         r"printed-condition claim|Part 2's", text, re.I), text
+
+
+def test_sibling_claims_read_differently_where_they_differ():
+    readings = {c.id: " ".join(reading_paragraphs(c.reading)) for c in PAPERS}
+    printed, derived = readings["santurkar2018/theorem-4.1"], readings["santurkar2018/theorem-4.1/as-derived"]
+    assert "read as printed, with 1/√m" in printed and "identity" in derived and printed != derived
+    assert "First sentence" not in readings["santurkar2018/observation-4.3/minima-preserved"]
+    assert "Second sentence" not in readings["santurkar2018/observation-4.3"]
+    assert "|γ| < σ" in readings["santurkar2018/theorem-4.2/part-2/corrected"]
+    assert "relative norms" not in readings["santurkar2018/theorem-4.2"]  # part 2's hypothesis only
+    assert "Equation (2)" in readings["santurkar2018/fact-c.2/eq-2"]
+    assert "Equation (2)" not in readings["santurkar2018/fact-c.2"]
+
+
+@pytest.mark.parametrize("text,want", [
+    ("y ∈ R^m is unit j", r"$R^{m}$"),
+    ("∇_y L̂ is then", r"$\nabla _{y}$ $\hat{L}$"),
+    ("∇_{y_j}L and μ_{g_j}", r"$\nabla _{y_j}$L and $\mu_{g_j}$"),
+    ("ŷ^(b) and y^(k)", r"$\hat{y}^{(b)}$ and $y^{(k)}$"),
+    ("H_jj preserves", r"$H_{jj}$ preserves"),
+    ("x² ≥ x", r"$x^2$ $\geq$ x"),
+    ("W^* is", r"$W^{*}$ is"),
+])
+def test_prose_typesets_the_scripts_a_reading_writes(text, want):
+    assert want in prose(text)
+    assert "^{}" not in prose(text) and r"\_" not in prose(text)
+
+
+@pytest.mark.parametrize("text", ["exact_sizes and program_for", "see bnproof/claims/lemma45.py", "10^6"])
+def test_prose_leaves_identifiers_and_paths_as_text(text):
+    assert "$" not in prose(text).replace(r"\$", "")
+
+
+def test_hostile_scripts_compile_and_every_paper_reading_compiles(tmp_path):
+    hostile = ["a_b_c", "x²²", "x_{a_b_c}", "x_{a__b}", "σ_jⱼ", "x_{}", r"x^{\input{/etc/passwd}}",
+               "μ^(x_]", "_y at the start", "^", "_", "y^(" + "b" * 40 + ")"]
+    assert r"\input" not in "".join(prose(t) for t in hostile)
+    readings = [prose(p) for c in PAPERS for p in reading_paragraphs(c.reading)]
+    compile_quietly(tmp_path, {"readings": "\n\n".join(map(prose, hostile)) + "\n\n" + "\n\n".join(readings)})
+
+
+# ---------------------------------------------------------------- Lemma 4.5 on two neurons
+
+TWO = {"X": [[1, 1], [1, 2], [2, 3]], "Y": [[2, 1], [5, 0], [13, 4]], "W0": [[1, 3], [2, 1]],
+       "gamma": [1, 2], "beta": [0, "1/2"]}
+
+
+def flat(text):
+    """A display's formula on one line: line breaks and big delimiters dropped."""
+    text = re.sub(r"\\notag \\\\\s*&\\qquad \{\}", "", text)
+    text = text.replace(r"\biggl(", r"\left(").replace(r"\biggr)", r"\right)")
+    return " ".join(text.split())
+
+
+def neuron_sections(text):
+    return {int(k): body for k, body in re.findall(
+        r"\\(?:sub)*section\{Neuron (\d): Batch statistics[^\n]*\n(.*?)(?=\\(?:sub)*section\{)", text, re.S)}
+
+
+def test_two_neurons_each_show_their_own_bn_terms(tmp_path):
+    data = tmp_path / "two.json"
+    data.write_text(json.dumps(TWO))
+    proc = run_bnproof("latex", "lemma-4.5", "--data", str(data), "--fragment")
+    assert proc.returncode == 0, proc.stderr
+    sections = neuron_sections(proc.stdout)
+    assert set(sections) == {1, 2}
+    root = r"\sqrt{2 w_{1}^{2} + 6 w_{1} w_{2} + 6 w_{2}^{2}}"
+    # derived by hand: z − μ over σ = 3·(z − μ)/√R; neuron 1 has γ = 1, β = 0, y = (2, 5, 13)
+    one = flat(sections[1])
+    for term in (rf"\frac{{- w_{{1}} - 3 w_{{2}}}}{{{root}}} -2", rf"\frac{{- w_{{1}}}}{{{root}}} -5",
+                 rf"\frac{{2 w_{{1}} + 3 w_{{2}}}}{{{root}}} -13"):
+        assert rf"\left({term}\right)^{{2}}" in one, one
+    # neuron 2: γ = 2, β = 1/2, y = (1, 0, 4): its own targets, never neuron 1's
+    two = flat(sections[2])
+    for term in (rf"2 \cdot \frac{{- w_{{1}} - 3 w_{{2}}}}{{{root}}} + \frac{{1}}{{2}} -1",
+                 rf"2 \cdot \frac{{- w_{{1}}}}{{{root}}} + \frac{{1}}{{2}}",
+                 rf"2 \cdot \frac{{2 w_{{1}} + 3 w_{{2}}}}{{{root}}} + \frac{{1}}{{2}} -4"):
+        assert rf"\left({term}\right)^{{2}}" in two, two
+    assert "-13" not in two and "-5" not in two
+    compile_quietly(tmp_path, {"two": proc.stdout})
+
+
+@pytest.mark.parametrize("loss", ["sum", "mean"])
+def test_the_printed_bn_terms_sum_to_the_engines_loss_for_each_neuron(loss):
+    from bnproof.exact.layer import Neuron
+    from bnproof.exact.symbolic import closed_forms
+    from bnproof.instance import instance_from_json
+    from bnproof.render.latex_lemma45 import bn_term_parts
+
+    instance = instance_from_json({**TWO, "loss": loss}, "two.json")
+    for j in range(instance.n):
+        neuron = Neuron.of(instance, j)
+        f = closed_forms(neuron)
+        k, root = f.sigma.as_coeff_Mul()
+        parts = bn_term_parts(neuron, f, k)
+        targets = [sympy.Rational(str(row[j])) for row in TWO["Y"]]
+        assert [y for *_, y in parts] == targets
+        total = sympy.Rational(str(neuron.scale)) * sum(
+            (factor * form / root + beta - y) ** 2 for factor, form, beta, y in parts)
+        assert sympy.simplify(total - f.bn_loss_reduced) == 0
