@@ -225,6 +225,8 @@ def read_json(path: str | Path):
         raise BadInput(f"{path} is not valid JSON: {err.msg} at line {err.lineno}") from None
     except RecursionError:
         raise BadInput(f"{path} is nested too deeply") from None
+    except BadInput as err:  # NaN, a duplicate key, a bad decimal: refused while reading, named with the file
+        raise BadInput(f"{path}: {err}") from None
     except ValueError as err:  # e.g. an integer literal beyond Python's digit limit
         raise BadInput(f"{path}: {str(err).splitlines()[0]}") from None
     return data

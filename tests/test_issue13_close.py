@@ -202,3 +202,72 @@ def test_the_printed_bn_terms_sum_to_the_engines_loss_for_each_neuron(loss):
         total = sympy.Rational(str(neuron.scale)) * sum(
             (factor * form / root + beta - y) ** 2 for factor, form, beta, y in parts)
         assert sympy.simplify(total - f.bn_loss_reduced) == 0
+
+
+# ---------------------------------------------------------------- bad input, command by command
+
+EXAMPLE = {"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "W0": [1, 3]}
+FILES = {
+    "empty.json": "",
+    "nan.json": '{"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, NaN], "W0": [1, 3]}',
+    "dup.json": '{"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "y": [1, 2, 3], "W0": [1, 3]}',
+    "huge.json": json.dumps({**EXAMPLE, "y": [2, 5, "1e400"]}),
+    "degenerate.json": json.dumps({**EXAMPLE, "X": [[1, 1], [1, 1], [1, 1]]}),
+    "flat.json": '{"y": [1, 1], "g": [0, 1], "gamma": 1}',  # σ = 0: Theorem 4.1's hypothesis fails
+}
+BAD = [  # (argv, exit code, words of the message); {d} is the folder of FILES
+    (["verify", "lemma-4.5", "--data", "{d}/missing.json"], 3, "missing.json"),
+    (["verify", "lemma-4.5", "--data", "{d}/empty.json"], 3, "empty.json is not valid JSON"),
+    (["verify", "lemma-4.5", "--data", "{d}/nan.json"], 3, "nan.json: NaN is not a finite number"),
+    (["verify", "lemma-4.5", "--data", "{d}/dup.json"], 3, "dup.json: duplicate key 'y'"),
+    (["verify", "lemma-4.5", "--data", "{d}/huge.json"], 3, "checker's limits"),
+    (["verify", "lemma-4.5", "--data", "{d}/degenerate.json"], 4, "σ = 0"),
+    (["verify", "theorem-4.1", "--data", "{d}/flat.json"], 5, ""),
+    (["verify", "theorem-4.1", "--data", "{d}/dup.json"], 3, "dup.json: duplicate key 'y'"),
+    (["plot", "lemma-4.5", "--data", "{d}/degenerate.json", "-o", "{d}/p.png"], 4, "σ = 0"),
+    (["plot", "lemma-4.5", "--data", "{d}/nan.json", "-o", "{d}/p.png"], 3, "nan.json"),
+    (["latex", "{d}/missing.json"], 3, "missing.json"),
+    (["latex", "no-such-claim"], 3, "no certificate for 'no-such-claim'"),
+    (["export", "{d}/missing.json"], 3, "missing.json: cannot read file"),
+    (["export", "{d}/empty.json"], 3, "empty.json: not valid JSON"),
+    (["check", "{d}/empty.json"], 3, "empty.json is empty"),
+    (["prove", "no-such-claim"], 3, "unknown claim 'no-such-claim'"),
+    (["prove", "{d}/missing.py"], 3, "missing.py"),
+    (["fuzz", "no-such-claim"], 3, "unknown claim 'no-such-claim'"),
+    (["scan", "--data", "{d}/missing.npz"], 3, "missing.npz"),
+]
+JSON_COMMANDS = {"verify", "fuzz", "prove", "scan"}  # one error object on stdout (check: its list)
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bad")
+    for name, text in FILES.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def run_main(capsys, argv):
+    from bnproof.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    out = capsys.readouterr()
+    return done.value.code or 0, out.out, out.err
+
+
+@pytest.mark.parametrize("argv,code,words", BAD, ids=[" ".join(a[:2]) + f"->{c}" for a, c, _ in BAD])
+def test_bad_input_exits_with_a_code_its_command_lists(capsys, monkeypatch, bad_files, argv, code, words):
+    from bnproof.errors import COMMAND_EXIT_CODES
+
+    monkeypatch.chdir(bad_files)  # a refutation's certificate, if any, stays here
+    argv = [a.format(d=bad_files) for a in argv]
+    got, out, err = run_main(capsys, argv + (["--no-crosscheck"] if argv[0] == "verify" else []))
+    assert got == code, (out, err)
+    assert got in COMMAND_EXIT_CODES[argv[0]]
+    if code not in (0, 1, 5):
+        assert err.startswith("error: ") and len(err.splitlines()) == 1 and words in err, err
+        assert "Traceback" not in err
+    if argv[0] in JSON_COMMANDS and code not in (0, 1, 5):
+        got, out, _ = run_main(capsys, argv + ["--json"] + (["--no-crosscheck"] if argv[0] == "verify" else []))
+        assert got == code and json.loads(out) == {"error": json.loads(out)["error"], "exit_code": code}

@@ -102,14 +102,14 @@ class Smt:
 
 # --- dispatch ------------------------------------------------------------------
 
-def stage(fn, error: type, *args):
+def stage(fn, error: type, *args, what: str = "certificate"):
     """Run a checker-style step; its Rejected becomes a one-line bnproof error."""
     try:
         return fn(*args)
     except Rejected as exc:
-        raise error(f"certificate {exc}") from None
+        raise error(f"{what} {exc}") from None
     except RecursionError:
-        raise error("certificate nested too deeply") from None
+        raise error(f"{what} nested too deeply") from None
 
 
 def document_smt(doc) -> str:
@@ -126,7 +126,7 @@ def document_smt(doc) -> str:
 
 def file_smt(path) -> str:
     """The SMT-LIB 2 text for a certificate file (read strictly, never evaluated)."""
-    return document_smt(stage(read, BadInput, path))
+    return document_smt(stage(read, BadInput, path, what=f"{path}:"))  # the file named: which one failed
 
 
 __all__ = ["CertificateRejected", "document_smt", "file_smt", "literal"]
