@@ -15,12 +15,16 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import BnproofError, DegenerateInstance, Disagreement
-from ..exact.layer import Neuron
-from ..exact.linalg import rows_of, to_fraction
+
+if TYPE_CHECKING:
+    from ..exact.layer import Neuron
+
+# numpy and the exact engine are imported where they are used, not here: the
+# worker must start before them (its `import jax` is the longest step of a
+# cold `bnproof verify`).
 
 RTOL = 1e-10
 # Past this many weights the Hessians (size (n·d)²) are not worth shipping around.
@@ -47,10 +51,14 @@ class Report:
 
 
 def _floats(rows) -> list[list[float]]:
+    from ..exact.linalg import to_fraction
+
     return [[float(to_fraction(x)) for x in r.entries()] for r in rows]
 
 
 def _request(neurons: list[Neuron], points: list[Point]) -> dict:
+    from ..exact.linalg import rows_of, to_fraction
+
     first = neurons[0]
     return {
         "X": [[float(to_fraction(x)) for x in row] for row in rows_of(first.X)],
@@ -108,6 +116,10 @@ class Worker:
 
 def _scales(neuron: Neuron, w) -> dict[str, float]:
     """Sizes of the terms each quantity is summed from, in floats."""
+    import numpy as np
+
+    from ..exact.linalg import rows_of, to_fraction
+
     X = np.array([[float(to_fraction(x)) for x in r] for r in rows_of(neuron.X)])
     y = np.array([float(to_fraction(v)) for v in neuron.y.entries()])
     wv = np.array([float(to_fraction(v)) for v in w.entries()])
@@ -130,6 +142,8 @@ def _scales(neuron: Neuron, w) -> dict[str, float]:
 
 
 def _exact(neuron: Neuron, w, with_hessians: bool) -> dict:
+    from ..exact.linalg import to_fraction
+
     out = {
         "C": float(to_fraction(neuron.loss(w))),
         "grad_C": [float(to_fraction(x)) for x in neuron.grad(w).entries()],
@@ -143,6 +157,8 @@ def _exact(neuron: Neuron, w, with_hessians: bool) -> dict:
 
 
 def compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report:
+    import numpy as np
+
     n, d = len(neurons), neurons[0].d
     with_hessians = n * d <= MAX_HESSIAN_WEIGHTS
     report = Report(device=answer.get("device", "?"), points=[p.label for p in points])
