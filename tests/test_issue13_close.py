@@ -271,3 +271,17 @@ def test_bad_input_exits_with_a_code_its_command_lists(capsys, monkeypatch, bad_
     if argv[0] in JSON_COMMANDS and code not in (0, 1, 5):
         got, out, _ = run_main(capsys, argv + ["--json"] + (["--no-crosscheck"] if argv[0] == "verify" else []))
         assert got == code and json.loads(out) == {"error": json.loads(out)["error"], "exit_code": code}
+
+
+def test_a_residual_below_the_float_range_is_never_shown_as_minus_zero(capsys, monkeypatch, bad_files):
+    """y = (1, 10⁴⁰⁰): Theorem 4.1's residual is about −8·10⁻⁴⁰¹, which a float rounds to −0.0."""
+    from bnproof.render.unicode_math import approx_suffix
+
+    (bad_files / "far.json").write_text('{"y": [1, "1e400"], "g": [0, 1], "gamma": 1}')
+    monkeypatch.chdir(bad_files)
+    code, out, _ = run_main(capsys, ["verify", "theorem-4.1", "--data", str(bad_files / "far.json"),
+                                     "--no-crosscheck"])
+    assert code == 1 and "REFUTED" in out
+    assert "≈ −0 (nonzero: below 1e−323 in magnitude)" in " ".join(out.split())
+    assert approx_suffix("0", 0.0) == " ≈ 0" and approx_suffix("1/3", 1 / 3) == " ≈ 0.333333"
+    assert approx_suffix("x", None) == ""

@@ -176,7 +176,7 @@ def test_standard_pivots_name_their_coordinates():
 
 def _refuted(residual: str, value: float):
     claim = SimpleNamespace(id="me/toy", source="my notes", variables=(1,), kind="inequality",
-                            strict=False)
+                            strict=False, reading="")  # a Claim always has a reading (maybe empty)
     total = SimpleNamespace(drawn=35, met=30, defined=30)
     outcome = SimpleNamespace(claim=claim, verdict="refuted", seed=1, seconds=1.0, first_seconds=None,
                               stopped=None, coverage=SimpleNamespace(total=lambda: total))

@@ -65,7 +65,7 @@ class ClaimVerifyResult:
         lines += reading_lines(self.reading, columns)
         lines.append(f"{self.verdict.upper()}: {self.reason}")
         if self.residual is not None:
-            approx = f" ≈ {m(format(self.residual_float, '.6g'))}" if self.residual_float is not None else ""
+            approx = unicode_math.approx_suffix(self.residual, self.residual_float, m)
             lines += unicode_math.wrap("  residual = ", f"{m(self.residual)}{approx}", columns)
         if self.certificate_check is not None:
             where = self.certificate_path or "kept in memory"

@@ -182,7 +182,7 @@ def _text(outcome, result: dict, timings: bool, unicode: bool, columns: int | No
         for name, value in result["counterexample"].items():
             lines.append(f"  {name} = {m(_show(value))}")
         relation = ("≤ 0" if claim.strict else "< 0") if claim.kind == "inequality" else "≠ 0"
-        approx = f" ≈ {m(format(result['residual_float'], '.6g'))}" if result["residual_float"] is not None else ""
+        approx = unicode_math.approx_suffix(result["residual"], result["residual_float"], m)
         lines += unicode_math.wrap("  residual = ", f"{m(result['residual'])}{approx} {relation}"
                                    f" (decided by {result['decided_by']})", columns)
         lines.append(f"Certificate: {result['certificate']} — checked: ACCEPTED")

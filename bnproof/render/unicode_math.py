@@ -229,3 +229,18 @@ def wrap(head: str, body: str, columns: int | None = None) -> list[str]:
             current = indent + piece
     lines.append(current)
     return lines
+
+
+def approx_suffix(exact: str, value: float | None, m=None) -> str:
+    """" ≈ x" beside an exact residual, from its float; none without one.  A nonzero value
+    below the float range underflows to ±0.0: shown with its bound, never as "≈ −0"."""
+    import math
+
+    m = m or (lambda text: text)
+    if value is None:
+        return ""
+    if value == 0 and str(exact).strip() != "0":
+        sign = "−" if math.copysign(1.0, value) < 0 else ""
+        return f" ≈ {sign}0 (nonzero: below 1e−323 in magnitude)"
+    return f" ≈ {m(format(value, '.6g'))}"
+
