@@ -1,8 +1,22 @@
 import os
+import shutil
+import tempfile
 
 # JAX in tests: float64, quiet, CPU unless a GPU session says otherwise.
 os.environ.setdefault("JAX_ENABLE_X64", "1")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+# One XLA compilation cache for the whole run, shared by this process, the
+# pytest-xdist workers and every bnproof process the tests start (fuzz
+# workers, cross-checks): a claim's programs compile once per run, not once per
+# test.  It is new for each run (made by the process that starts the run,
+# which the workers inherit it from) and removed at its end, so no run reads
+# what another left; JAX_COMPILATION_CACHE_DIR set by the caller is kept.
+_CACHE_OWNER = "JAX_COMPILATION_CACHE_DIR" not in os.environ and "PYTEST_XDIST_WORKER" not in os.environ
+if _CACHE_OWNER:
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="bnproof-tests-xla-")
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
@@ -12,3 +26,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("bnproof")
+
+
+def pytest_unconfigure(config):
+    if _CACHE_OWNER and not hasattr(config, "workerinput"):
+        shutil.rmtree(os.environ["JAX_COMPILATION_CACHE_DIR"], ignore_errors=True)

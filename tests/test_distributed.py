@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -162,3 +163,64 @@ def test_distributed_without_a_coordinator_is_bad_input(capsys, monkeypatch):
         main(["study", "lemma-4.5", "--distributed", "--trials", "10"])
     assert done.value.code == ExitCode.BAD_INPUT
     assert "missing --coordinator or JAX_COORDINATOR_ADDRESS" in capsys.readouterr().err
+
+
+# -- fuzz: the claims shared out ------------------------------------------------------
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 6])
+def test_fuzz_blocks_keep_the_claims_in_order(count):
+    from bnproof.cli.fuzz_distributed import block
+
+    claims = list("abcde")
+    blocks = [block(Cluster(count, i, "h:1"), claims) for i in range(count)]
+    assert [c for b in blocks for c in b] == claims
+    assert max(map(len, blocks)) - min(map(len, blocks)) <= 1
+
+
+def test_the_run_exits_with_its_most_serious_code():
+    from bnproof.cli.fuzz_distributed import _most_serious
+
+    assert _most_serious([0, 9, 1, 10]) == ExitCode.REFUTED
+    assert _most_serious([0, 9, 10]) == ExitCode.UNDECIDED
+    assert _most_serious([0, 0]) == ExitCode.OK
+    assert _most_serious([0, 1, ExitCode.INTERRUPTED]) == ExitCode.INTERRUPTED
+
+
+CLAIMS = Path(__file__).resolve().parent / "claims"
+FUZZ = ["fuzz", "mix.py", "--no-jax", "--max-examples", "30", "--time-budget", "60", "--no-prove",
+        "--no-timings", "--json"]
+
+
+def test_two_processes_fuzz_the_claims_of_one_process(tmp_path, capsys, monkeypatch):
+    # three true controls and a false toy: the toy falls to process 1, whose
+    # certificate process 0 alone writes
+    text = (CLAIMS / "controls.py").read_text() + "\n" + \
+        (CLAIMS / "false_toy.py").read_text().split("\nTOY = ", 1)[1].join(["TOY = ", ""])
+    for folder in ("together", "alone"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "mix.py").write_text(text)
+    port = free_port()
+    processes = [subprocess.Popen(
+        [sys.executable, "-m", "bnproof", *FUZZ, "--distributed", "--coordinator", f"127.0.0.1:{port}",
+         "--num-processes", "2", "--process-id", str(i)], cwd=tmp_path / "together",
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, JAX_PLATFORMS="cpu"))
+        for i in range(2)]
+    monkeypatch.chdir(tmp_path / "alone")
+    with pytest.raises(SystemExit) as done:
+        main(FUZZ)
+    alone = json.loads(capsys.readouterr().out)
+    leader, other = (p.communicate() for p in processes)
+    assert [p.returncode for p in processes] == [done.value.code, done.value.code] == [1, 1], leader[1]
+    assert other[0] == "", "only process 0 prints"
+    assert json.loads(leader[0]) == alone
+    assert [r["verdict"] for r in alone] == ["survived"] * 3 + ["refuted"]
+    written = sorted(p.relative_to(tmp_path / "together") for p in (tmp_path / "together").rglob("*.json"))
+    assert written == [Path("bnproof-out/toy/bounded-bn-output.json")]
+    assert (tmp_path / "together" / written[0]).read_bytes() == (tmp_path / "alone" / written[0]).read_bytes()
+
+
+def test_fuzz_does_not_record_from_several_processes(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["fuzz", "santurkar2018/theorem-4.1", "--record", "--distributed"])
+    assert done.value.code == ExitCode.BAD_INPUT
+    assert "--record with --distributed" in capsys.readouterr().err

@@ -7,11 +7,12 @@ import json
 import signal
 import sys
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 import typer
 
 from ..errors import BadInput, BnproofError, ExitCode
+from . import distributed_options as options
 from .application import EPILOG, app
 
 DEFAULT_OUT_DIR = "bnproof-out"  # in the working folder: never the committed certificates/
@@ -51,6 +52,10 @@ def fuzz(
     prove: bool = typer.Option(True, "--prove/--no-prove",
                                help="For identities that survive, prove them with symbols at the claim's fixed sizes; "
                                     "prove every claim that survives for every m (bnproof prove)."),
+    distributed: bool = options.DISTRIBUTED,
+    coordinator: Optional[str] = options.COORDINATOR,
+    num_processes: Optional[int] = options.NUM_PROCESSES,
+    process_id: Optional[int] = options.PROCESS_ID,
 ) -> None:
     """Search a claim's instance space for a counterexample, confirmed exactly.
 
@@ -60,10 +65,12 @@ def fuzz(
     Otherwise the verdict is "no counterexample in N instances, M met the
     hypotheses" (never a proof), "vacuous" when no instance met the
     hypotheses, or "undecided" with the reason.  Ctrl-C stops at once and keeps
-    what was found (exit code 130)."""
+    what was found (exit code 130).  With --distributed, each process searches
+    a block of the claims and process 0 reports them all, in order, and alone
+    writes the certificates."""
     try:
         _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
-              resume, prove, out_dir, overwrite)
+              resume, prove, out_dir, overwrite, (distributed, coordinator, num_processes, process_id))
     except KeyboardInterrupt:  # wherever it lands; main() says "interrupted" for every command
         _ignore_further_interrupts()
         raise typer.Exit(ExitCode.INTERRUPTED) from None
@@ -107,7 +114,8 @@ def _claims(name: str) -> tuple[list, dict]:
 
 
 def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
-          resume, prove, out_dir, overwrite) -> None:
+          resume, prove, out_dir, overwrite, cluster_options=(False, None, None, None),
+          only=None) -> None:
     from ..render import fuzz as render_fuzz
     from ..search import fuzz as search
     from ..search import record as store
@@ -131,11 +139,24 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
         raise BadInput(f"no claim has the size {unknown[0]!r} (--size)")
     for c in claims:
         size_grid(c, _sizes_of(c, sizes, len(claims)))
-    options = {"seed": seed, "max_examples": max_examples, "batch": batch, "time_budget": time_budget,
-               "sizes": sizes, "use_jax": not no_jax, "prove": prove}
+    search_options = {"seed": seed, "max_examples": max_examples, "batch": batch,
+                      "time_budget": time_budget, "sizes": sizes, "use_jax": not no_jax, "prove": prove}
     entries = store.load(strict=True) if record else {}
     if record and not overwrite:
         _check_seeds(claims, entries, seed)
+    if cluster_options[0] and record:
+        raise BadInput("--record with --distributed: record from a single process (the verdicts file "
+                       "is updated claim by claim, by one writer)")
+    cluster = options.cluster(*cluster_options)
+    if cluster.distributed:  # each process runs this single-host path on its block of the claims
+        from .fuzz_distributed import fuzz_shared
+
+        def run_block(ids, scratch):
+            _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
+                  resume, prove, scratch, overwrite, only=ids)
+
+        fuzz_shared(cluster, claims, run_block, directory, as_json)
+    searched = claims if only is None else [c for c in claims if c.id in only]
     verdicts, results = [], []
 
     def finish(c, outcome, line) -> None:
@@ -171,7 +192,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
 
     with Supervisor(warm_jax=not no_jax) as supervisor, render_fuzz.ProgressLine(not as_json) as line:
         try:
-            for c in claims:
+            for c in searched:
                 done = entries.get(c.id)
                 if resume and done and done.get("seed") == seed:
                     verdicts.append(done["verdict"])
@@ -180,7 +201,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                         typer.echo(f"{c.id}: already recorded with seed {seed} ({done['verdict']}); skipped")
                     continue
                 outcome = supervisor.run(
-                    c, {**options, "sizes": _sizes_of(c, sizes, len(claims))},
+                    c, {**search_options, "sizes": _sizes_of(c, sizes, len(claims))},
                     on_refutation=lambda found, c=c: _write_early(render_fuzz, c, found, directory),
                     on_progress=lambda coverage, left, c=c: line.show(c.id, coverage, left, time_budget),
                     digest=digests.get(c.path))

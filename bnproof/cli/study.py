@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from ..errors import BadInput, ExitCode
+from . import distributed_options as options
 from .application import EPILOG, app
 
 CLAIMS = ("lemma-4.5", "santurkar2018/lemma-4.5")
@@ -40,18 +41,10 @@ def study(
         False, "--json", help="Print one JSON object (one study): "
         '{"claim", "trials", "seed", ..., "cells"}, "cells" a list with one object per cell.'),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Write the rate plot: FILE.png or FILE.pdf."),
-    distributed: bool = typer.Option(
-        False, "--distributed", help="One of several processes (hosts) on JAX's multi-process runtime: "
-        "each takes its share of the trials and of the exact confirmations; process 0 alone prints and "
-        "writes.  The same seed gives the same result whatever the number of processes."),
-    coordinator: Optional[str] = typer.Option(
-        None, "--coordinator", metavar="HOST:PORT",
-        help="With --distributed: process 0's address (default: $JAX_COORDINATOR_ADDRESS)."),
-    num_processes: Optional[int] = typer.Option(
-        None, "--num-processes", min=1, help="With --distributed: how many processes (default: $JAX_NUM_PROCESSES)."),
-    process_id: Optional[int] = typer.Option(
-        None, "--process-id", min=0, help="With --distributed: this process's index, 0 to N−1 "
-        "(default: $JAX_PROCESS_ID)."),
+    distributed: bool = options.DISTRIBUTED,
+    coordinator: Optional[str] = options.COORDINATOR,
+    num_processes: Optional[int] = options.NUM_PROCESSES,
+    process_id: Optional[int] = options.PROCESS_ID,
 ) -> None:
     """Fraction of random one-neuron instances on which Lemma 4.5 fails.
 
@@ -59,7 +52,9 @@ def study(
     form (one jitted call, sharded over all JAX devices) gives the rate among the
     instances with ⟨W0, W*⟩ > 0 and a 95% Wilson interval: sampled evidence.  A
     sample of the failures is rationalized and decided by the exact engine; exit
-    code 1 when at least one failure is confirmed exactly (the Lemma is refuted)."""
+    code 1 when at least one failure is confirmed exactly (the Lemma is refuted).
+    With --distributed, the processes share the chunks of trials and the exact
+    confirmations, and process 0 reports the single process's result."""
     if claim not in CLAIMS:
         raise BadInput(f"unknown claim {claim!r}; `bnproof study` knows lemma-4.5")
     if dtype not in ("float64", "float32"):
@@ -67,7 +62,7 @@ def study(
     if out is not None and out.suffix.lower() not in (".png", ".pdf"):
         raise BadInput(f"cannot tell the format of {out}: name it FILE.png or FILE.pdf")
     ms, ds = parse_sizes(m, "--m", 2), parse_sizes(d, "--d", 1)
-    cluster = _cluster(distributed, coordinator, num_processes, process_id)
+    cluster = options.cluster(distributed, coordinator, num_processes, process_id)
     import jax
 
     from ..numeric.worker import _enable_compilation_cache
@@ -105,16 +100,6 @@ def study(
         if out is not None:
             typer.echo(f"wrote {out}", err=True)
     raise typer.Exit(ExitCode.REFUTED if confirmed else ExitCode.OK)
-
-
-def _cluster(distributed: bool, coordinator, count, index):
-    from ..numeric import distributed as runtime
-
-    if not distributed:
-        if coordinator is not None or count is not None or index is not None:
-            raise BadInput("--coordinator, --num-processes and --process-id go with --distributed")
-        return runtime.SINGLE
-    return runtime.join(runtime.settings(coordinator, count, index))
 
 
 class _progress:

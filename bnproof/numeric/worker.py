@@ -19,7 +19,9 @@ def _enable_compilation_cache(jax) -> None:
     root = os.environ.get("BNPROOF_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "bnproof")
     try:
-        path = Path(root) / "jax"
+        # JAX's own variable, where set, wins: one cache for every process of a run
+        # (the test suite shares one among all its workers)
+        path = Path(os.environ.get("JAX_COMPILATION_CACHE_DIR") or Path(root) / "jax")
         path.mkdir(parents=True, exist_ok=True)
     except OSError:
         return  # no writable cache: compile every time
