@@ -285,3 +285,47 @@ def test_a_residual_below_the_float_range_is_never_shown_as_minus_zero(capsys, m
     assert "≈ −0 (nonzero: below 1e−323 in magnitude)" in " ".join(out.split())
     assert approx_suffix("0", 0.0) == " ≈ 0" and approx_suffix("1/3", 1 / 3) == " ≈ 0.333333"
     assert approx_suffix("x", None) == ""
+
+
+# ---------------------------------------------------------------- statements in the terminal
+
+@pytest.mark.parametrize("claim_id,want", [
+    ("santurkar2018/theorem-4.1",
+     "‖∇_{yⱼ}ℒ̂‖² ≤ γ²/σⱼ² (‖∇_{yⱼ}ℒ‖²−1/m ⟨1,∇_{yⱼ}ℒ⟩²−1/√m ⟨∇_{yⱼ}ℒ,ŷⱼ⟩²)"),
+    ("dannemann2025/remark-2.7", "γⱼ=σⱼ, βⱼ=μⱼ/σⱼ ⟹ ℤ̂ₗ=ℤₗ"),
+    ("santurkar2018/fact-c.1", "∂f/(∂A^{(b)}) = γ/(mσ) (m∂f/(∂C^{(b)})−Σₖ₌₁^m∂f/(∂C^{(k)})"
+                               "−B^{(b)}Σₖ₌₁^m∂f/(∂C^{(k)}) B^{(k)})"),
+])
+def test_a_statement_reads_as_mathematics_in_the_terminal(claim_id, want):
+    from bnproof.render.statement_text import statement_unicode
+
+    assert statement_unicode(resolve(claim_id)[0].statement) == want
+
+
+@pytest.mark.parametrize("latex,want", [
+    (r"\frac{a+b}{c}", "(a+b)/c"), (r"\frac{ab}{cd}", "ab/(cd)"), (r"\sqrt{x+1} \sqrt{2}", "√(x+1) √2"),
+    (r"\foo{x}", r"\foo x"), (r"\input{/etc/passwd}", r"\input /etc/passwd"), ("a}b{c", "a}bc"),
+    (r"\hat{}", ""), ("x^", "x"), (r"x_{y_j}", "x_{yⱼ}"), (r"x^{\top} \le 1", "xᵀ ≤ 1"),
+])
+def test_statement_text_keeps_what_it_does_not_know_and_never_fails(latex, want):
+    from bnproof.render.statement_text import statement_unicode
+
+    assert statement_unicode(latex) == want
+
+
+def test_a_statement_nested_past_the_recursion_limit_is_shown_as_written():
+    from bnproof.render.statement_text import statement_unicode
+
+    deep = "{" * 5000 + "x" + "}" * 5000
+    assert statement_unicode(deep) == deep
+
+
+def test_verify_prints_the_statement_typeset_and_its_latex_in_ascii(capsys, monkeypatch, bad_files):
+    from bnproof.claims.api import resolve as find
+    from bnproof._api.verify_claim import verify_claim
+
+    result = verify_claim(find("theorem-4.1")[0], {"y": ["1", "2"], "g": ["0", "1"], "gamma": "1"})
+    unicode, ascii_ = result.lines(unicode=True, columns=200), result.lines(unicode=False, columns=200)
+    assert unicode[1] == ("statement: ‖∇_{yⱼ}ℒ̂‖² ≤ γ²/σⱼ² (‖∇_{yⱼ}ℒ‖²−1/m ⟨1,∇_{yⱼ}ℒ⟩²−1/√m "
+                          "⟨∇_{yⱼ}ℒ,ŷⱼ⟩²)")
+    assert ascii_[1].startswith(r"statement: \left\|\nabla_{y_j}") and ascii_[1].isascii()

@@ -61,7 +61,12 @@ class ClaimVerifyResult:
         m = unicode_math.math if unicode else str
         from ..claims.naming import reading_lines
 
-        lines = [f"{self.claim_id} — {self.source}", f"statement: {self.statement}"]
+        from ..render.statement_text import statement_unicode
+
+        # the statement typeset (‖∇_{yⱼ}ℒ̂‖² ≤ …); its LaTeX source where Unicode cannot be shown
+        lines = [f"{self.claim_id} — {self.source}"]
+        lines += unicode_math.wrap("statement: ", statement_unicode(self.statement) if unicode else self.statement,
+                                   columns)
         lines += reading_lines(self.reading, columns)
         lines.append(f"{self.verdict.upper()}: {self.reason}")
         if self.residual is not None:
