@@ -1,7 +1,9 @@
 """Exact evaluation of straight-line programs and rigorous sign decisions.
 
-Values stay exact Fractions while they are rational (a square root of a
-rational square is rational).  Other values are enclosed in arb balls
+Values stay exact rationals while they are rational (a square root of a
+rational square is rational), held as python-flint fmpq (C arithmetic, about
+seven times faster than fractions.Fraction; what the engine reports is still a
+Fraction).  Other values are enclosed in arb balls
 (python-flint), whose arithmetic is rigorous: every ball contains the true
 value.  A sign is read from a ball only when the ball excludes 0.
 
@@ -44,6 +46,7 @@ undecided sign, never a value.  Nothing is ever rounded to a float.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
@@ -111,14 +114,23 @@ class Sign:
     bits: int | None = None  # the precision of the ball that decided it ("interval at N bits")
 
 
-def _bits(x: Fraction) -> int:
-    return max(abs(x.numerator).bit_length(), x.denominator.bit_length(), 1)
+def _bits(x: fmpq) -> int:
+    return max(x.height_bits(), 1)
 
 
-def _rational_sqrt(x: Fraction) -> Fraction | None:
-    p, q = isqrt(x.numerator), isqrt(x.denominator)
-    if p * p == x.numerator and q * q == x.denominator:
-        return Fraction(p, q)
+def _fmpq(x: Fraction) -> fmpq:
+    return fmpq(x.numerator, x.denominator)
+
+
+def _fraction(x: fmpq) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+def _rational_sqrt(x: fmpq) -> fmpq | None:
+    num, den = int(x.p), int(x.q)
+    p, q = isqrt(num), isqrt(den)
+    if p * p == num and q * q == den:
+        return fmpq(p, q)
     return None
 
 
@@ -141,7 +153,8 @@ def _endpoint(x: arb, upward: bool) -> Fraction | None:
 
 
 def _interval(x) -> Interval:
-    if isinstance(x, Fraction):
+    if isinstance(x, fmpq):
+        x = _fraction(x)
         return Interval(x, x)
     return Interval(_endpoint(x.lower(), False), _endpoint(x.upper(), True))
 
@@ -155,13 +168,47 @@ def operands(step: list) -> list[int]:
 
 def cone(steps: list, outputs) -> list[int]:
     """The steps the outputs depend on, in program order."""
+    return _cone(steps, outputs, lambda i: operands(steps[i]))
+
+
+def _cone(steps: list, outputs, operands_of) -> list[int]:
     needed, stack = set(outputs), list(outputs)
     while stack:
-        for j in operands(steps[stack.pop()]):
+        for j in operands_of(stack.pop()):
             if j not in needed:
                 needed.add(j)
                 stack.append(j)
     return sorted(needed)
+
+
+class _Shape:
+    """Each step's operands, and the cone of each output asked for, computed once per
+    evaluator rather than once per pass (a decision makes several passes)."""
+
+    def __init__(self, steps: list):
+        self.steps = steps
+        self.operands = [tuple(operands(step)) for step in steps]
+        self.cones: dict[int, list[int]] = {}
+
+    def cone(self, output: int) -> list[int]:
+        if output not in self.cones:
+            self.cones[output] = _cone(self.steps, [output], self.operands.__getitem__)
+        return self.cones[output]
+
+
+class _AsFractions(Mapping):
+    def __init__(self, rationals: dict):
+        self._rationals = rationals
+
+    def __getitem__(self, i):
+        x = self._rationals[i]
+        return None if x is None else _fraction(x)
+
+    def __iter__(self):
+        return iter(self._rationals)
+
+    def __len__(self):
+        return len(self._rationals)
 
 
 class Evaluator:
@@ -170,8 +217,9 @@ class Evaluator:
 
     def __init__(self, steps: list, inputs, max_work: int = MAX_WORK):
         self.steps, self.inputs, self.max_work = steps, inputs, max_work
+        self.shape = _Shape(steps)
         self.work = 0
-        self.exact: dict[int, Fraction | None] = {}  # None: irrational (a root of a non-square)
+        self.rationals: dict[int, fmpq | None] = {}  # None: irrational (a root of a non-square)
         self.tests: dict[int, tuple] = {}  # step -> ("zero",) or ("nonzero"/"near", bound bits)
         self.field = Radicals(["t"], max_work=max_work)  # "t": the zero test's unknown
         self.reps: dict = {}  # step -> its value in the field
@@ -181,20 +229,25 @@ class Evaluator:
         self.prec = PRECISIONS[0]  # of the pass under way
         self.absent: set[int] = set()  # guards whose condition is < 0, and what carries them
 
+    @property
+    def exact(self) -> Mapping:
+        """Step -> its exact value as a Fraction (None: irrational), for readers outside."""
+        return _AsFractions(self.rationals)
+
     # -- the public decisions ----------------------------------------------------
 
     def sign(self, output: int) -> Sign:
         """The sign of step `output`; DomainError if it is undefined here."""
-        needed = cone(self.steps, [output])
+        needed = self.shape.cone(output)
         prec, last = PRECISIONS[0], None
         while True:
             try:
                 balls = self._forward(prec, needed)
                 if output in self.absent:
                     raise DomainError(EMPTY)
-                x = self.exact.get(output)
+                x = self.rationals.get(output)
                 if x is not None:
-                    return Sign((x > 0) - (x < 0), "exact rational", Interval(x, x), self.work)
+                    return Sign((x > 0) - (x < 0), "exact rational", _interval(x), self.work)
                 ball = balls[output]
                 if not ball.is_finite():  # never read a sign from a non-finite enclosure
                     raise _Refine()
@@ -226,13 +279,13 @@ class Evaluator:
             except TooMuchWork as err:
                 raise Undecided(str(err)) from None
         return [Interval(None, None) if i in self.absent else  # absent: +∞
-                _interval(self.exact[i]) if self.exact.get(i) is not None else _interval(balls[i])
+                _interval(self.rationals[i]) if self.rationals.get(i) is not None else _interval(balls[i])
                 for i in range(len(self.steps))]
 
     def branch_signs(self, output: int) -> dict[int, int]:
         """The sign of the discriminant (a, or a − b) of every abs/max/min step the
         output depends on, decided exactly; a step whose sign cannot be decided is absent."""
-        needed = cone(self.steps, [output])
+        needed = self.shape.cone(output)
         piecewise = [i for i in needed if self.steps[i][0] in PIECEWISE + ("guard",)]
         prec = PRECISIONS[0]
         try:
@@ -277,21 +330,23 @@ class Evaluator:
                                                      for i in needed))
         self.prec = prec
         balls: dict[int, arb] = {}
+        exact, absent, steps, operands_of = self.rationals, self.absent, self.steps, self.shape.operands
         with ctx.workprec(prec):
             for i in needed:
-                if self.exact.get(i) is not None:
+                if exact.get(i) is not None:
                     continue
-                step = self.steps[i]
+                step = steps[i]
                 op = step[0]
-                if op == "guard" or any(j in self.absent for j in operands(step)):
+                args = operands_of[i]
+                if op == "guard" or absent and any(j in absent for j in args):
                     self._guarded(i, step, balls)
                     continue
-                if op in ("input", "const"):
-                    self.exact[i] = self._leaf(step)
+                if op == "input" or op == "const":
+                    exact[i] = self._leaf(step)
                     continue
-                if i not in self.exact and all(self.exact.get(j) is not None for j in operands(step)):
+                if i not in exact and all(exact.get(j) is not None for j in args):
                     value = self._rational_step(i, step)
-                    self.exact[i] = value
+                    exact[i] = value
                     if value is not None:
                         continue
                 balls[i] = self._ball_step(i, step, balls)
@@ -316,48 +371,63 @@ class Evaluator:
             source = b if a in absent else a
         else:  # +∞ is a value only for min to skip: arithmetic on it is undefined
             raise DomainError(f"step {i} ({op}) uses an absent guarded value: {EMPTY}")
-        if self.exact.get(source) is not None:
-            self.exact[i] = self.exact[source]
+        if self.rationals.get(source) is not None:
+            self.rationals[i] = self.rationals[source]
         else:
             balls[i] = balls[source]
 
-    def _leaf(self, step) -> Fraction:
+    def _leaf(self, step) -> fmpq:
         if step[0] == "const":
-            return Fraction(step[1])
-        x = Fraction(self.inputs(step[1], step[2:]))
+            return _fmpq(Fraction(step[1]))
+        x = _fmpq(Fraction(self.inputs(step[1], step[2:])))
         self._charge(_bits(x))
         return x
 
-    def _rational_step(self, i: int, step) -> Fraction | None:
+    def _rational_step(self, i: int, step) -> fmpq | None:
         op = step[0]
         if op == "pi":
             return None
-        xs = [self.exact[j] for j in operands(step)]
-        a = xs[0]
+        args = self.shape.operands[i]
+        a = self.rationals[args[0]]
         if op == "pow":
             self._charge(_bits(a) * max(step[2], 1))
             return a ** step[2]
-        self._charge(sum(_bits(x) for x in xs) + 1)
-        if op in TRANSCENDENTAL:
-            return _rational_transcendental(i, op, a)
-        if op == "sqrt":
-            if a < 0:
-                raise DomainError(f"square root of a negative number at step {i}")
-            return _rational_sqrt(a)  # None: irrational
-        if op == "div" and xs[1] == 0:
-            raise DomainError(f"division by zero at step {i}")
-        return {
-            "add": lambda: a + xs[1], "sub": lambda: a - xs[1], "mul": lambda: a * xs[1],
-            "div": lambda: a / xs[1], "neg": lambda: -a, "abs": lambda: abs(a),
-            "max": lambda: max(a, xs[1]), "min": lambda: min(a, xs[1]),
-        }[op]()
+        if len(args) == 1:
+            self._charge(_bits(a) + 1)
+            if op == "neg":
+                return -a
+            if op == "abs":
+                return abs(a)
+            if op == "sqrt":
+                if a < 0:
+                    raise DomainError(f"square root of a negative number at step {i}")
+                return _rational_sqrt(a)  # None: irrational
+            value = _rational_transcendental(i, op, _fraction(a))
+            return None if value is None else _fmpq(value)
+        b = self.rationals[args[1]]
+        self._charge(_bits(a) + _bits(b) + 1)
+        if op == "add":
+            return a + b
+        if op == "sub":
+            return a - b
+        if op == "mul":
+            return a * b
+        if op == "div":
+            if b == 0:
+                raise DomainError(f"division by zero at step {i}")
+            return a / b
+        if op == "max":
+            return a if a >= b else b
+        if op == "min":
+            return a if a <= b else b
+        raise KeyError(op)
 
     def _ball(self, j: int, balls: dict) -> arb:
-        x = self.exact.get(j)
+        x = self.rationals.get(j)
         if x is None:
             return balls[j]
         self._charge(_bits(x))
-        return arb(fmpq(x.numerator, x.denominator))
+        return arb(x)
 
     def _ball_step(self, i: int, step, balls: dict) -> arb:
         op = step[0]
@@ -378,14 +448,14 @@ class Evaluator:
             if a >= 0:
                 return a.sqrt()
             if self._is_zero(step[1], balls):  # straddles 0: exactly 0 has root 0
-                self.exact[i] = Fraction(0)
+                self.rationals[i] = fmpq(0)
                 raise _Retry
             raise _Refine(self.tests[step[1]][1])
         b = self._ball(step[2], balls)
         if op in ("max", "min") and (a > b or a < b):
             pick = step[1] if (a > b) == (op == "max") else step[2]
-            if self.exact.get(pick) is not None:  # the branch is proved: its value is exact
-                self.exact[i] = self.exact[pick]
+            if self.rationals.get(pick) is not None:  # the branch is proved: its value is exact
+                self.rationals[i] = self.rationals[pick]
                 return self._ball(pick, balls)
         if op == "div":
             if b.contains(0):
@@ -421,7 +491,7 @@ class Evaluator:
         if not a > -1 and self._on_edge(i, step[1], -1, a + 1, balls):
             return arb.pi()  # arccos(−1) = π
         if not a < 1 and self._on_edge(i, step[1], 1, a - 1, balls):
-            self.exact[i] = Fraction(0)  # arccos(1) = 0
+            self.rationals[i] = fmpq(0)  # arccos(1) = 0
             raise _Retry
         return a.acos()
 
@@ -461,7 +531,7 @@ class Evaluator:
         seen, stack = {j}, [j]
         while stack:
             i = stack.pop()
-            if self.exact.get(i) is not None:
+            if self.rationals.get(i) is not None:
                 continue
             for k in operands(self.steps[i]):
                 if k not in seen:
@@ -489,14 +559,14 @@ class Evaluator:
         if test is None:
             test = self.tests[j] = self._zero_test(self._rep(j, balls))
         if test[0] == "zero":
-            self.exact[j] = Fraction(0)
+            self.rationals[j] = fmpq(0)
             return True
         if test[0] == "rational":
-            self.exact[j] = test[1]
+            self.rationals[j] = _fmpq(test[1])
             raise _Retry
         if test[0] == "near" and balls[j].abs_upper() < arb(test[2]):
             self.tests[j] = ("zero",)
-            self.exact[j] = Fraction(0)
+            self.rationals[j] = fmpq(0)
             return True
         return False
 
@@ -556,9 +626,9 @@ class Evaluator:
         for i in self._cone_to_exact(j):
             if i in self.reps:
                 continue
-            x = self.exact.get(i)
+            x = self.rationals.get(i)
             if x is not None:
-                self.reps[i] = field.const(x)
+                self.reps[i] = field.const(_fraction(x))
                 continue
             step = self.steps[i]
             op = step[0]
@@ -636,8 +706,8 @@ class Evaluator:
         return sign
 
     def _value_ball(self, j: int, balls: dict) -> arb:
-        x = self.exact.get(j)
-        return arb(fmpq(x.numerator, x.denominator)) if x is not None else balls[j]
+        x = self.rationals.get(j)
+        return arb(x) if x is not None else balls[j]
 
 
 def _power(a: arb, k: int) -> arb:

@@ -2,23 +2,31 @@
 
 The exact engine confirms a violation; the certificate of it is then built in
 memory, written out as the text that would go on disk, read back and checked
-by `checker.check_document`.  A violation the checker cannot certify (say an
-exact zero it cannot decide) is remembered as a reason, never reported as a
-refutation: the search goes on looking for one it can certify.
+by `checker.check_document` (once: the text, not also the document it came
+from).  A violation the checker cannot certify (say an exact zero it cannot
+decide) is remembered as a reason, never reported as a refutation: the search
+goes on looking for one it can certify.
+
+Two steps, because they cost very different amounts: `refutes` is the exact
+decision alone (milliseconds), `certify` builds and checks the certificate
+(the checker re-runs the program in stdlib Fractions, up to a second at
+m = 256).  Shrinkers walk through exactly refuted instances with `refutes` and
+certify only what they would report (`simplest_certified`); `confirm` is both.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..certificate.io import CheckerRefused, pretty
-from ..certificate.program import build
+from ..certificate.io import pretty
+from ..certificate.program import sealed
 from ..checker import Rejected, check_document
 from ..claims.api import Claim
-from ..claims.decide import REFUTED, UNDECIDED, decide, lookup, sizes_of, trace
+from ..claims.decide import REFUTED, UNDECIDED, Decision, decide, lookup, sizes_of, trace
 from .space import valid_exact
 
 # Programs longer than this are shown unsimplified (expanding surds grows with the program).
@@ -54,7 +62,8 @@ class Judge:
         self.undecided = 0  # nominated instances the exact engine could not decide
         self.on_undecided = on_undecided
         self._traced: dict = {}
-        self._seen: dict = {}
+        self._decided: dict = {}  # key -> the REFUTED decision, or None
+        self._certified: dict = {}  # key -> Refutation, or None (the checker refused it)
         self._verdicts: dict = {}
         self.samples: list[dict] = []  # a few instances floats put inside, to decide exactly
 
@@ -69,35 +78,48 @@ class Judge:
         return tuple(sorted((k, _frozen(v)) for k, v in instance.items()))
 
     def confirm(self, instance: dict) -> Refutation | None:
+        """The certified refutation at this instance, or None."""
+        return self.certify(instance) if self.refutes(instance) else None
+
+    def refutes(self, instance: dict) -> Decision | None:
+        """The exact decision if it refutes the claim here (not yet certified), else None."""
         key = self._key(instance)
-        if key not in self._seen:
-            self._seen[key] = self._judge(instance, key)
-        return self._seen[key]
+        if key not in self._decided:
+            self._decided[key] = self._decide(instance, key)
+        return self._decided[key]
+
+    def certify(self, instance: dict) -> Refutation | None:
+        """The certificate of an instance `refutes` confirmed, once the checker accepts it."""
+        key = self._key(instance)
+        decision = self.refutes(instance)
+        if decision is None:
+            return None
+        if key not in self._certified:
+            self._certified[key] = self._certify(instance, decision)
+        return self._certified[key]
 
     def verdict(self, instance: dict) -> str | None:
         """The exact verdict of an instance `confirm` judged (None: outside its domain)."""
         return self._verdicts.get(self._key(instance))
 
-    def _judge(self, instance: dict, key: tuple) -> Refutation | None:
+    def _decide(self, instance: dict, key: tuple) -> Decision | None:
         claim = self.claim
         if not all(valid_exact(v, instance[v.name]) for v in claim.variables):
             return None
-        traced = self.traced(sizes_of(claim, instance))
-        decision = decide(claim, instance, traced=traced)
+        decision = decide(claim, instance, traced=self.traced(sizes_of(claim, instance)))
         self._verdicts[key] = decision.verdict
         if decision.verdict == UNDECIDED:
             self.undecided += 1
             if self.on_undecided:
                 self.on_undecided(self.undecided)
-        if decision.verdict != REFUTED:
-            return None
+        return decision if decision.verdict == REFUTED else None
+
+    def _certify(self, instance: dict, decision: Decision) -> Refutation | None:
+        claim = self.claim
         try:
-            # build() checks the document it builds; the text to be written is checked again
-            text = pretty(build(claim, instance, traced)) + "\n"
+            # the text to be written is what the checker judges
+            text = pretty(sealed(claim, instance, self.traced(sizes_of(claim, instance)))) + "\n"
             established = check_document(json.loads(text))
-        except CheckerRefused as err:
-            self.rejection = str(err).partition("so it is not written: ")[2] or str(err)
-            return None
         except Rejected as err:
             self.rejection = str(err)
             return None
@@ -106,6 +128,18 @@ class Judge:
             return None
         how = decision.residual.how if decision.residual is not None else decision.detail
         return Refutation(instance, how, text, established)
+
+    def simplest_certified(self, refuted: list, deadline: float | None = None) -> Refutation | None:
+        """The first instance of `refuted` (exactly refuted instances, simplest first)
+        whose certificate the checker accepts; None if none is (or the monotonic
+        deadline passes first: the caller keeps the certified one it had)."""
+        for instance in refuted:
+            if deadline is not None and time.monotonic() > deadline:
+                return None
+            found = self.certify(instance)
+            if found:
+                return found
+        return None
 
 
 def described(claim: Claim, refutation: Refutation) -> Refutation:

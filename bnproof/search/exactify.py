@@ -2,14 +2,16 @@
 
 Rationalize to small denominators, decide exactly, and only then shrink:
 fewer samples, then simpler numbers, each step kept only if the exact
-verdict is still "refuted" (and, in `bnproof fuzz`, the certificate of it is
-accepted by the checker: `accept` is then `certify.Judge.confirm`).  Zero
-false refutations is the rule.
+verdict is still "refuted" (`accept`: in `bnproof fuzz`, `certify.Judge.refutes`,
+and the instance shrinking ends with is then certified, walking back along
+the steps to the last one the checker accepts).  Zero false refutations is
+the rule.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import time
 from fractions import Fraction
 from typing import Callable
@@ -49,11 +51,71 @@ def _axes(claim: Claim, size: str) -> dict:
     return {v.name: [i for i, s in enumerate(v.shape) if s == size] for v in claim.variables}
 
 
-def _drop(value, axes: list[int], index: int, depth: int = 0):
+def _drop(value, axes: list[int], indices: range, depth: int = 0):
     if not isinstance(value, list):
         return value
-    kept = [e for i, e in enumerate(value) if not (depth in axes and i == index)]
-    return [_drop(e, axes, index, depth + 1) for e in kept]
+    kept = [e for i, e in enumerate(value) if not (depth in axes and i in indices)]
+    return [_drop(e, axes, indices, depth + 1) for e in kept]
+
+
+def _fewer_samples(claim: Claim, instance: dict, accept: Callable, spend: Callable, improve: Callable):
+    """Drop samples in runs, the longest first, halving the run length when none can
+    go (so 64 samples shrink to 2 in a handful of exact decisions, not 62), down to
+    single samples; `improve` hears each accepted drop.  (instance, found) after the
+    last accepted drop, or None."""
+    result = None
+    for size, (lo, _) in claim.sizes.items():
+        axes = _axes(claim, size)
+        current = sizes_of(claim, instance).get(size)
+        if current is None or current <= lo:
+            continue
+        run = current - lo
+        while run >= 1:
+            start, dropped = 0, False
+            while start + run <= current:
+                if not spend():
+                    return result
+                smaller = {n: _drop(instance[n], axes[n], range(start, start + run)) for n in instance}
+                found = accept(smaller)
+                if found:
+                    instance, result, dropped = smaller, (smaller, found), True
+                    improve(smaller, found)
+                    current -= run
+                    break
+                start += run
+            if not dropped:
+                run //= 2
+            run = min(run, current - lo)
+    return result
+
+
+def _negated(value):
+    return [_negated(v) for v in value] if isinstance(value, list) else -value
+
+
+def _negatives(instance: dict) -> int:
+    return sum(_get(v, p) < 0 for v in instance.values() for p in _paths(v))
+
+
+def _fewer_negatives(claim: Claim, instance: dict, accept: Callable, spend: Callable, improve: Callable):
+    """Negate whole variables at once (a claim symmetric under y → −y, γ → −γ has no
+    simpler single-entry step from (−1, 0, 0), γ = −1 to (1, 0, 0), γ = 1); kept only
+    if fewer entries are negative, so that it ends.  Every subset of up to three
+    variables.  (instance, found) after the last accepted step, or None."""
+    result = None
+    names = [v.name for v in claim.variables if v.domain != "positive"]
+    subsets = [c for r in range(1, min(3, len(names)) + 1) for c in itertools.combinations(names, r)]
+    for subset in subsets:
+        trial = {n: _negated(x) if n in subset else x for n, x in instance.items()}
+        if _negatives(trial) >= _negatives(instance):
+            continue
+        if not spend():
+            break
+        found = accept(trial)
+        if found:
+            instance, result = trial, (trial, found)
+            improve(trial, found)
+    return result
 
 
 def _simpler(x: Fraction) -> list[Fraction]:
@@ -122,22 +184,21 @@ def shrink(claim: Claim, instance: dict, decision, accept: Callable | None = Non
             on_improve(trial, found)
         return trial, found, True
 
+    def spend():
+        nonlocal tries
+        if tries >= budget or out_of_time():
+            return False
+        tries += 1
+        return True
+
     while improved and tries < budget and not out_of_time():
         improved = False
-        for size, (lo, _) in claim.sizes.items():  # fewer samples first
-            axes = _axes(claim, size)
-            current = sizes_of(claim, instance).get(size)
-            if current is None or current <= lo:
-                continue
-            for index in range(current):
-                if out_of_time():
-                    break
-                tries += 1
-                smaller = {n: _drop(instance[n], axes[n], index) for n in instance}
-                found = accept(smaller)
-                if found:
-                    instance, decision, improved = improve(smaller, found)
-                    break
+        fewer = _fewer_samples(claim, instance, accept, spend, improve)  # fewer samples first
+        if fewer:
+            (instance, decision), improved = fewer, True
+        flipped = _fewer_negatives(claim, instance, accept, spend, improve)  # then fewer signs
+        if flipped:
+            (instance, decision), improved = flipped, True
         for name in list(instance):  # then simpler numbers
             for path in list(_paths(instance[name])):
                 for option in _simpler(_get(instance[name], path)):

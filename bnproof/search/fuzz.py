@@ -53,6 +53,7 @@ class Outcome:
     phases: dict = field(default_factory=dict)  # instances evaluated per search phase
     refutation: Refutation | None = None
     first_seconds: float | None = None  # to the first certified violation, before shrinking
+    shrunk_seconds: float | None = None  # to the shrunk counterexample, certified (not yet written out)
     proved_sizes: list = field(default_factory=list)  # identities proved with symbols
     proof_grid: list = field(default_factory=list)  # the sizes the prover was to try
     reason: str | None = None  # why vacuous or undecided
@@ -134,7 +135,7 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     `report(kind, payload)`, if given, hears of progress as it happens:
     ("coverage", Coverage) as it grows, ("phases", {phase: instances}) as
     each phase ends, ("refutation", Refutation) for every certified
-    counterexample (the first at once, then each simpler one), ("proved",
+    counterexample (the first at once, then the shrunk one), ("proved",
     sizes), so that a caller that must stop the run loses nothing."""
     if getattr(claim, "exists", ()):  # "for every x there is p": a search of its own
         from .exists import search
@@ -166,8 +167,8 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage, phases, proof_grid=proof_grid, notes=notes)
     if found is not None:
         outcome.first_seconds = first - start
-        instance, found = shrink(claim, found.instance, found, accept=judge.confirm, deadline=deadline,
-                                 on_improve=lambda _, r: report("refutation", r))
+        found = _shrunk(claim, judge, found, deadline, report)
+        outcome.shrunk_seconds = time.monotonic() - start
         stopped = BUDGET if time.monotonic() > deadline else stopped
         outcome.refutation = described(claim, found)
     else:
@@ -199,6 +200,22 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     outcome.stopped = stopped
     outcome.seconds = time.monotonic() - start
     return outcome
+
+
+def _shrunk(claim: Claim, judge: Judge, found: Refutation, deadline: float, report) -> Refutation:
+    """Shrink through exactly refuted instances, then certify the simplest: the last
+    step (even past the deadline: one certification, as each step used to cost), else
+    the step before it while time is left, else the certified `found` it started from."""
+    steps = []
+    shrink(claim, found.instance, found, accept=judge.refutes, deadline=deadline,
+           on_improve=lambda instance, _: steps.append(instance))
+    if not steps:
+        return found
+    final = judge.certify(steps[-1]) or judge.simplest_certified(steps[-2::-1], deadline)
+    if final is None:
+        return found
+    report("refutation", final)
+    return final
 
 
 def _traced(claim: Claim, judge: Judge, sizes: dict) -> None:
