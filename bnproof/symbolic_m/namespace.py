@@ -55,9 +55,17 @@ def namespace(rec: Recorder) -> SimpleNamespace:
                 return functools.reduce(lambda a, b: a + b, sums)
             outside("a sum over the fixed axis of a batch matrix")
         if isinstance(x, Sym):
-            if x.kind == "M":
+            if x.kind == "M":  # numpy: axis 0 sums each column (1ᵀM), axis 1 each row (M1)
                 ones = SymVector(rec, rec.emit(["ones"]))
-                return ones @ (x @ ones)
+                if axis is None:
+                    return ones @ (x @ ones)
+                if axis in (0, -2):
+                    return ones @ x
+                if axis in (1, -1):
+                    return x @ ones
+                outside(f"a sum of a matrix over axis {axis!r}")
+            if axis not in (None, 0, -1) or x.kind == "S" and axis is not None:
+                outside(f"a sum over axis {axis!r} of a {'scalar' if x.kind == 'S' else 'vector'}")
             return _sum(x)
         x = np.asarray(x, dtype=object)
         if x.size == 0:
@@ -67,8 +75,8 @@ def namespace(rec: Recorder) -> SimpleNamespace:
         return np.sum(x, axis=axis)
 
     def length(x, axis):
-        if isinstance(x, Sym):
-            return rec.m()
+        if isinstance(x, Sym):  # the mean of a scalar is itself (numpy), not it over m
+            return 1 if x.kind == "S" else rec.m()
         x = np.asarray(x, dtype=object)
         return x.size if axis is None else x.shape[axis]
 
@@ -78,7 +86,7 @@ def namespace(rec: Recorder) -> SimpleNamespace:
                 outside("a mean over the fixed axis of a batch matrix")
             return total(x, axis) / rec.m()
         if isinstance(x, Sym) and x.kind == "M":
-            return total(x) / (rec.m() * rec.m())
+            return total(x, axis) / (rec.m() * rec.m() if axis is None else rec.m())
         n = length(x, axis)
         return total(x, axis) / (n if isinstance(n, Sym) else rec.const(n))
 
@@ -137,13 +145,36 @@ def namespace(rec: Recorder) -> SimpleNamespace:
             if isinstance(x, SymVector):
                 outside("a gradient with respect to a computed vector (only input vectors)")
             outside("a gradient with respect to something that is not an input batch vector")
-        value = fn(x)
+        # xp.grad(fn, x) differentiates fn's argument only (the exact and JAX backends seed
+        # a fresh variable): a value fn reads from outside that depends on x is a constant
+        # there, but ["grad", f, x] would differentiate it too.  Such a closure is refused:
+        # fn applied to a placeholder must not reach x.  The probe's steps stay recorded (a
+        # value fn kept from it stays valid); those the residual does not need are pruned.
+        probe = scalar_of(fn(SymVector(rec, rec.emit(["input", "grad-probe"]))))
+        if x.index in reachable(probe.index):
+            outside("a gradient of a closure that reads the variable it differentiates by (or a "
+                    "value computed from it) other than through its argument")
+        value = scalar_of(fn(x))
+        return SymVector(rec, rec.emit(["grad", value.index, x.index]))
+
+    def scalar_of(value):
         if isinstance(value, np.ndarray) and value.size == 1:
             value = value.reshape(()).item()
         value = lift(value)
         if value is None or value.kind != "S":
             outside("a gradient of something that is not one scalar")
-        return SymVector(rec, rec.emit(["grad", value.index, x.index]))
+        return value
+
+    def reachable(index: int) -> set:
+        seen, stack = set(), [index]
+        while stack:
+            i = stack.pop()
+            if i not in seen:
+                seen.add(i)
+                step = rec.steps[i]
+                stack.extend(step[1:2] if step[0] == "pow" else
+                             () if step[0] in ("input", "const") else step[1:])
+        return seen
 
     return SimpleNamespace(
         kind="symbolic-length",

@@ -49,8 +49,19 @@ def _exact(x) -> bool:
     return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
 
 
+def _numpy_function(self, func, types, args, kwargs):
+    # numpy would take a traced value for a 0-d object array: np.dot(y, g) became y∘g
+    outside(f"numpy.{getattr(func, '__name__', 'function')} on a traced value (numpy functions "
+            "do not see batch vectors as arrays; use xp)")
+
+
+def _numpy_array(self, *args, **kwargs):
+    outside("a batch vector or matrix converted to a numpy array (its length m is symbolic; use xp)")
+
+
 class Sym:
     __array_ufunc__ = None  # numpy defers to the reflected methods below
+    __array_function__ = _numpy_function
     kind = "?"
 
     def __init__(self, rec: Recorder, index: int):
@@ -152,6 +163,7 @@ class SymScalar(Sym):
 class SymVector(Sym):
     kind = "V"
     ndim = 1
+    __array__ = _numpy_array  # scalars stay convertible: object arrays of them are the d side
 
     @property
     def shape(self):
@@ -164,6 +176,7 @@ class SymVector(Sym):
 class SymMatrix(Sym):
     kind = "M"
     ndim = 2
+    __array__ = _numpy_array
 
     @property
     def shape(self):
@@ -217,7 +230,7 @@ _NAME = {"S": "scalar", "V": "batch vector", "M": "matrix"}
 
 def _elementwise_d(value: Sym, op: str, array: np.ndarray, reflected: bool):
     """A traced value with a numpy array of the fixed d side: entrywise, if the value is a scalar."""
-    if value.kind != "S" and op != "mul":
+    if value.kind != "S":  # numpy would broadcast the array's last axis against the batch
         outside(f"a {_NAME[value.kind]} combined with a fixed-size array")
     out = np.empty(array.shape, dtype=object)
     for k in np.ndindex(array.shape):
@@ -235,6 +248,8 @@ class Columns:
     """An (m, d) input with d fixed: its d columns are vectors "X:0", ..., "X:{d-1}"."""
 
     __array_ufunc__ = None
+    __array_function__ = _numpy_function
+    __array__ = _numpy_array
     ndim = 2
 
     def __init__(self, rec: Recorder, columns: list, transposed: bool = False):
@@ -250,15 +265,25 @@ class Columns:
         return Columns(self.rec, self.columns, not self.transposed)
 
     def _each(self, other, f):
+        """Entrywise with numpy's broadcasting, which aligns the LAST axis (d): another
+        (m, d) matrix, a (d,) array or a scalar; never a batch vector (numpy would pair
+        it with the d axis, and needs d = m) nor a transpose or another width."""
         if self.transposed:
             outside("arithmetic on the transpose of a batch matrix")
         if isinstance(other, Columns):
+            if other.transposed or len(other.columns) != len(self.columns):
+                outside("entrywise arithmetic of batch matrices of different shapes")
             return Columns(self.rec, [f(a, b) for a, b in zip(self.columns, other.columns)])
+        if isinstance(other, Sym) and other.kind != "S":
+            outside(f"a batch matrix combined entrywise with a {_NAME[other.kind]} (numpy broadcasts "
+                    "it along the fixed axis)")
         other = np.asarray(other, dtype=object) if not isinstance(other, Sym) else other
         if isinstance(other, np.ndarray) and other.shape == (len(self.columns),):
             return Columns(self.rec, [f(a, b) for a, b in zip(self.columns, other)])
         if isinstance(other, np.ndarray) and other.shape == ():
             other = other.item()
+        if isinstance(other, np.ndarray):
+            outside(f"a batch matrix combined with an array of shape {other.shape}")
         return Columns(self.rec, [f(a, other) for a in self.columns])
 
     def __add__(self, o): return self._each(o, lambda a, b: a + b)

@@ -1,0 +1,137 @@
+"""Red team of issue 15 (proofs for every batch size m): claims that are FALSE under the
+claim's own numpy semantics must never be "proved for every m", and forged proof
+certificates must never be accepted.
+
+Each false claim below was proved (with a certificate the checker accepted) before its
+fix: the symbolic-length tracer gave the claim's residual another meaning than numpy
+does, and the checker, which trusts the program, replayed the wrong program faithfully.
+Every claim is checked false on a concrete instance with the claim's own exact
+evaluation first, so a test cannot pass because its claim happens to be true."""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from bnproof.checker import Rejected, check_document
+from bnproof.claims import Claim, Var
+from bnproof.symbolic_m.prove import attempt
+from tests.tamper import seal
+from tests.test_checker_proof import ProgramBuilder, certificate, claim as claim_object
+
+Y, G = Var("y", ("m",)), Var("g", ("m",))
+X, W = Var("X", ("m", "d")), Var("w", ("d",))
+
+
+def make(name, residual, variables=(Y, G), kind="inequality", sizes=None, hypotheses=()):
+    return Claim(id=f"redteam/{name}", source="a red-team test", statement="x", residual=residual,
+                 variables=variables, sizes=sizes or {"m": (2, 4)}, kind=kind, hypotheses=hypotheses)
+
+
+def exact_residual(claim, values):
+    """The claim's residual on an instance, with the exact fixed-size engine (numpy semantics)."""
+    from bnproof.claims.decide import decide
+
+    return decide(claim, values)
+
+
+def assert_false_at(claim, values):
+    verdict = exact_residual(claim, values)
+    assert verdict.verdict != "holds", verdict  # the claim really is false
+
+
+def assert_not_proved(claim, fixed=None):
+    result = attempt(claim, fixed or {}, certify=True)
+    assert not result.proved, (result.reason, result.program)
+    assert result.document is None
+    return result
+
+
+def vec(*xs):
+    return np.array([Fraction(x) for x in xs], dtype=object)
+
+
+# --- (a) false claims the engine proved: the tracer's numpy semantics ------------------
+
+def _axis_sum(xp, y, g):
+    # numpy: mean over axis 0 of y gᵀ is mean(y)·g, a vector; the sum of it times y is
+    # mean(y)·<g, y>.  Traced as the mean of ALL entries (a scalar), it was mean(y)·mean(g)·Σy.
+    return xp.sum(xp.mean(xp.outer(y, g), axis=0) * y) - xp.mean(y) * xp.mean(g) * xp.sum(y)
+
+
+def test_a_matrix_mean_over_an_axis_is_a_vector_not_the_mean_of_all_entries():
+    c = make("mean-axis-0", _axis_sum)
+    assert_false_at(c, {"y": vec(1, 2), "g": vec(1, -1)})
+    assert_not_proved(c)
+
+
+def test_a_matrix_sum_over_axis_1_is_m_at_v():
+    # numpy: Σ_j y_i g_j over axis 1 is y·Σg; its dot with g is <y, g>·Σg.  Claimed = Σy·(Σg)²/m.
+    c = make("sum-axis-1", lambda xp, y, g: xp.sum(xp.sum(xp.outer(y, g), axis=1) * g)
+             - xp.sum(y * g) * xp.sum(g), kind="identity")
+    proved = attempt(c, {}, certify=True)
+    assert proved.proved, proved.reason  # true: the axis is honoured
+    wrong = make("sum-axis-1-wrong", lambda xp, y, g: xp.sum(xp.sum(xp.outer(y, g), axis=1) * g)
+                 - xp.sum(y) * xp.sum(g) ** 2 / y.shape[0], kind="identity")
+    assert_not_proved(wrong)
+
+
+def test_numpy_functions_on_traced_values_are_outside_the_fragment():
+    # np.dot of two traced vectors took them as 0-d object arrays: their elementwise
+    # product, not the inner product.  Σ(<y,g>·g) - Σ(y∘g∘g) >= 0 is false (y = (1, 0), g = (1, -1)).
+    c = make("np-dot", lambda xp, y, g: xp.sum(np.dot(y, g) * g) - xp.sum(y * g * g))
+    assert_false_at(c, {"y": vec(1, 0), "g": vec(1, -1)})
+    result = assert_not_proved(c)
+    assert result.status == "outside-fragment" and "numpy" in result.reason
+    for fn in (lambda xp, y, g: np.sum(y) - xp.sum(y), lambda xp, y, g: np.asarray(y).sum() - xp.sum(y),
+               lambda xp, y, g: np.mean(y) - xp.mean(y), lambda xp, y, g: xp.sum(np.outer(y, g))):
+        assert attempt(make("np", fn, kind="identity"), {}, certify=False).status == "outside-fragment"
+
+
+def test_a_batch_matrix_times_a_batch_vector_broadcasts_along_the_fixed_axis_in_numpy():
+    # numpy: X (m, d) * y (m,) multiplies column j by y_j (and needs d = m); traced as row i
+    # times y_i, Σ(X∘y) - Σ(y @ X) was 0 and "proved" at d = 2.
+    c = make("columns-times-vector", lambda xp, X, y: xp.sum(X * y) - xp.sum(y @ X), variables=(X, Y),
+             sizes={"m": (2, 4), "d": (2, 2)})
+    xs = np.array([[Fraction(0), Fraction(5)], [Fraction(1), Fraction(0)]], dtype=object)
+    assert_false_at(c, {"X": xs, "y": vec(1, -1)})
+    assert_not_proved(c, {"d": 2})
+    transposed = make("columns-plus-transpose", lambda xp, X: -xp.sum((X + X.T) ** 2) + 4 * xp.sum(X * X),
+                      variables=(X,), sizes={"m": (2, 4), "d": (2, 2)})
+    assert attempt(transposed, {"d": 2}, certify=False).status == "outside-fragment"
+
+
+def test_a_fixed_size_array_times_a_batch_vector_is_outside():
+    # numpy: w (1,) * y (m,) is the vector w_0·y, whose entry 0 is the scalar w_0·y_0; traced
+    # as an array holding the vector w_0·y, entry 0 was that vector, and Σ of it w_0·Σy.
+    c = make("array-times-vector", lambda xp, w, y: xp.sum((w * y)[0]) - w[0] * xp.sum(y),
+             variables=(W, Y), sizes={"m": (2, 4), "d": (1, 1)})
+    assert_false_at(c, {"w": vec(1), "y": vec(1, 1)})
+    assert attempt(c, {"d": 1}, certify=False).status == "outside-fragment"
+
+
+def test_a_gradient_of_a_closure_over_its_own_variable():
+    # xp.grad(f, y) is the gradient of f at y, f's other values held fixed (as the exact and
+    # JAX backends do): for f(t) = <t, y> it is y, not 2y.  Σ(∇·g) - 2<y, g> >= 0 is false.
+    c = make("grad-closure", lambda xp, y, g: xp.sum(xp.grad(lambda t: xp.sum(t * y), y) * g)
+             - 2 * xp.sum(y * g))
+    assert_false_at(c, {"y": vec(1, 0), "g": vec(1, 0)})
+    result = assert_not_proved(c)
+    assert result.status == "outside-fragment" and "closure" in result.reason
+    # a closure over values that do not depend on the variable is fine (Facts C.1, C.2)
+    fine = make("grad-closure-fine", lambda xp, y, g: xp.sum(xp.grad(lambda t: xp.sum(t * g), y) * g)
+                - xp.sum(g * g), kind="identity")
+    assert attempt(fine, {}, certify=True).proved
+
+
+def test_the_mean_of_a_scalar_is_the_scalar():
+    # numpy: mean(<y, g>) = <y, g>; traced as <y, g>/m, <y, g>/m - mean(<y, g>) >= 0 was 0
+    c = make("mean-of-scalar", lambda xp, y, g: xp.sum(y * g) / y.shape[0] - xp.mean(xp.sum(y * g)))
+    assert_false_at(c, {"y": vec(1, 1), "g": vec(1, 1)})
+    assert_not_proved(c)
+    assert attempt(make("mean-of-scalar-id", lambda xp, y, g: xp.mean(xp.sum(y)) - xp.sum(y), kind="identity"),
+                   {}, certify=True).proved
