@@ -22,6 +22,7 @@ from ..claims.api import Claim
 from . import nonnegative as NN
 from . import poly as P
 from .algebra import Algebra, Scalar, TooLarge
+from .crosscheck import disagreement
 from .evaluate import Replay
 from .fragment import NotDefined, OutsideFragment
 from .show import normal_form_latex, normal_form_text
@@ -90,12 +91,21 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
             return Attempt(NOT_PROVED, f"not proved: normal form {text}, no manifestly nonnegative "
                                        "decomposition found", fixed, program,
                            normal_form=text, normal_form_latex=latex)
-    witness = find_witness(claim, fixed, program)
-    if witness is None:
+    found = find_instance(claim, fixed)
+    if found is None:
         return Attempt(NOT_PROVED, "not proved: no exact instance at a small m was found where the "
                                    "hypotheses hold and the residual is defined (the proof could be "
                                    "vacuous)", fixed, program, proof, normal_form=text,
                        normal_form_latex=latex)
+    witness = {"m": found[0], "inputs": _program_inputs(claim, program, found[1])}
+    # the program must be the claim's (numpy's reading) at the witness and, where the claim
+    # has an instance there, at the next m: a tracer that reads the claim otherwise proves
+    # another statement, which the checker would replay faithfully
+    for m, instance in [found] + [x for x in [find_instance(claim, fixed, found[0] + 1, 1)] if x]:
+        why = disagreement(claim, fixed, program, m, _program_inputs(claim, program, instance), instance)
+        if why is not None:
+            return Attempt(NOT_PROVED, f"not proved: {why}", fixed, program, proof,
+                           normal_form=text, normal_form_latex=latex)
     result = Attempt(PROVED, "proved for every m" + at_fixed([fixed]), fixed, program, proof, witness,
                      normal_form="0" if value.is_zero() else text,
                      normal_form_latex="0" if value.is_zero() else latex, equality=equality)
@@ -345,17 +355,26 @@ def find_witness(claim: Claim, fixed: dict, program: dict) -> dict | None:
     """An exact instance at the smallest m of the claim's range (at least 2) where the fixed-size
     engine decides the claim holds (so every hypothesis > 0 and the residual is defined), in the
     program's input names (spec: "witness")."""
+    found = find_instance(claim, fixed)
+    return None if found is None else {"m": found[0], "inputs": _program_inputs(claim, program, found[1])}
+
+
+def find_instance(claim: Claim, fixed: dict, start: int | None = None, count: int = 3):
+    """(m, instance in the claim's variables) at the first of `count` batch sizes from `start`
+    (the claim's smallest, at least 2) within its range where the fixed-size engine finds
+    one on which the claim holds; None if there is none."""
     from ..claims.prove import find_witness as fixed_size_witness
 
     lo, hi = claim.sizes[BATCH]
-    for m in range(max(lo, 2), min(hi, max(lo, 2) + 2) + 1):
+    start = max(lo, 2) if start is None else start
+    for m in range(start, min(hi, start + count - 1) + 1):
         sizes = {**fixed, BATCH: m}
         try:
             instance = fixed_size_witness(claim, sizes, tries=WITNESS_TRIES)
         except Exception:  # the fixed-size engine could not trace it: no witness, never a crash
             instance = None
         if instance is not None:
-            return {"m": m, "inputs": _program_inputs(claim, program, instance)}
+            return m, instance
     return None
 
 
