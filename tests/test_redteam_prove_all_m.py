@@ -157,3 +157,29 @@ def test_a_program_that_is_not_the_claims_is_caught_at_the_witness(monkeypatch):
     assert disagreement(zero, {}, program_for(zero, {}), 2, inputs, {"y": vec(1, 2), "g": vec(3, 5)}) is None
     why = disagreement(false, {}, program_for(zero, {}), 2, inputs, {"y": vec(1, 2), "g": vec(3, 5)})
     assert "the residual" in why
+
+
+# --- (b) forged certificates -------------------------------------------------------------
+
+def _many_gradients(count: int, m: int = 4):
+    """sum(grad(S[y], y)) - m = 0, with `count` copies of the gradient step (a forged
+    certificate may repeat steps the tracer would have shared)."""
+    b = ProgramBuilder(["y", "vector", "real"])
+    y = b.input("y")
+    s = b.sum(b.mul(y, y))
+    grads = [b.grad(s, y) for _ in range(count)]
+    r = b.sub(b.sum(b.mul(grads[-1], y)), b.mul(b.const("2"), s))
+    witness = {"m": m, "inputs": {"y": [str(i) for i in range(m)]}}
+    return certificate(b.program(r), body=claim_object(names=("y",)), witness=witness)
+
+
+def test_gradients_at_the_witness_are_charged_against_a_work_limit(monkeypatch):
+    # every ["grad", f, x] instantiated at the witness walked all scalar steps before f,
+    # unbounded: 2,000 gradients after 500 outer products at m = 32 took a minute, and
+    # 20,000 would take hours.  Now only f's cone is visited, each visit charged.
+    from bnproof.checker import instantiate
+
+    assert "residual = 0" in check_document(seal(_many_gradients(3)))
+    monkeypatch.setattr(instantiate, "MAX_GRADIENT_WORK", 200)
+    with pytest.raises(Rejected, match="gradient.*limit"):
+        check_document(seal(_many_gradients(40)))

@@ -11,10 +11,14 @@ adjoint of a square root s divides by 2s, so the gradient is defined only where 
 root is > 0, as the derivative of the square root requires)."""
 
 from fractions import Fraction
+from heapq import heappop, heappush
 
 from .parse import Rejected
 
 MAX_M, MAX_SCALAR_STEPS = 64, 1_000_000
+# scalar steps visited by all gradients together: each visits only its function's cone, so
+# a certificate that repeats ["grad", f, x] pays for every repetition
+MAX_GRADIENT_WORK = 4_000_000
 
 
 class Emitter:
@@ -24,6 +28,7 @@ class Emitter:
         self.m, self.steps, self.consts = m, [], {}
         self.inputs = {n: (t, d) for n, t, d in inputs}
         self.read = {}
+        self.gradient_work = 0
 
     def emit(self, step: list) -> int:
         if len(self.steps) >= MAX_SCALAR_STEPS:
@@ -148,13 +153,21 @@ def scalar_step(e: Emitter, op, xs, ts, literal, t, args, ops, vals):
 def gradient(e: Emitter, f: int, xs: list) -> list:
     """The adjoints of the steps xs in the scalar step f, by reverse accumulation."""
     adj = {f: e.const(1)}
+    pending = [-f]  # the cone of f, latest step first (a max-heap of step indices)
 
     def acc(j: int, v: int) -> None:
-        adj[j] = e.op("add", adj[j], v) if j in adj else v
+        if j in adj:
+            adj[j] = e.op("add", adj[j], v)
+        else:
+            adj[j] = v
+            heappush(pending, -j)
 
-    for k in range(f, -1, -1):
-        if k not in adj:
-            continue
+    while pending:
+        k = -heappop(pending)
+        e.gradient_work += 1
+        if e.gradient_work > MAX_GRADIENT_WORK:
+            raise Rejected(f"instantiate: the gradients visit more than {MAX_GRADIENT_WORK} scalar "
+                           "steps (the checker's work limit)")
         z, (op, *args) = adj[k], e.steps[k]
         if op == "add":
             acc(args[0], z)
