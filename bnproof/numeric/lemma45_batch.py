@@ -34,18 +34,23 @@ def residuals(xp, X, y, W0, gamma):
     """Per instance: residual, lhs, rhs, inner = ⟨W0, W*⟩ and scale = ‖W0‖² + ‖W*‖²."""
     n, m, d = X.shape
     rank_c = min(m - 1, d)
-    Xc = X - xp.mean(X, axis=1, keepdims=True)
-    yc = y - xp.mean(y, axis=1, keepdims=True)
+    x_bar, y_bar = xp.mean(X, axis=1), xp.mean(y, axis=1)
+    Xc, yc = X - x_bar[:, None, :], y - y_bar[:, None]
     # batched matmul, not einsum: numpy's einsum without optimize=True loops in C
     # element by element, 6× slower than the BLAS call behind Xᵀ @ X
-    Xt, Xct = xp.swapaxes(X, 1, 2), xp.swapaxes(Xc, 1, 2)
-    G, Gc = Xt @ X, Xct @ Xc
-    r, c = (Xt @ y[..., None])[..., 0], (Xct @ yc[..., None])[..., 0]
+    Xct = xp.swapaxes(Xc, 1, 2)
+    Gc, c = Xct @ Xc, (Xct @ yc[..., None])[..., 0]
+    # Xᵀy directly, not as Xcᵀyc + m·x̄ȳ: on integer data it is then exact, and an
+    # exactly zero Xᵀy gives W* = 0 exactly (a non-finite residual, as it must be)
+    r = (xp.swapaxes(X, 1, 2) @ y[..., None])[..., 0]
     sign = xp.sign(gamma)[:, None]
     if rank_c == d:  # no kernel: P = I, and one batched solve (5× faster than eigh)
-        both = xp.linalg.solve(xp.concatenate([G, Gc]), xp.concatenate([r, c])[..., None])[..., 0]
-        w_star, b, pw0 = both[:n], both[n:] * sign, W0
+        w_star, b = _solved(xp, m, Gc, c, r, x_bar)
+        b, pw0 = b * sign, W0
     else:
+        # XᵀX = XcᵀXc + m·x̄x̄ᵀ (Σ xc = 0): a sum of positive semidefinite terms, so
+        # nothing cancels, and no second Gram matrix
+        G = Gc + m * x_bar[:, :, None] * x_bar[:, None, :]
         w_star, b, pw0 = _with_kernel(xp, G, Gc, r, c, W0, rank_c)
         b = b * sign
 
@@ -56,6 +61,20 @@ def residuals(xp, X, y, W0, gamma):
     lhs = xp.sum(pw0**2, axis=1) - t**2 / xp.sum(b**2, axis=1)
     return {"residual": rhs - lhs, "lhs": lhs, "rhs": rhs, "inner": inner,
             "scale": xp.sum(W0**2, axis=1) + n2}
+
+
+def _solved(xp, m, Gc, c, r, x_bar):
+    """W* and b from ONE factorization of XcᵀXc, with three right-hand sides.
+
+    b = Gc⁻¹c.  W* solves XᵀX W* = Xᵀy = r with XᵀX = Gc + m·x̄x̄ᵀ, a rank-one
+    update of Gc, so by Sherman–Morrison, with u = Gc⁻¹x̄ and v = Gc⁻¹r,
+        W* = v − u · m⟨x̄, v⟩ / (1 + m⟨x̄, u⟩),
+    whose denominator is ≥ 1 (Gc is positive definite).  Half the LAPACK work of
+    solving both systems, which is what kept XLA on CPU behind numpy."""
+    sol = xp.linalg.solve(Gc, xp.stack([c, x_bar, r], axis=-1))
+    b, u, v = sol[..., 0], sol[..., 1], sol[..., 2]
+    scale = m * xp.sum(x_bar * v, axis=1) / (1 + m * xp.sum(x_bar * u, axis=1))
+    return v - u * scale[:, None], b
 
 
 def _with_kernel(xp, G, Gc, r, c, W0, rank_c):
