@@ -183,3 +183,126 @@ def test_gradients_at_the_witness_are_charged_against_a_work_limit(monkeypatch):
     monkeypatch.setattr(instantiate, "MAX_GRADIENT_WORK", 200)
     with pytest.raises(Rejected, match="gradient.*limit"):
         check_document(seal(_many_gradients(40)))
+
+
+def _rejected(doc, match):
+    with pytest.raises(Rejected, match=match):
+        check_document(seal(doc))
+
+
+def _mutated(doc, fn):
+    doc = copy.deepcopy(doc)
+    fn(doc)
+    return doc
+
+
+def _hypothesis_program():
+    """S[y∘y] - S[y]²/m >= 0 under the hypothesis S[y] > 0: proved by m·S[(y - μ)²] / m², with
+    a witness at m = 2."""
+    b = ProgramBuilder(["y", "vector", "real"])
+    y, m = b.input("y"), b.m()
+    h = b.sum(y)
+    r = b.sub(b.sum(b.mul(y, y)), b.div(b.pow(h, 2), m))
+    program = b.program(r, [h], "inequality")
+    n = len(program["steps"])
+    steps = [["div", h, m], ["sub", y, n], ["pow", n + 1, 2], ["sum", n + 2]]
+    proof = {"method": "nonnegative", "steps": steps, "terms": [{"coefficient": "1", "factors": [n + 3]}],
+             "denominator": []}
+    body = claim_object(kind="inequality", names=("y",))
+    return certificate(program, proof, {"m": 2, "inputs": {"y": ["1", "2"]}}, body)
+
+
+def test_a_proof_of_an_unknown_claim_says_what_it_trusts():
+    line = check_document(seal(_hypothesis_program()))
+    assert line.startswith("me/proof proved for every m: residual >= 0 (assuming 1 hypothesis > 0, "
+                           "every step defined; witness at m = 2; trusting program sha256:")
+
+
+@pytest.mark.parametrize("m", [0, -1, 33, 10**30, True, "2", 2.0, None])
+def test_a_witness_at_a_batch_size_outside_1_to_32(m):
+    _rejected(_mutated(_hypothesis_program(), lambda d: d["witness"].update(m=m)), "witness.m")
+
+
+def test_a_witness_on_the_boundary_of_a_hypothesis_or_the_domain():
+    doc = _hypothesis_program()
+    _rejected(_mutated(doc, lambda d: d["witness"]["inputs"].update(y=["1", "-1"])), "hypothesis 0.*not positive")
+    _rejected(_mutated(doc, lambda d: d["witness"].update(m=1, inputs={"y": ["-1"]})), "hypothesis 0")
+    # at m = 1 with S[y] > 0 the proof is not vacuous: accepted
+    assert "witness at m = 1" in check_document(seal(_mutated(doc, lambda d: d["witness"].update(
+        m=1, inputs={"y": ["3"]}))))
+
+
+@pytest.mark.parametrize("value", ["1e400", "NaN", "٣", "1.5", " 1", "+1", "0x10", "1_0", "-0", "2/4", "3/1",
+                                   "1" * 2001, 1, None, ["1", "2"]])
+def test_hostile_witness_numbers(value):
+    _rejected(_mutated(_hypothesis_program(), lambda d: d["witness"]["inputs"].update(y=[value, "2"])),
+              "witness.inputs.y")
+
+
+def test_denominator_factors_that_are_zero_somewhere():
+    doc = _hypothesis_program()
+    hyp = doc["program"]["hypotheses"][0]
+
+    def with_denominator(*steps):
+        """Proof steps appended (each a function of the index of the first), the last the denominator."""
+        def fn(d):
+            k = len(d["program"]["steps"]) + len(d["proof"]["steps"])
+            d["proof"]["steps"] += [s(k) for s in steps]
+            d["proof"]["denominator"] = [k + len(steps) - 1]
+        return fn
+
+    y, m = 0, 1
+    # sqrt of a sum of squares is >= 0 but may be 0; m - 1 is 0 at m = 1; pow(., 0) or pow(., 2)
+    # of a base that may be 0
+    _rejected(_mutated(doc, with_denominator(lambda k: ["mul", y, y], lambda k: ["sum", k],
+                                             lambda k: ["sqrt", k + 1])), "not manifestly > 0")
+    _rejected(_mutated(doc, with_denominator(lambda k: ["const", "1"], lambda k: ["sub", m, k])),
+              "not manifestly > 0")
+    _rejected(_mutated(doc, with_denominator(lambda k: ["mul", y, y], lambda k: ["sum", k],
+                                             lambda k: ["pow", k + 1, 0])), "not manifestly > 0")
+    _rejected(_mutated(doc, with_denominator(lambda k: ["mul", y, y], lambda k: ["sum", k],
+                                             lambda k: ["pow", k + 1, 2])), "not manifestly > 0")
+    # a hypothesis and m are > 0, and so are their roots, powers and products: the decomposition
+    # then fails to reduce, which shows each was accepted as a denominator
+    for step in (["sqrt", hyp], ["pow", hyp, -3], ["pow", m, 2], ["mul", m, hyp]):
+        _rejected(_mutated(doc, with_denominator(lambda k: step)), "does not reduce to 0")
+    assert check_document(seal(_mutated(doc, with_denominator(lambda k: ["pow", m, 0]))))  # m⁰ = 1
+
+
+def test_a_square_root_of_a_value_that_may_be_negative_among_proof_steps():
+    doc = _hypothesis_program()
+    r = doc["program"]["residual"]  # S[y∘y] - S[y]²/m: >= 0, but not by its form
+    _rejected(_mutated(doc, lambda d: d["proof"]["steps"].append(["sqrt", r])), "not manifestly >= 0")
+    _rejected(_mutated(doc, lambda d: d["proof"]["steps"].append(["div", r, r])), "not manifestly > 0")
+    _rejected(_mutated(doc, lambda d: d["proof"]["steps"].append(["pow", r, -2])), "not manifestly > 0")
+
+
+def test_fixed_sizes_that_disagree_with_the_program():
+    c = make("fixed-d", lambda xp, X, w: xp.sum(X @ w) - xp.sum(X, axis=0) @ w, variables=(X, W),
+             sizes={"m": (2, 3), "d": (1, 3)}, kind="identity")
+    doc = attempt(c, {"d": 2}).document
+    assert "at d = 2" in check_document(doc)
+    for fixed in ({"d": 3}, {"d": 1}, {}, {"d": 2, "e": 1}, {"d": 0}, {"d": True}, {"d": 17}):
+        _rejected(_mutated(doc, lambda d: d.update(fixed=fixed)), "inputs|fixed")
+
+
+def test_hostile_json_files(tmp_path):
+    from bnproof.checker import check_file
+
+    good = json.dumps(seal(_hypothesis_program()))
+    assert check_file(_write(tmp_path, "good.json", good))[0]
+    head = good[:good.index('"kind"')]
+    for name, text in [("duplicate", head + '"kind": "proof", ' + good[good.index('"kind"'):]),
+                       ("nan", good.replace('"m": 2', '"m": NaN')),
+                       ("infinity", good.replace('"m": 2', '"m": Infinity')),
+                       ("huge-float", good.replace('"m": 2', '"m": 1e400')),
+                       ("long-int", good.replace('"m": 2', '"m": ' + "9" * 5000)),
+                       ("deep", good[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}")]:
+        accepted, line = check_file(_write(tmp_path, name + ".json", text))
+        assert not accepted and "REJECTED" in line, (name, line)
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
