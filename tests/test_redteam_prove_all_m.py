@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -306,3 +307,82 @@ def _write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# --- (c) the command line ------------------------------------------------------------------
+
+def _cli(*args):
+    import contextlib
+    import io
+
+    from bnproof.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        with pytest.raises(SystemExit) as done:
+            main(list(args))
+    return done.value.code, out.getvalue()
+
+
+CLAIM_HEAD = "from bnproof.claims import Claim, Var\n"
+
+
+def test_prove_a_claim_file_with_a_mistake_is_bad_input_with_its_line(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text(CLAIM_HEAD + "C = Claim(id='me/broken', source='s', statement='x',\n"
+                    "          variables=(Var('y', ('m',)),), sizes={'m': (2, 3)},\n"
+                    "          residual=lambda xp, y: xp.sum(y)  # a missing parenthesis\n", encoding="utf-8")
+    code, output = _cli("prove", str(path))
+    assert code == 3 and str(path) in output and "SyntaxError" in output and "line 2" in output, output
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(CLAIM_HEAD + "\n\nC = Claim(id='me/wrong', source='s', statement='x',\n"
+                     "          variables=(Var('y', ('q',)),), sizes={'m': (2, 3)},\n"
+                     "          residual=lambda xp, y: xp.sum(y))\n", encoding="utf-8")
+    code, output = _cli("prove", str(wrong))
+    assert code == 3 and f"{wrong} (line 4)" in output and "'q'" in output, output
+
+
+def test_prove_a_claim_outside_the_fragment_says_why_in_one_line(tmp_path):
+    path = tmp_path / "relu.py"
+    path.write_text(CLAIM_HEAD + "C = Claim(id='me/relu', source='s', statement='x',\n"
+                    "          variables=(Var('y', ('m',)),), sizes={'m': (2, 3)},\n"
+                    "          residual=lambda xp, y: xp.sum(xp.relu(y)))\n", encoding="utf-8")
+    code, output = _cli("prove", str(path), "--out-dir", str(tmp_path / "out"))
+    assert code == 10 and output == "me/relu: not in the provable fragment: uses relu\n"
+    code, output = _cli("prove", str(path), "--json", "--out-dir", str(tmp_path / "out"))
+    (obj,) = json.loads(output)
+    assert code == 10 and set(obj) == {"claim", "status", "text", "fixed", "normal_form", "certificates"}
+    assert obj["status"] == "outside-fragment" and obj["certificates"] == [] and obj["fixed"] == [{}]
+    assert not (tmp_path / "out").exists()
+
+
+def test_prove_json_of_a_false_claim_and_of_a_proof(tmp_path):
+    path = tmp_path / "two.py"
+    path.write_text(CLAIM_HEAD + "A = Claim(id='me/false', source='s', statement='x', kind='identity',\n"
+                    "          variables=(Var('y', ('m',)),), sizes={'m': (2, 3)},\n"
+                    "          residual=lambda xp, y: xp.sum(y) ** 2 - xp.sum(y * y))\n"
+                    "B = Claim(id='me/true', source='s', statement='x', kind='identity',\n"
+                    "          variables=(Var('y', ('m',)),), sizes={'m': (2, 3)},\n"
+                    "          residual=lambda xp, y: xp.sum(y - xp.mean(y)))\n", encoding="utf-8")
+    code, output = _cli("prove", str(path), "--json", "--out-dir", str(tmp_path / "out"))
+    false, true = json.loads(output)
+    assert code == 10  # one claim is not proved
+    assert false["status"] == "not-proved" and false["normal_form"] and false["certificates"] == []
+    assert true["status"] == "proved" and true["normal_form"] == "0" and len(true["certificates"]) == 1
+    assert check_document(json.loads(Path(true["certificates"][0]).read_text(encoding="utf-8")))
+
+
+def test_check_a_proof_of_a_known_claim_whose_program_was_altered(tmp_path):
+    """Resealed, the checker itself accepts the altered program (a true identity of another
+    program); `bnproof check` binds a known claim's proof to its own trace: exit 6."""
+    source = "certificates/santurkar2018/theorem-4.1/as-derived.proof.json"
+    doc = json.loads(Path(source).read_text(encoding="utf-8"))
+    code, output = _cli("check", source)
+    assert code == 0 and "the claim and its program are those" in output, output
+    steps = doc["program"]["steps"]
+    steps.append(["sub", doc["program"]["residual"], doc["program"]["residual"]])
+    doc["program"]["residual"] = len(steps) - 1  # residual - residual: 0 whatever the claim says
+    forged = _write(tmp_path, "forged.proof.json", json.dumps(seal(doc)))
+    assert "proved for every m" in check_document(json.loads(forged.read_text(encoding="utf-8")))
+    code, output = _cli("check", str(forged))
+    assert code == 6 and "REJECTED" in output and "not the one" in output, output
