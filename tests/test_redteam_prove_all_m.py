@@ -386,3 +386,26 @@ def test_check_a_proof_of_a_known_claim_whose_program_was_altered(tmp_path):
     assert "proved for every m" in check_document(json.loads(forged.read_text(encoding="utf-8")))
     code, output = _cli("check", str(forged))
     assert code == 6 and "REJECTED" in output and "not the one" in output, output
+
+
+# --- (a) near misses the algebra must not prove, and their true neighbours ---------------
+
+@pytest.mark.parametrize("name,residual,kind,proved", [
+    # sqrt(t²) is |t|, not t: never simplified to t unless t is a root (σ ≥ 0)
+    ("sqrt-square", lambda xp, y, g: xp.sqrt(xp.sum(y) ** 2) - xp.sum(y), "identity", False),
+    ("sqrt-sigma-square", lambda xp, y, g: xp.sqrt(xp.sqrt(xp.mean((y - xp.mean(y)) ** 2)) ** 2)
+     - xp.sqrt(xp.mean((y - xp.mean(y)) ** 2)), "identity", True),
+    # (m - 3)·Σ(y - μ)² ≥ 0 fails at m = 2; (m - 1)·Σ(y - μ)² ≥ 0 holds for every m ≥ 1
+    ("m-minus-3", lambda xp, y, g: (y.shape[0] - 3) * xp.sum((y - xp.mean(y)) ** 2), "inequality", False),
+    # a scalar plus a matrix is the scalar times the all-ones matrix, not times I
+    ("broadcast-ones", lambda xp, y, g: y @ ((xp.eye(y.shape[0]) + 1) @ y) - y @ y - xp.sum(y) ** 2,
+     "identity", True),
+    ("broadcast-eye", lambda xp, y, g: y @ ((xp.eye(y.shape[0]) + 1) @ y) - 2 * (y @ y), "identity", False),
+    # V @ M is Mᵀ V: with an outer product, <y, g>·Σy, not Σy·<g, y> swapped into <g, g>
+    ("vector-at-outer", lambda xp, y, g: xp.sum(y @ xp.outer(g, y)) - (y @ g) * xp.sum(y), "identity", True),
+    ("vector-at-outer-swapped", lambda xp, y, g: xp.sum(y @ xp.outer(g, y)) - (y @ y) * xp.sum(g),
+     "identity", False),
+])
+def test_near_misses(name, residual, kind, proved):
+    c = make(name, residual, kind=kind)
+    assert attempt(c, {}, certify=True).proved is proved
