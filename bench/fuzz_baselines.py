@@ -173,13 +173,15 @@ def main():
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-z3", action="store_true")
+    parser.add_argument("--claims", nargs="*", help="only these refuted claims (ids), and no large sizes")
     args = parser.parse_args()
     from bnproof.claims.api import all_claims, resolve
     from bnproof.search import record
     from bnproof.search.space import size_grid
 
     verdicts = record.load()
-    refuted = [c for c in all_claims() if verdicts.get(c.id, {}).get("verdict") == "refuted"]
+    refuted = [c for c in all_claims() if verdicts.get(c.id, {}).get("verdict") == "refuted"
+               and (not args.claims or c.id in args.claims)]
     (warm,) = resolve("theorem-4.1")
     bnproof_run(warm)  # imports and Hypothesis's constant cache, not counted for the first claim
     print(f"seconds to refutation, medians of {args.repeats} interleaved rounds: first = first reported")
@@ -199,6 +201,8 @@ def main():
     print(f"smallest shrunk ratio (plain Hypothesis / bnproof): {worst:.2f}x "
           f"({'goal met' if worst >= 1 else 'goal missed'}: bnproof's shrunk counterexample no later)")
 
+    if args.claims:
+        return
     print("large sizes (goals: shrinking under 1 s at m = 64, first refutation under 1 s at m = 256):")
     for name, m in (("theorem-4.1", 64), ("remark-2.7", 256)):
         (claim,) = resolve(name)

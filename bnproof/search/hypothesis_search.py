@@ -40,7 +40,10 @@ from .equalities import on_constraints
 from .screen import badness, faint, nominated, screen
 
 
-class Found(Exception):
+class Found(BaseException):
+    """Not an Exception, as OutOfTime: Hypothesis lets it through at once, without
+    replaying and pretty-printing the example (bnproof shrinks it itself)."""
+
     def __init__(self, refutation: Refutation):
         super().__init__("counterexample")
         self.refutation = refutation
@@ -186,6 +189,9 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target],  # no Phase.shrink
         suppress_health_check=list(HealthCheck),
     )(given(instances(claim, grid))(test)))
+    # the example database's key: there is no database, and without a key Hypothesis
+    # hashes the test's source (tokenizing it) on every search
+    run._hypothesis_internal_database_key = None
     try:
         with _storage_outside_the_working_folder():
             run()
