@@ -5,12 +5,14 @@ than checking a certificate or deriving Lemma 4.5 exactly.  For these two
 commands a plain command line (the command, its arguments, and its own
 options spelled out in full) is read here, as click would read it, and the
 command runs directly.  Anything else (--help, an unknown or repeated option,
-an empty or missing value, a value that looks like an option) returns None,
-and typer reads the command line, with its own messages and exit codes.
+an empty or missing value, a value that looks like an option, a path typer
+would refuse) returns None, and typer reads the command line, with its own
+messages and exit codes.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -47,6 +49,8 @@ def parse(args: list[str]) -> tuple[str, list[str], dict] | None:
                 value = next(rest, None)
             if not value or value.startswith("-"):
                 return None
+            if not _typer_accepts_path(value):
+                return None
             options[valued[key]] = Path(value)
         elif key in flags and not eq:
             dest, flag = flags[key]
@@ -58,7 +62,21 @@ def parse(args: list[str]) -> tuple[str, list[str], dict] | None:
     least, most = ARGUMENTS[name]
     if len(positional) < least or (most is not None and len(positional) > most) or "" in positional:
         return None
+    if name == "check" and not all(_typer_accepts_path(p) for p in positional):
+        return None
     return name, positional, options
+
+
+def _typer_accepts_path(value: str) -> bool:
+    """Whether typer's Path parameter takes `value` without a word: it refuses an
+    existing path that os.access says is unreadable (exit 2, its own message)."""
+    try:
+        os.stat(value)
+    except OSError:
+        return True  # a missing path is the command's to report
+    except ValueError:
+        return False  # an embedded NUL: whatever typer says, it says it
+    return os.access(value, os.R_OK)
 
 
 def fast_command(args: list[str]) -> Callable[[], None] | None:

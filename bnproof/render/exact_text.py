@@ -22,6 +22,7 @@ instances.  Nothing here parses text.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -139,10 +140,24 @@ def number(value) -> str:
     # otherwise SymPy orders the two numbers by their float values.
     if a > 0 and c < 0:
         return _joined([rational(a), term])
-    fa, fc = float(a), float(c) * _float_sqrt(s)
-    if not (math.isfinite(fa) and math.isfinite(fc)) or fa == fc:
-        raise Unsupported("two terms SymPy orders by equal or overflowing floats")
+    fa, fc = _sort_floats(a, c, s)
     return _joined([rational(a), term] if fa < fc else [term, rational(a)])
+
+
+def _sort_floats(a: Fraction, c: Fraction, s: int) -> tuple[float, float]:
+    """The floats SymPy sorts a and c·√s by (complex(a), complex(c)·complex(√s)),
+    where this module computes the same ones.  Not where a float overflows, nor
+    below the normal range (SymPy rounds there twice: to 53 bits, then to the
+    subnormal), nor where the two lie within a few ulps (√s's last bit may differ)."""
+    try:
+        fa, fcoeff, fc = float(a), float(c), float(c) * _float_sqrt(s)
+    except OverflowError:
+        raise Unsupported("a term beyond the float range") from None
+    if not all(math.isfinite(x) and abs(x) >= sys.float_info.min for x in (fa, fcoeff, fc)):
+        raise Unsupported("a term beyond or below the normal float range")
+    if abs(fa - fc) <= 4 * math.ulp(max(abs(fa), abs(fc))):
+        raise Unsupported("two terms SymPy orders by equal or nearly equal floats")
+    return fa, fc
 
 
 # -- products and sums, as SymPy's StrPrinter writes them -------------------------

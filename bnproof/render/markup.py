@@ -20,6 +20,24 @@ import sys
 KNOWN_TAGS = re.compile(r"\[(?:bold(?: red| green| yellow)?|/)\]")
 OTHER_TAG = re.compile(r"\[[a-z#/@]")
 EMOJI_CODE = re.compile(r":[^\s:]+:")
+# a "[" with the backslashes before it, and whether rich could read a tag there
+BRACKET = re.compile(r"(\\*)\[(?=([a-z#/@][^[]*?\])?)")
+
+
+def escape(text: str) -> str:
+    """Text (a file name, an instance's name) to put inside a line of markup, shown
+    as written.  rich reads k backslashes before a tag as k // 2 backslashes, the
+    tag escaped when k is odd; before any other "[" as k − 1 backslashes.
+    rich.markup.escape guards tags only ("\\[x" would lose its backslash).  For
+    text in the middle of a line (a trailing backslash escapes nothing after it)."""
+
+    def guarded(m: re.Match) -> str:
+        k = len(m[1])
+        if m[2] is not None:
+            return "\\" * (2 * k + 1) + "["
+        return "\\" * (k + 1) + "[" if k else "["
+
+    return BRACKET.sub(guarded, text)
 
 
 def _plain_console(stream) -> bool:
@@ -43,6 +61,11 @@ def plain(line: str) -> str | None:
     where this module cannot be sure of it."""
     if not line.isprintable() or "\\" in line or EMOJI_CODE.search(line):
         return None
+    depth = 0
+    for tag in KNOWN_TAGS.findall(line):
+        depth += -1 if tag == "[/]" else 1
+        if depth < 0:
+            return None  # rich raises MarkupError: a [/] that closes nothing
     text = KNOWN_TAGS.sub("", line)
     return None if OTHER_TAG.search(text) else text
 

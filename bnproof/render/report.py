@@ -18,6 +18,7 @@ from ..exact.linalg import rows_of, to_fraction
 from ..exact.optima import describe_ray
 from ..exact.surd import Surd
 from . import exact_text, unicode_math
+from .markup import escape
 from .exact_text import FormsText
 
 
@@ -225,7 +226,7 @@ def to_text(report: lemma45.Report, forms: list[FormsText], extras: Extras, *,
         f"[bold]Lemma 4.5[/] ({lemma45.TITLE}) — Santurkar et al. (2018), p. 8",
         "  ‖W0 − Ŵ*‖² ≤ ‖W0 − W*‖² − (‖W*‖² − ⟨W*, W0⟩)²/‖W*‖²   if ⟨W0, W*⟩ > 0",
         "",
-        f"[bold]Setting[/]: {inst.name}",
+        f"[bold]Setting[/]: {escape(inst.name)}",  # the user's text, never markup
         f"  one linear layer, zero bias, identity activation: m = {inst.m} samples, "
         f"d = {inst.d} inputs, n = {inst.n} neuron{'s' if inst.n > 1 else ''}; "
         f"{'sums' if inst.loss == 'sum' else 'means'} of squares; BN with biased σ, no ε",
@@ -246,7 +247,7 @@ def to_text(report: lemma45.Report, forms: list[FormsText], extras: Extras, *,
             f"{cc.compared} values agree, max scaled error {cc.worst:.1e} (tolerance 1e-10) ✓"
         )
     if extras.certificate:
-        lines.append(f"Certificate: {extras.certificate} — {extras.certificate_line}")
+        lines.append(f"Certificate: {escape(str(extras.certificate))} — {extras.certificate_line}")
     return lines if out.unicode else [unicode_math.ascii_line(line) for line in lines]
 
 
