@@ -11,6 +11,9 @@ from pathlib import Path
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     path = Path(path)
+    if path.is_dir():  # also '' (the current directory): os.replace would fail after the work is done
+        from .errors import BadInput
+        raise BadInput(f"cannot write {str(path) or '.'}: it is a directory; name a file")
     if _is_special(path):  # `-o /dev/null`, a FIFO: renaming over it would replace the device itself
         with open(path, "wb") as fh:
             fh.write(data)

@@ -197,19 +197,13 @@ def test_an_unreadable_path_is_typer_s_error(argv, tmp_path, monkeypatch, capsys
     assert code == 2 and "is not readable" in err
 
 
-@pytest.mark.xfail(strict=True, reason="not the fast path's: verify --out naming a directory (or '', the "
-                   "current one) ends in an internal error from the atomic rename, on both paths; "
-                   "owner: certificate writing")
 @pytest.mark.parametrize("out", ["dir", ""])
 def test_out_naming_a_directory_is_a_usage_error(out, tmp_path, monkeypatch, capsys):
     code, _, err, _ = _run(application.main, V + ["--out", out], tmp_path / "work", monkeypatch, capsys)
-    assert code != 8 and "internal error" not in err
+    assert code == 3 and "internal error" not in err and err.count("\n") == 1
 
 
-@pytest.mark.xfail(strict=True, reason="not the fast path's: check --claim with a file that is not .py "
-                   "(spec_from_file_location gives None) ends in an internal error, on both paths; "
-                   "owner: claim loading")
 def test_claim_file_that_is_not_python_is_bad_input(tmp_path, monkeypatch, capsys):
     code, _, err, _ = _run(application.main, ["check", "c.json", "--claim", "bad.json"], tmp_path / "work",
                            monkeypatch, capsys)
-    assert code != 8 and "internal error" not in err
+    assert code == 3 and "internal error" not in err and err.count("\n") == 1

@@ -124,6 +124,8 @@ def load_file(path: str | Path) -> list[Claim]:
         raise BadInput(f"cannot read claim file {path}: no such file")
     name = "bnproof_claim_" + re.sub(r"\W", "_", str(path.resolve()))
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None:  # Python only loads source files it recognises by their suffix
+        raise BadInput(f"cannot read claim file {path}: a claim file is Python source ending in .py")
     module = importlib.util.module_from_spec(spec)
     try:
         with importable_beside(path, vars(module)):  # `from mylib import f` finds mylib.py beside it
