@@ -233,9 +233,11 @@ def assumptions(inputs: list, hyps: list) -> str:
     return ", ".join(parts + ["every step defined"])
 
 
-def check_proof(doc: dict) -> str:
-    """A proof certificate; returns what was established, what was assumed, and what is
-    trusted (the program is the claim's)."""
+def read_statement(doc: dict) -> tuple:
+    """Everything of a proof certificate but its proof and witness: the envelope and seal,
+    the claim object, the fixed sizes and the program (inputs as the claim's variables
+    give, steps typed).  Returns (claim, inputs, ops, types, residual, hypotheses); what
+    the SMT-LIB export at a given m states, whether or not the proof holds."""
     keys(doc, "document", TOP)
     check_envelope(doc)
     if doc["kind"] != "proof":
@@ -267,6 +269,14 @@ def check_proof(doc: dict) -> str:
     residual = index(program["residual"], "program.residual", len(ops), types)
     hyps = [index(h, f"program.hypotheses[{i}]", len(ops), types)
             for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", MAX_DEPTH * 4))]
+    return claim, inputs, ops, types, residual, hyps
+
+
+def check_proof(doc: dict) -> str:
+    """A proof certificate; returns what was established, what was assumed, and what is
+    trusted (the program is the claim's)."""
+    claim, inputs, ops, types, residual, hyps = read_statement(doc)
+    cid, program = claim["id"], doc["program"]
     ev = Evaluator(inputs)
     ev.run(ops, types)
     method = doc["proof"]["method"] if type(doc["proof"]) is dict else None

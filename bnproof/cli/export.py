@@ -26,20 +26,24 @@ def export(
         None, "--solve", metavar="z3|cvc5",
         help="Also run this solver (its pip package) on the file; exit 6 unless it answers unsat."),
     timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds the solver may take."),
+    m: Optional[int] = typer.Option(
+        None, "--m", metavar="N",
+        help="For a proof certificate (proved for every m): state the claim at this batch size "
+        "(1 to 64); a proof certificate needs it, any other certificate refuses it."),
 ) -> None:
     """Write a certificate as SMT-LIB 2 for an SMT solver to confirm.
 
     Every value is defined by its exact term (a square root as s*s = a, s >= 0;
     a quotient as SMT-LIB division, with its divisor's nonzero-ness a fact) and
     the negation of the certificate's facts is asserted, so `unsat` from z3 or
-    cvc5 confirms the certificate.  The file is read strictly and never
-    evaluated; a malformed file exits with 3, a broken digest or claim binding
-    with 6."""
+    cvc5 confirms the certificate.  A proof certificate is stated at the batch
+    size --m: its domains, hypotheses and every step's side condition asserted
+    with the claim's negation, so `unsat` confirms the claim at that m.  The
+    file is read strictly and never evaluated; a malformed file exits with 3, a
+    broken digest or claim binding with 6."""
     if solve is not None and solve not in ("z3", "cvc5"):
         raise BadInput(f"--solve: unknown solver {solve!r}; use z3 or cvc5")
-    from ..certificate.smtlib import file_smt
-
-    text = file_smt(certificate)
+    text = _smt(certificate, m)
     if out is not None:
         from ..atomic import write_text_atomic
 
@@ -60,4 +64,29 @@ def export(
         answer = solvers.solve(text, solve, timeout)
         if answer != "unsat":
             raise NotConfirmed(f"{solve} answered {answer}: {certificate} is not confirmed")
-        typer.echo(f"{solve}: unsat: every fact of {certificate} is confirmed")
+        typer.echo(f"{solve}: unsat: every fact of {certificate} is confirmed" if m is None else
+                   f"{solve}: unsat: the claim {certificate} proves holds at m = {m}")
+
+
+def _smt(certificate: Path, m: Optional[int]) -> str:
+    """The SMT-LIB text: a proof certificate at m (bound to its claim where bnproof knows
+    it, as `bnproof check` binds it), any other certificate as it is."""
+    from ..certificate.smtlib import CertificateRejected, document_smt, stage
+    from ..checker.parse import read
+
+    doc = stage(read, BadInput, certificate)
+    if type(doc) is not dict or doc.get("kind") != "proof":
+        if m is not None:
+            raise BadInput("--m applies to a proof certificate (proved for every m) only")
+        return document_smt(doc)
+    if m is None:
+        raise BadInput(f"{certificate} is a proof for every m: give the batch size to state it "
+                       "at, e.g. --m 3")
+    from ..certificate.smtlib_proof import proof_smt
+    from .run_check import bind_proof
+
+    text = proof_smt(doc, m)  # reads the document strictly first
+    bound, why = bind_proof(None, None, doc)
+    if not bound:
+        raise CertificateRejected(f"{certificate}: {why}")
+    return text
