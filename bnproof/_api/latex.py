@@ -102,6 +102,15 @@ def _certificate_path(claim: str) -> Path:
     committed = proofs_root().parent / "certificates" / f"{claim}.json"
     if ".." not in Path(claim).parts and committed.is_file():
         return committed
+    if ".." not in Path(claim).parts:  # a proved claim: its proof certificate(s)
+        folder, stem = committed.parent, Path(claim).name
+        proofs = sorted(folder.glob(f"{stem}.proof.json")) + sorted(folder.glob(f"{stem}.*.proof.json")) \
+            if folder.is_dir() else []
+        if len(proofs) == 1:
+            return proofs[0]
+        if proofs:
+            raise BadInput(f"{claim} has a proof certificate for each fixed size: give one of "
+                           + ", ".join(str(p.relative_to(folder.parent.parent)) for p in proofs))
     raise BadInput(f"no certificate for {claim!r}: give lemma-4.5, a certificate file, or the id "
                    "of a claim with a committed certificate (run `bnproof fuzz` to find one)")
 
@@ -120,6 +129,8 @@ def _from_document(doc, name: str, path: Path | None = None, source=None):
         if not accepted:
             raise CertificateRejected(f"{path or name}: {line.partition(': ')[2]}")
         return document(doc, line, name)
+    if doc.get("kind") == "proof":
+        return _proof(doc, f"ACCEPTED {name}: {line}", name, path, source)
     if "program" in doc:
         from ..render.latex_program import document
 
@@ -132,6 +143,20 @@ def _from_document(doc, name: str, path: Path | None = None, source=None):
     data = {"X": inst["X"], "Y": inst["Y"], "W0": inst["W0"], "gamma": inst["gamma"],
             "beta": inst["beta"], "loss": inst["loss"], "name": f"the instance of {name}"}
     return document(lemma45.analyse(instance_from_json(data)))
+
+
+def _proof(doc: dict, line: str, name: str, path, source):
+    """A proof for every m, bound to its claim as `bnproof check` binds it (the claim given,
+    else the committed claim of its id): a derivation is printed under the claim's
+    statement only if the program is that claim's."""
+    from ..cli.run_check import bind_proof
+    from ..render.latex_proof import document
+
+    claim = _source(doc, source)
+    bound, why = bind_proof(None if claim is None or source is None else [claim], "the claim given", doc)
+    if not bound:
+        raise CertificateRejected(f"{path or name}: {why}")
+    return document(doc, line + (f"; {why}" if why else ""), name, claim)
 
 
 def _source(doc: dict, given=None):

@@ -1,0 +1,404 @@
+"""A proof certificate (proved for every batch size m) as a LaTeX derivation: the claim
+as printed, the notation (batch sums S[w] = Σ_{i=1}^m w_i, the roots and what they
+are), the assumptions, the residual's two sides expanded in the sums, the cancellation
+over their common denominator (the relations r² = … used), and "= 0 for every m"; for
+the nonnegative method, the decomposition into manifestly nonnegative terms.
+
+Every formula is printed from the independent checker's own normal forms
+(checker/symbolic_program.py, symbolic_length.py), recomputed here from the certificate
+the checker has accepted; nothing is read from the certificate as text but the claim's
+statement (through the statement grammar) and its source (escaped)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..checker.proof import read_statement
+from ..checker.symbolic_length import M, ONE
+from ..checker.symbolic_program import Evaluator
+from .latex import Document, escape, tt
+from .latex_program import _reading, symbol, variable
+from .latex_statement import safe_statement
+
+KIND_WORDS = {"identity": "= 0", "inequality": r"\ge 0", "strict-inequality": "> 0"}
+DOMAIN_WORDS = {"nonzero": r"\neq 0", "positive": "> 0"}
+# a residual that is a function of one operand, zero where that operand is
+THROUGH = {"sum", "pow", "neg", "sqrt", "mul"}
+ORDER = {"s": 0, "m": 1, "S": 2, "r": 3}
+CHUNK = 12  # terms per display: a display cannot break across pages in the host paper  # factors of a term: scalars, m, sums, roots
+
+
+class Names:
+    """LaTeX for the checker's atoms and generators: inputs, S[w], roots (σ where a root
+    is the batch standard deviation of an input vector)."""
+
+    def __init__(self, alg, inputs: list):
+        self.alg, self.roots, self.parts = alg, {}, 0
+        vectors = [n for n, t, _ in inputs if t == "V"]
+        for k, radicand in enumerate(alg.radicands):
+            for v in vectors:
+                if alg.is_zero(alg.add(radicand, variance(alg, v), -1)):
+                    self.roots[k] = (r"\sigma" if len(vectors) == 1 or v == "y" else
+                                     rf"\sigma_{{{name(v)}}}"), v
+                    break
+
+    def root(self, k: int) -> str:
+        return self.roots[k][0] if k in self.roots else f"r_{{{k + 1}}}"
+
+    def atom(self, a: tuple) -> str:
+        if a == M:
+            return "m"
+        if a[0] == "s":
+            return name(a[1])
+        if a[0] == "r":
+            return self.root(a[1])
+        return rf"S[{self.vmono(a[1])}]"
+
+    def gen(self, g: tuple) -> str:
+        if g[0] == "v":
+            return name(g[1])
+        return rf"({variable(g[1])}{self.vmono(g[2]) or '1'})"
+
+    def vmono(self, w: tuple) -> str:
+        return r"\,".join(self.gen(g) + (f"^{{{e}}}" if e > 1 else "") for g, e in w)
+
+    def poly(self, p: dict) -> str:
+        if not p:
+            return "0"
+        # by falling degree, a positive term first, as a paper writes a polynomial
+        items = sorted(p.items(), key=lambda kv: (-sum(e for _, e in kv[0]), repr(kv[0])))
+        first = next((i for i, (_, c) in enumerate(items) if c > 0), 0)
+        items.insert(0, items.pop(first))
+        out = []
+        for i, (mono, c) in enumerate(items):
+            mono = sorted(mono, key=lambda ae: (ORDER.get(ae[0][0], 9), repr(ae[0])))
+            factors = r"\,".join(self.atom(a) + (f"^{{{e}}}" if e > 1 else "") for a, e in mono)
+            body = factors if abs(c) == 1 and factors else (fraction(abs(c)) + (r"\," + factors if factors else ""))
+            out.append(("-" if c < 0 else "") + body if i == 0 else (" - " if c < 0 else " + ") + body)
+        return "".join(out)
+
+    def factor(self, f: tuple, e: int) -> str:
+        p = dict(f)
+        text = self.poly(p)
+        if len(p) > 1 or any(c < 0 for c in p.values()):
+            text = rf"\left({text}\right)"
+        return text + (f"^{{{e}}}" if e > 1 else "")
+
+    def denominator(self, den: dict) -> str:
+        return r"\,".join(self.factor(f, e) for f, e in sorted(den.items(), key=repr))
+
+    def scalar(self, s: tuple) -> str:
+        num, den = s
+        if not den:
+            return self.poly(num)
+        d = self.denominator(den)
+        inside = self.poly(num)
+        if len(num) > 1:
+            inside = rf"\left({inside}\right)"
+        return rf"\frac{{1}}{{{d}}}\,{inside}"
+
+    def vector(self, v: dict) -> str:
+        if not v:
+            return "0"
+        out = []
+        for i, (w, s) in enumerate(sorted(v.items(), key=repr)):
+            coefficient = self.scalar(s)
+            if len(s[0]) > 1 and not s[1]:
+                coefficient = rf"\left({coefficient}\right)"
+            term = coefficient if w == ONE else (
+                self.vmono(w) if coefficient == "1" else rf"{coefficient}\,{self.vmono(w)}")
+            out.append(term if i == 0 else (term if term.startswith("-") else "+ " + term))
+        return " ".join(out)
+
+    def value(self, value, t: str) -> str:
+        return self.scalar(value) if t == "S" else self.vector(value)
+
+    def show(self, out, lhs: str, value, t: str = "S", rel: str = "=", after: str = "") -> None:
+        """lhs = value as displays no taller than a column: a long numerator is written
+        P_1 + P_2 + ..., each part CHUNK terms, displayed after it."""
+        if t != "S" or len(value[0]) <= CHUNK:
+            out.equation(lhs, self.value(value, t) + after, rel)
+            return
+        num, den = value
+        items = sorted(num.items(), key=repr)
+        parts = [dict(items[i:i + CHUNK]) for i in range(0, len(items), CHUNK)]
+        self.parts += len(parts)
+        first = self.parts - len(parts) + 1
+        names = " + ".join(f"P_{{{first + i}}}" for i in range(len(parts)))
+        whole = rf"\frac{{1}}{{{self.denominator(den)}}}\,\left({names}\right)" if den else names
+        out.equation(lhs, whole + after, rel)
+        out.para(f"where, in {len(items)} terms,")
+        for i, part in enumerate(parts):
+            out.equation(f"P_{{{first + i}}}", self.poly(part))
+
+
+def variance(alg, v: str) -> tuple:
+    """S[v^2]/m - (S[v]/m)^2 in the checker's algebra."""
+    m = alg.atom(M)
+    inv = alg.inverse(m, "m")
+    square = alg.mul(alg.atom(("S", ((("v", v), 2),))), inv)
+    mean = alg.mul(alg.atom(("S", ((("v", v), 1),))), inv)
+    return alg.add(square, alg.mul(mean, mean), -1)
+
+
+def name(input_name: str) -> str:
+    """An input as math: y, \\gamma; a column X:j as X_{j+1}, an entry w:j as w_{j+1}."""
+    base, _, rest = input_name.partition(":")
+    if not rest:
+        return variable(base)
+    return variable(base) + "_{" + ",".join(str(int(j) + 1) for j in rest.split(":")) + "}"
+
+
+def fraction(c: Fraction) -> str:
+    return str(c.numerator) if c.denominator == 1 else rf"\frac{{{c.numerator}}}{{{c.denominator}}}"
+
+
+def principal(ops: list, types: list, values: list, alg, k: int) -> int:
+    """The step whose two sides the derivation compares: from the residual down through
+    sums, squares and negations of a value that is itself 0, to a difference."""
+    while True:
+        op, args, literal = ops[k]
+        same = op != "mul" or args[0] == args[1]
+        if op in THROUGH and same and (op != "pow" or literal > 0) and is_zero(alg, values[args[0]], types[args[0]]):
+            k = args[0]
+            continue
+        return k
+
+
+def is_zero(alg, value, t: str) -> bool:
+    return alg.is_zero(value) if t == "S" else t == "V" and not value
+
+
+def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
+    """The derivation for an accepted proof certificate; source: its Claim, where known."""
+    claim, inputs, ops, types, residual, hyps = read_statement(doc)
+    ev = Evaluator(inputs)
+    ev.run(ops, types)
+    names = Names(ev.alg, inputs)
+    method = doc["proof"]["method"]
+    # one proof per fixed size (d = 1, 2, 3): each its own labels in one paper
+    key = claim["id"] + "".join(f"-{k}{v}" for k, v in sorted(doc["fixed"].items()))
+    out = Document(rf"Proof of {tt(claim['id'])} for every batch size", key=key,
+                   provenance=_provenance(doc, checker_line, name_))
+    out.section("The claim")
+    out.para(escape(claim["source"]) + ":")
+    out.display(safe_statement(claim["statement"]))
+    kind = claim["kind"]
+    out.para(f"Its residual $R$ is a quantity that is ${KIND_WORDS[kind]}$ exactly when the claim "
+             "holds on an instance (for an inequality, the right side minus the left side). "
+             "We show that it is so for every batch size $m$"
+             + (", at " + ", ".join(f"${k} = {v}$" for k, v in sorted(doc["fixed"].items()))
+                if doc["fixed"] else "") + ".")
+    _reading(out, source)
+    used = _notation(out, doc, inputs, ev, names, source)
+    _assumptions(out, inputs, hyps, ev, names)
+    _sides(out, ops, types, residual, ev, names, used)
+    if method == "nonnegative":
+        _decomposition(out, doc, ops, types, residual, hyps, inputs, names)
+    _conclusion(out, kind, method, doc["witness"]["m"])
+    return out
+
+
+def _notation(out, doc, inputs, ev, names, source) -> set:
+    out.section("Notation")
+    vectors = [name(n) for n, t, _ in inputs if t == "V"]
+    scalars = [name(n) for n, t, _ in inputs if t == "S"]
+    matrices = [variable(n) for n, t, _ in inputs if t == "M"]
+    parts = []
+    if vectors:
+        parts.append(_list(vectors) + (r" are vectors" if len(vectors) > 1 else " is a vector")
+                     + r" in $\mathbb{R}^m$")
+    if matrices:
+        parts.append(_list(matrices) + r" a symmetric $m \times m$ matrix")
+    if scalars:
+        parts.append(_list(scalars) + (" are real numbers" if len(scalars) > 1 else " is a real number"))
+    text = "; ".join(parts) + ". "
+    given = getattr(source, "symbols", {}) or {}
+    said = [f"${name(n)}$ is ${symbol(n, source)}$" for n, _, _ in inputs
+            if n in given and symbol(n, source) != name(n)]
+    if said:
+        text += "In the notation of the statement, " + ", ".join(said) + ". "
+    text += ("Products and powers of vectors are taken entrywise, and for a vector $w$ we write "
+             r"$S[w] = \sum_{i=1}^m w_i$ (so $S[1] = m$).")
+    out.para(text)
+    if any(g for g in _generators(ev)):
+        out.para(r"For a vector $w$, $(Hw)$ is the matrix $H$ applied to it; as $H$ is symmetric, "
+                 r"$S[u\,(Hw)] = u^\top H w = S[w\,(Hu)]$.")
+    atoms = sorted({a for v in ev.values if type(v) is tuple and len(v) == 2 and type(v[0]) is dict
+                    for mono in v[0] for a, _ in mono if a[0] == "S"}, key=repr)
+    if atoms:
+        out.para("The sums that occur below are")
+        out.aligned([(names.atom(a), r"\sum_{i=1}^m " + _entry(names, a[1])) for a in atoms])
+    if ev.alg.radicands:
+        roots = []
+        for k, radicand in enumerate(ev.alg.radicands):
+            roots.append((names.root(k) + "^2", names.scalar(radicand)))
+        said = [k for k in names.roots]
+        out.para("Each square root is a symbol whose square is its radicand"
+                 + (": " + ", ".join(
+                     rf"${names.root(k)} \ge 0$ is the batch standard deviation of "
+                     rf"${name(names.roots[k][1])}$, with mean $\mu = \frac{{1}}{{m}}\,S[{name(names.roots[k][1])}]$"
+                     for k in said) if said else "") + "; the relations used are")
+        out.aligned(roots)
+    return {a for a in atoms}
+
+
+def _list(items: list) -> str:
+    items = [f"${x}$" for x in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _generators(ev):
+    return [w for v in ev.values if type(v) is dict for w in v for g, _ in w if g[0] == "H"]
+
+
+def _entry(names: Names, w: tuple) -> str:
+    """The i-th entry of a vector monomial: y_i^2 g_i, (Hg)_i."""
+    parts = []
+    for g, e in w:
+        base = f"{name(g[1])}_i" if g[0] == "v" else rf"({variable(g[1])}{names.vmono(g[2]) or '1'})_i"
+        if "_" in name(g[1]) and g[0] == "v":  # a column X_{1}: its entry X_{i,1}
+            base = name(g[1]).replace("_{", "_{i,")
+        parts.append(base + (f"^{{{e}}}" if e > 1 else ""))
+    return r"\,".join(parts)
+
+
+def _assumptions(out, inputs, hyps, ev, names) -> None:
+    out.section("Assumptions")
+    domains = [f"${name(n)} {DOMAIN_WORDS[d]}$" for n, t, d in inputs if d in DOMAIN_WORDS]
+    text = ("The claim is read wherever every division in it is by a nonzero number and every "
+            "square root is of a nonnegative one (a root that is differentiated, of a positive one)")
+    text += (", for every " + ", ".join(domains) if domains else "")
+    out.para(text + (", and under the hypotheses" if hyps else "") + ".")
+    if hyps:
+        for i, h in enumerate(hyps, 1):
+            names.show(out, f"h_{{{i}}}", ev.values[h], after=" > 0")
+
+
+def _sides(out, ops, types, residual, ev, names, used) -> None:
+    alg = ev.alg
+    out.section("The residual in normal form")
+    k = principal(ops, types, ev.values, alg, residual)
+    op, args, _ = ops[k]
+    if k != residual:
+        out.para(f"The residual is built from a {'vector' if types[k] == 'V' else 'quantity'} $D$ "
+                 "(through sums, squares or negations) and is $0$ wherever $D$ is; $D$ is a "
+                 "difference of two terms.")
+    if op in ("sub", "add") and types[k] in ("S", "V") and types[args[0]] == types[args[1]] == types[k]:
+        a, b = (ev.values[j] for j in args)
+        what = "D" if k != residual else "R"
+        out.para(f"Expanded in the sums, ${what} = A {'-' if op == 'sub' else '+'} B$ with")
+        names.show(out, "A", a, types[k])
+        names.show(out, "B", b, types[k])
+        if types[k] == "S":
+            _cancellation(out, alg, a, b, -1 if op == "sub" else 1, names)
+        else:
+            out.para("Term by term (each coefficient a quantity as above), the two sides have the "
+                     "same expansion once the relations are used, so $D = 0$.")
+        if k == residual and types[k] == "S":
+            return  # the cancellation's display is R's normal form
+    else:
+        out.para("Expanded in the sums, with the relations used,")
+    names.show(out, "R", ev.values[residual])
+
+
+def _cancellation(out, alg, a, b, c, names) -> None:
+    (na, da), (nb, db) = a, b
+    lcm = {f: max(da.get(f, 0), db.get(f, 0)) for f in {*da, *db}}
+    left = alg.pmul(na, alg.expand({f: e - da.get(f, 0) for f, e in lcm.items()}))
+    right = alg.pmul(nb, alg.expand({f: e - db.get(f, 0) for f, e in lcm.items()}))
+    before = alg.padd(left, right, c)
+    den = r"\,".join(names.factor(f, e) for f, e in sorted(lcm.items(), key=repr)) or "1"
+    sign = "-" if c < 0 else "+"
+    text = (f"Over the common denominator ${den}$, the numerator of $A {sign} B$ expands into "
+            f"{len(left)} and {len(right)} terms")
+    result = alg.normal(before, lcm)
+    if not before:
+        out.para(text + ", which cancel term by term:")
+    else:
+        out.para(text + f", {len(before)} after like terms are collected; with each root's square "
+                 "replaced by its radicand, they " + ("cancel:" if alg.is_zero(result) else "reduce to"))
+    names.show(out, f"R = A {sign} B", result)
+
+
+def _decomposition(out, doc, ops, types, residual, hyps, inputs, names) -> None:
+    from ..checker.symbolic_program import read_steps
+
+    proof = doc["proof"]
+    ev = Evaluator(inputs)
+    all_types = list(types)
+    extra = read_steps(proof["steps"], [], all_types, "proof.steps", proof=True)
+    ev.run(ops + extra, all_types)
+    names = Names(ev.alg, inputs)
+    every = ops + extra
+    out.section("A sum of nonnegative terms")
+    factors = sorted({f for term in proof["terms"] for f in term["factors"]} | set(proof["denominator"]))
+    label = {f: f"q_{{{i}}}" for i, f in enumerate(factors, 1)}
+    out.para("With the quantities, each nonnegative by its form (as noted beside it),")
+    for f in factors:
+        names.show(out, label[f], ev.values[f], after=r",\quad " + _why(every, f, set(hyps), inputs))
+    den = r"\,".join(_powers([label[d] for d in proof["denominator"]]))
+    terms = []
+    for term in proof["terms"]:
+        c = Fraction(term["coefficient"])
+        body = r"\,".join(_powers([label[f] for f in term["factors"]]))
+        terms.append((fraction(c) if c != 1 or not body else "") + (r"\," if c != 1 and body else "") + body)
+    out.para("the residual satisfies, as the expansion of both sides (with the relations) shows,")
+    out.equation(f"R\\,{den}" if den else "R", " + ".join(terms))
+    out.para("Each $q_k$ is nonnegative; those multiplying $R$ on the left are positive, and every coefficient is positive, so $R$ is a sum of "
+             "nonnegative terms divided by a positive number.")
+
+
+def _powers(labels: list) -> list:
+    counts: dict = {}
+    for x in labels:
+        counts[x] = counts.get(x, 0) + 1
+    return [x + (f"^{{{n}}}" if n > 1 else "") for x, n in counts.items()]
+
+
+def _why(ops: list, k: int, hyps: set, inputs: list, depth: int = 0) -> str:
+    """Words for why step k is manifestly >= 0 (the checker decided that it is)."""
+    op, args, n = ops[k]
+    positive = {name_ for name_, t, d in inputs if d == "positive"}
+    if k in hyps:
+        return r"\text{a hypothesis}"
+    if op == "m":
+        return r"\text{the batch size}"
+    if op == "input" and n in positive:
+        return r"\text{positive}"
+    if op == "const":
+        return r"\text{a constant}"
+    if op == "sqrt":
+        return r"\text{a square root}"
+    if op == "pow" and n % 2 == 0:
+        return r"\text{a square}" if n == 2 else r"\text{an even power}"
+    if op == "sum":
+        return r"\text{a sum of squares}"
+    if op == "pow" and depth < 4:
+        return _why(ops, args[0], hyps, inputs, depth + 1)
+    return r"\text{a product or sum of such}"
+
+
+def _conclusion(out, kind, method, witness_m) -> None:
+    out.section("Conclusion")
+    if method == "zero" and kind == "identity":
+        said = r"R = 0"
+        words = "the identity holds"
+    elif method == "zero":
+        said = r"R = 0 \ge 0"
+        words = "the inequality holds, with equality"
+    else:
+        said = r"R > 0" if kind == "strict-inequality" else r"R \ge 0"
+        words = "the inequality holds"
+    out.para("No step above depends on the value of $m$, so for every batch size $m \\ge 1$, "
+             "wherever the claim is defined and its assumptions hold,")
+    out.display(said)
+    out.para(f"that is, {words} for every $m$. The assumptions can all be met: they hold on an "
+             f"instance with $m = {witness_m}$.")
+
+
+def _provenance(doc: dict, checker_line: str, name_: str) -> str:
+    return (f"Certificate {name_}: a proof for every batch size m, the residual as a "
+            f"symbolic-length program of {len(doc['program']['steps'])} steps,\nreplayed by the "
+            f"stdlib-only checker in its own normal forms (the formulas below are printed from "
+            f"them):\n{' '.join(checker_line.split())}")
