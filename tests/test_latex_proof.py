@@ -65,8 +65,7 @@ def test_the_key_lines_of_theorem_41(fragments):
     # the root is sigma, with its relation sigma^2 = (m S[y^2] - S[y]^2)/m^2
     assert r"\sigma^2 &= \frac{1}{m^{2}}\,\left(m\,S[y^{2}] - S[y]^{2}\right)" in body
     assert r"$y$ is $y_j$" in body  # the statement's symbols
-    assert "A &= " in body and "B &= " in body and "R = A - B &= 0" in body.replace("\\begin{equation}", "")\
-        or "R = A - B = 0" in body
+    assert "T_1 &= " in body and "T_2 &= " in body and "R = T_1 - T_2 = 0" in body
     assert r"\gamma \neq 0" in body and "h_{1}" in body  # the assumptions
     conclusion = body[body.index("Conclusion"):]
     assert "R = 0" in conclusion and "for every $m$" in conclusion
@@ -77,7 +76,8 @@ def test_the_key_lines_of_theorem_41(fragments):
 
 def test_a_vector_difference_and_the_nonnegative_method(fragments):
     c1 = body_of(fragments[ROOT / "certificates/santurkar2018/fact-c.1.proof.json"])
-    assert "a difference of two terms" in c1 and "D = 0" in c1
+    assert "a difference of two terms" in c1 and "D = 0" in c1 and "D = T_1 - T_2" in c1
+    assert r"\mathbf{1}" in c1 and r"\sigma_{A}" in c1  # the ones vector; A's deviation
     part2 = body_of(fragments[ROOT / "certificates/santurkar2018/theorem-4.2/part-2/corrected.proof.json"])
     assert "A sum of nonnegative terms" in part2 and r"\text{a square root}" in part2
     assert r"\text{a hypothesis}" in part2 and r"R \ge 0" in part2[part2.index("Conclusion"):]

@@ -57,7 +57,7 @@ class Names:
     def gen(self, g: tuple) -> str:
         if g[0] == "v":
             return name(g[1])
-        return rf"({variable(g[1])}{self.vmono(g[2]) or '1'})"
+        return rf"({variable(g[1])}{self.vmono(g[2]) or r'\mathbf{1}'})"
 
     def vmono(self, w: tuple) -> str:
         return r"\,".join(self.gen(g) + (f"^{{{e}}}" if e > 1 else "") for g, e in w)
@@ -105,7 +105,7 @@ class Names:
             coefficient = self.scalar(s)
             if len(s[0]) > 1 and not s[1]:
                 coefficient = rf"\left({coefficient}\right)"
-            term = coefficient if w == ONE else (
+            term = coefficient + r"\,\mathbf{1}" if w == ONE else (
                 self.vmono(w) if coefficient == "1" else rf"{coefficient}\,{self.vmono(w)}")
             out.append(term if i == 0 else (term if term.startswith("-") else "+ " + term))
         return " ".join(out)
@@ -287,9 +287,9 @@ def _sides(out, ops, types, residual, ev, names, used) -> None:
     if op in ("sub", "add") and types[k] in ("S", "V") and types[args[0]] == types[args[1]] == types[k]:
         a, b = (ev.values[j] for j in args)
         what = "D" if k != residual else "R"
-        out.para(f"Expanded in the sums, ${what} = A {'-' if op == 'sub' else '+'} B$ with")
-        names.show(out, "A", a, types[k])
-        names.show(out, "B", b, types[k])
+        out.para(f"Expanded in the sums, ${what} = T_1 {'-' if op == 'sub' else '+'} T_2$ with")
+        names.show(out, "T_1", a, types[k])
+        names.show(out, "T_2", b, types[k])
         if types[k] == "S":
             _cancellation(out, alg, a, b, -1 if op == "sub" else 1, names)
         else:
@@ -310,7 +310,7 @@ def _cancellation(out, alg, a, b, c, names) -> None:
     before = alg.padd(left, right, c)
     den = r"\,".join(names.factor(f, e) for f, e in sorted(lcm.items(), key=repr)) or "1"
     sign = "-" if c < 0 else "+"
-    text = (f"Over the common denominator ${den}$, the numerator of $A {sign} B$ expands into "
+    text = (f"Over the common denominator ${den}$, the numerator of $T_1 {sign} T_2$ expands into "
             f"{len(left)} and {len(right)} terms")
     result = alg.normal(before, lcm)
     if not before:
@@ -318,7 +318,7 @@ def _cancellation(out, alg, a, b, c, names) -> None:
     else:
         out.para(text + f", {len(before)} after like terms are collected; with each root's square "
                  "replaced by its radicand, they " + ("cancel:" if alg.is_zero(result) else "reduce to"))
-    names.show(out, f"R = A {sign} B", result)
+    names.show(out, f"R = T_1 {sign} T_2", result)
 
 
 def _decomposition(out, doc, ops, types, residual, hyps, inputs, names) -> None:
