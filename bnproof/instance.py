@@ -3,13 +3,23 @@
 Numbers are JSON integers, "p/q" strings or decimal literals (bare or quoted);
 all are read exactly, so 0.1 means 1/10.  Nothing is evaluated: each number
 must match a small grammar, and its size is bounded.
+
+An instance holds Python ints where the value is an integer and Fractions
+only where it is not: a batch of JSON integers (the common case, and the
+large one) is taken as it was parsed, with one type check per matrix rather
+than a call per entry, and the engine builds its integer matrices from it
+directly (exact/batch.py).  An int and the equal Fraction print, compare and
+hash alike, so nothing downstream can tell which one it holds.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+from itertools import chain
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from pathlib import Path
 
@@ -54,15 +64,55 @@ def parse_number(value, where: str) -> Fraction:
     raise BadInput(f"{where}: {text[:40]!r} is not a number (use an integer, 'p/q' or a decimal)")
 
 
-def _vector(value, where: str) -> list[Fraction]:
+Number = int | Fraction  # an int wherever the value is an integer
+
+
+def _number(value, where: str) -> Number:
+    if type(value) is int:  # not bool, which parse_number refuses
+        return value
+    x = parse_number(value, where)
+    return x.numerator if x.denominator == 1 else x
+
+
+def _all_ints(values, bool_free: bool = False) -> bool:
+    """Every entry an int: one C-level pass over their types.  With
+    ``bool_free`` (values parsed by read_json from a text without the words
+    true and false) a sum decides it, four times faster: read_json yields
+    only ints, Fractions (decimals), strings, None, lists and dicts, and
+    adding any of the last four to an int raises TypeError while a Fraction
+    makes the sum a Fraction."""
+    if bool_free:
+        try:
+            return type(sum(values)) is int
+        except TypeError:
+            return False
+    return set(map(type, values)) == {int}
+
+
+def _vector(value, where: str) -> tuple[Number, ...]:
+    return _checked_vector(value, where)[0]
+
+
+def _checked_vector(value, where: str, bool_free: bool = False) -> tuple[tuple[Number, ...], bool]:
+    """The numbers, and whether they were all JSON integers."""
     if not isinstance(value, list) or not value:
         raise BadInput(f"{where}: expected a non-empty list of numbers")
-    return [parse_number(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if _all_ints(value, bool_free):
+        return tuple(value), True
+    return tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(value)), False
 
 
-def _matrix(value, where: str) -> list[list[Fraction]]:
+def _matrix(value, where: str) -> list[tuple[Number, ...]]:
+    return _checked_matrix(value, where)[0]
+
+
+def _checked_matrix(value, where: str, bool_free: bool = False) -> tuple[list[tuple[Number, ...]], bool]:
+    """The rows, and whether every entry was a JSON integer."""
     if not isinstance(value, list) or not value:
         raise BadInput(f"{where}: expected a non-empty list of rows")
+    if set(map(type, value)) == {list} and len(set(map(len, value))) == 1 and value[0] \
+            and _all_ints(chain.from_iterable(value), bool_free):
+        return list(map(tuple, value)), True  # integers only, rows of one width: nothing to convert
     rows = []
     for i, row in enumerate(value):
         if not isinstance(row, list):
@@ -72,18 +122,18 @@ def _matrix(value, where: str) -> list[list[Fraction]]:
     for i, row in enumerate(rows):
         if len(row) != width:
             raise BadInput(f"{where} is ragged: row 0 has {width} entries, row {i} has {len(row)}")
-    return rows
+    return rows, False
 
 
 @dataclass(frozen=True)
 class Instance:
     """X (m×d), Y (m×n), W0 (n×d), per-neuron γ and β, and the loss reduction."""
 
-    X: tuple[tuple[Fraction, ...], ...]
-    Y: tuple[tuple[Fraction, ...], ...]
-    W0: tuple[tuple[Fraction, ...], ...]
-    gamma: tuple[Fraction, ...]
-    beta: tuple[Fraction, ...]
+    X: tuple[tuple[Number, ...], ...]
+    Y: tuple[tuple[Number, ...], ...]
+    W0: tuple[tuple[Number, ...], ...]
+    gamma: tuple[Number, ...]
+    beta: tuple[Number, ...]
     loss: str = "sum"
     name: str = "user instance"
 
@@ -99,8 +149,17 @@ class Instance:
     def n(self) -> int:
         return len(self.W0)
 
-    def targets(self, j: int) -> list[Fraction]:
+    def targets(self, j: int) -> list[Number]:
         return [row[j] for row in self.Y]
+
+    @cached_property
+    def moments(self):
+        """XᵀX, Xᵀ1, XᵀY, 1ᵀY and the ‖Y_j‖² over integers (exact/batch.py):
+        formed once, shared by every neuron.  (Not a field: equality and
+        hashing see the data only.)"""
+        from .exact.batch import moments
+
+        return moments(self.X, self.Y, vars(self).get("_integer", (False, False)))
 
     def to_json(self) -> dict:
         """The instance as exact strings, the same format `--data` reads."""
@@ -122,18 +181,22 @@ class Instance:
         return data
 
 
-def _per_neuron(value, n: int, where: str, default: int) -> tuple[Fraction, ...]:
+def _per_neuron(value, n: int, where: str, default: int) -> tuple[Number, ...]:
     if value is None:
-        return (Fraction(default),) * n
+        return (default,) * n
     if isinstance(value, list):
         values = _vector(value, where)
         if len(values) != n:
             raise BadInput(f"{where}: expected {n} values (one per neuron), got {len(values)}")
-        return tuple(values)
-    return (parse_number(value, where),) * n
+        return values
+    return (_number(value, where),) * n
 
 
 def instance_from_json(data, name: str = "user instance") -> Instance:
+    return _instance(data, name, bool_free=False)
+
+
+def _instance(data, name: str, bool_free: bool) -> Instance:
     if not isinstance(data, dict):
         raise BadInput("the instance must be a JSON object with keys X, y (or Y) and W0")
     unknown = sorted(set(data) - _KEYS)
@@ -141,16 +204,17 @@ def instance_from_json(data, name: str = "user instance") -> Instance:
         raise BadInput(f"unknown key {unknown[0]!r} (expected X, y or Y, W0, gamma, beta, loss)")
     if "X" not in data:
         raise BadInput("missing key 'X' (the m×d batch)")
-    X = _matrix(data["X"], "X")
+    X, x_integer = _checked_matrix(data["X"], "X", bool_free)
     m, d = len(X), len(X[0])
     if m > MAX_SAMPLES or d > MAX_WIDTH:
         raise BadInput(f"X is {m}×{d}; at most {MAX_SAMPLES} samples and {MAX_WIDTH} inputs")
     if ("y" in data) == ("Y" in data):
         raise BadInput("give exactly one of 'y' (one neuron) or 'Y' (m×n, one column per neuron)")
     if "y" in data:
-        Y = [[v] for v in _vector(data["y"], "y")]
+        y, y_integer = _checked_vector(data["y"], "y", bool_free)
+        Y = [(v,) for v in y]
     else:
-        Y = _matrix(data["Y"], "Y")
+        Y, y_integer = _checked_matrix(data["Y"], "Y", bool_free)
     if len(Y) != m:
         raise BadInput(f"X has {m} rows but the targets have {len(Y)}")
     n = len(Y[0])
@@ -171,15 +235,18 @@ def instance_from_json(data, name: str = "user instance") -> Instance:
     name = data.get("name", name)
     if not isinstance(name, str):
         raise BadInput("name must be a string")
-    return Instance(
-        X=tuple(tuple(r) for r in X),
-        Y=tuple(tuple(r) for r in Y),
-        W0=tuple(tuple(r) for r in W0),
+    instance = Instance(
+        X=tuple(X),
+        Y=tuple(Y),
+        W0=tuple(W0),
         gamma=_per_neuron(data.get("gamma"), n, "gamma", 1),
         beta=_per_neuron(data.get("beta"), n, "beta", 0),
         loss=loss,
         name=name[:200],
     )
+    # what was just checked of these immutable rows, so that moments need not check it again
+    vars(instance)["_integer"] = (x_integer, y_integer)
+    return instance
 
 
 def _exact_float(token: str) -> Fraction:
@@ -203,13 +270,28 @@ def _reject_constant(token: str):
 def load_instance(path: str | Path) -> Instance:
     """Read an instance file; every failure is a one-line BadInput."""
     path = Path(path)
-    return instance_from_json(read_json(path), name=path.name)
+    # A large instance is a list per row and a tuple per row: no cycle among them, yet
+    # the cyclic collector would rescan them all, again and again, as they are made
+    # (a fifth of the reading time at m = 10⁵, d = 64).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        data, bool_free = _read_json(path)
+        return _instance(data, path.name, bool_free)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def read_json(path: str | Path):
     """A JSON data file read exactly: decimals become Fractions (never binary floats),
     a duplicate key, NaN or Infinity is refused; every failure is a one-line BadInput."""
-    path = Path(path)
+    return _read_json(Path(path))[0]
+
+
+def _read_json(path: Path):
+    """read_json's data, and whether the text is free of true and false (so the
+    data holds no bool: see _all_ints)."""
     try:
         raw = path.read_bytes()
     except OSError as err:
@@ -218,6 +300,8 @@ def read_json(path: str | Path):
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadInput(f"{path} is not UTF-8 text") from None
+    del raw  # at m = 10⁵ the bytes are tens of MB, and the parse needs more
+    bool_free = "true" not in text and "false" not in text
     try:
         data = json.loads(text, parse_float=_exact_float, parse_constant=_reject_constant,
                           object_pairs_hook=_unique_keys)
@@ -229,7 +313,7 @@ def read_json(path: str | Path):
         raise BadInput(f"{path}: {err}") from None
     except ValueError as err:  # e.g. an integer literal beyond Python's digit limit
         raise BadInput(f"{path}: {str(err).splitlines()[0]}") from None
-    return data
+    return data, bool_free
 
 
 def check_certifiable(instance: Instance) -> None:

@@ -249,15 +249,24 @@ def test_bn_second_order_pivots_match_the_scalar_reference(seed):
 
 
 def test_signs_come_before_values_and_are_checked_against_them():
-    m = q([[2, 1], [1, 2]])
+    big = 10**100  # numerators past _FFLU_BITS: signs from balls, values when read
+    m = q([[2 * big, big], [big, 2 * big]])
     lazy = ldl_pivots(m)
     assert len(lazy) == 2 and lazy.signs == [1, 1] and lazy._values is None
     assert is_positive_definite(lazy) and lazy._values is None  # decided without the values
-    assert list(lazy) == [fmpq(2), fmpq(3, 2)]
+    assert list(lazy) == [fmpq(2 * big), fmpq(3 * big, 2)]
     # a forged sign list (a wrong ball) is caught when the exact values arrive
     forged = Pivots([1, -1], lambda: [fmpq(2), fmpq(3, 2)])
     with pytest.raises(ArithmeticError):
         list(forged)
+
+
+def test_short_matrices_get_exact_pivots_at_once():
+    # fflu's exact minors are cheaper than balls for short numerators: no ball is needed
+    got = ldl_pivots(q([[2, 1], [1, 2]]))
+    assert got._values == [fmpq(2), fmpq(3, 2)] and got.signs == [1, 1]
+    got = ldl_pivots(q([[1, 2], [2, 1]]))  # indefinite: stops at the first pivot ≤ 0
+    assert got._values == [fmpq(1), fmpq(-3)] and got.signs == [1, -1]
 
 
 def test_an_exactly_zero_pivot_is_decided_exactly():
@@ -271,3 +280,63 @@ def test_an_exactly_zero_pivot_is_decided_exactly():
     near = q([[big, big - 1], [big - 1, big]])  # second pivot (2·10⁶⁰ − 1)/10⁶⁰ > 0
     got = ldl_pivots(near)
     assert got.signs == [1, 1] and list(got) == reference(rows_of(near))
+
+
+# -- the factored Hessian (exact/hessian.py) -----------------------------------------
+
+
+def _random_surd_vector(rng, d, r, both=True):
+    a = fmpq_mat([[fmpq(rng.randint(-9, 9), rng.randint(1, 7))] for _ in range(d)])
+    b = fmpq_mat([[fmpq(rng.randint(-9, 9), rng.randint(1, 7))] for _ in range(d)])
+    return Surd(a, b if both else fmpq_mat(d, 1), r)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_factored_hessian_restricts_and_applies_exactly(seed):
+    """QᵀHQ and H·V from the factored form equal the products with the full
+    bn.contracted_hessian, on inputs with both Q(√r) parts nonzero (the engine
+    only meets one at a time) and bases with one or more pivot rows."""
+    from bnproof.exact.bn import contracted_hessian
+    from bnproof.exact.hessian import HessianForm
+    from bnproof.exact.linalg import echelon
+
+    rng = random.Random(seed)
+    d, r = rng.randint(2, 6), fmpq(rng.choice([2, 3, 5, 7]), rng.choice([1, 3]))
+    half = fmpq_mat([[fmpq(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(d)] for _ in range(d)])
+    gram_c = half.transpose() * half
+    xy, xg = _random_surd_vector(rng, d, r), _random_surd_vector(rng, d, r, both=seed % 2 == 0)
+    gy = Surd(fmpq(rng.randint(-9, 9), 5), fmpq(rng.randint(-9, 9), 7), r)
+    args = (gram_c, xy, xg, gy, fmpq(rng.randint(1, 4), 3), fmpq(rng.randint(1, 9), 2),
+            fmpq(rng.choice([1, -2, 3]), rng.choice([1, 2])), rng.randint(2, 9))
+    form, full = HessianForm(*args), contracted_hessian(*args)
+    assert form.matrix() == full
+    rows = rng.randint(1, d - 1)  # the complement of `rows` directions, as the engine builds it
+    across = echelon(fmpq_mat([[fmpq(rng.randint(-4, 4), rng.randint(1, 3)) for _ in range(d)]
+                               for _ in range(rows)]))
+    q = across.basis()
+    if q is None:
+        pytest.skip("the random rows span everything")
+    (na, da), (nb, db) = form.restricted(across)
+    assert da > 0 and db > 0
+    assert fmpq_mat(na) / da == q.transpose() * full.a * q
+    assert fmpq_mat(nb) / db == q.transpose() * full.b * q
+    v = fmpq_mat([[fmpq(rng.randint(-5, 5), rng.randint(1, 3)) for _ in range(2)] for _ in range(d)])
+    applied = form.apply(v)
+    assert applied.a == full.a * v and applied.b == full.b * v
+    expected = ldl_pivots(Surd(q.transpose() * full.a * q, q.transpose() * full.b * q, full.r))
+    assert list(form.restricted_pivots(across)) == list(expected)
+
+
+def test_engine_hessian_form_matches_the_full_hessian_at_its_optimum():
+    # with a kernel of Xc (a constant column) the basis has two pivot rows
+    inst = _instance(7, m=9, d=4)
+    data = {"X": [list(r[:3]) + [2] for r in inst.X], "y": [r[0] for r in inst.Y], "W0": [1, 1, 1, 1]}
+    from bnproof.instance import instance_from_json
+
+    opt = bn_optima(Neuron.of(instance_from_json(data), 0))
+    assert opt.kernel is not None and opt.kernel.ncols() == 1
+    qt = opt.complement.transpose()
+    restricted = Surd(qt * opt.hessian.a * opt.complement, qt * opt.hessian.b * opt.complement,
+                      opt.hessian.r)
+    assert same(list(opt.pivots), reference(rows_of(restricted)))
+    assert opt.flat_directions_ok and opt.hessian_form.apply(opt.kernel).is_zero()

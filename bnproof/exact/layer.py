@@ -12,18 +12,24 @@ are the definitions of ŷ, Fact C.1 and its derivative multiplied out
 the optimum derived there is still checked against an independent
 computation.  bn.py keeps the m-dimensional forms; the tests hold the two
 equal.
+
+A neuron of an instance takes those sums from the instance's integer
+moments (batch.py), shared by all its neurons; X and y themselves, as
+rational matrices, are built only when something reads them (the reports
+and figures of small instances).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from math import gcd
 
 import flint
 
 from . import bn
 from ..errors import DegenerateInstance
+from .batch import integer_rows
+from .hessian import HessianForm
 from .linalg import dot, ones, to_fmpq
 from .surd import Surd
 
@@ -35,15 +41,8 @@ fmpq_mat = flint.fmpq_mat
 def exact_matrix(rows) -> fmpq_mat:
     """Rows of ints or Fractions as an fmpq_mat, through one integer matrix over
     their common denominator: no fmpq is made one entry at a time."""
-    dens = {x.denominator for row in rows for x in row}
-    common = 1
-    for den in dens:
-        common = common * den // gcd(common, den)
-    if common == 1:
-        ints = [x.numerator for row in rows for x in row]
-    else:
-        ints = [x.numerator * (common // x.denominator) for row in rows for x in row]
-    integer = fmpz_mat(len(rows), len(rows[0]) if rows else 0, ints)
+    integers, common = integer_rows(rows)
+    integer = fmpz_mat(integers) if rows else fmpz_mat(0, 0)
     return fmpq_mat(integer) if common == 1 else fmpq_mat(integer) / common
 
 
@@ -59,35 +58,46 @@ class _AtW:
     y_yhat: Surd  # ⟨y, ŷ⟩
 
 
-@dataclass(frozen=True)
 class Neuron:
-    X: fmpq_mat  # m×d batch
-    y: fmpq_mat  # m×1 targets
-    gamma: fmpq
-    beta: fmpq
-    scale: fmpq  # 1 for sums of squares (the paper), 1/m for means
+    """One neuron: batch X (m×d), targets y (m×1), γ, β and the loss scale s
+    (1 for sums of squares, the paper's; 1/m for means).
+
+    Every contraction below is computed from X and y when first read, unless
+    ``of`` has already set it from the instance's integer moments; X and y
+    are then themselves built from the instance only if read."""
+
+    def __init__(self, X: fmpq_mat, y: fmpq_mat, gamma: fmpq, beta: fmpq, scale: fmpq):
+        self.X, self.y = X, y
+        self.gamma, self.beta, self.scale = gamma, beta, scale
+        self.m, self.d = X.nrows(), X.ncols()
 
     @classmethod
     def of(cls, instance, j: int) -> "Neuron":
-        return cls(
-            X=exact_matrix(instance.X),
-            y=exact_matrix([[v] for v in instance.targets(j)]),
-            gamma=to_fmpq(instance.gamma[j]),
-            beta=to_fmpq(instance.beta[j]),
-            scale=fmpq(1) if instance.loss == "sum" else fmpq(1, instance.m),
-        )
+        moments = instance.moments
+        neuron = cls.__new__(cls)
+        neuron._instance, neuron._j = instance, j
+        neuron.gamma, neuron.beta = to_fmpq(instance.gamma[j]), to_fmpq(instance.beta[j])
+        neuron.scale = fmpq(1) if instance.loss == "sum" else fmpq(1, instance.m)
+        neuron.m, neuron.d = moments.m, moments.xx.nrows()
+        # the cached properties below, already known: set, not computed
+        vars(neuron).update(
+            gram=moments.gram, gram_c=moments.gram_c, sums=moments.sums,
+            x_targets=moments.x_targets(j), target_sum=moments.target_sum(j),
+            target_norm2=moments.target_norm2(j))
+        return neuron
 
-    @property
-    def m(self) -> int:
-        return self.X.nrows()
+    # X and y of a neuron made by ``of`` (the constructor sets them instead)
+    @cached_property
+    def X(self) -> fmpq_mat:
+        return exact_matrix(self._instance.X)
 
-    @property
-    def d(self) -> int:
-        return self.X.ncols()
+    @cached_property
+    def y(self) -> fmpq_mat:
+        return exact_matrix([[v] for v in self._instance.targets(self._j)])
 
     @cached_property
     def x_mean(self) -> fmpq_mat:  # d×1 column means
-        return self.X.transpose() * ones(self.m) * fmpq(1, self.m)
+        return self.sums * fmpq(1, self.m)
 
     @cached_property
     def Xc(self) -> fmpq_mat:  # centred batch
@@ -95,8 +105,7 @@ class Neuron:
 
     @cached_property
     def yc(self) -> fmpq_mat:  # centred targets
-        mean = sum(self.y.entries(), fmpq(0)) / self.m
-        return self.y - ones(self.m) * mean
+        return self.y - ones(self.m) * (self.target_sum / self.m)
 
     @cached_property
     def sums(self) -> fmpq_mat:  # Xᵀ1
@@ -145,6 +154,15 @@ class Neuron:
         return bn.transform(norm, self.gamma, self.beta) - self.y
 
     def _at(self, w: fmpq_mat) -> _AtW:
+        # the engine asks for Ĉ, ∇Ĉ and ∇²Ĉ at the same point in turn: keep the last one
+        last = vars(self).get("_last_at")
+        if last is not None and last[0] == w:
+            return last[1]
+        at = self._at_new(w)
+        self._last_at = (fmpq_mat(w), at)  # a copy: w may be changed in place later
+        return at
+
+    def _at_new(self, w: fmpq_mat) -> _AtW:
         m = self.m
         mu = dot(self.sums, w) / m
         var = dot(w, self.gram_c * w) / m  # ‖Xw − μ1‖²/m
@@ -186,8 +204,13 @@ class Neuron:
         return inner * (at.inv_sigma * self.gamma / self.m)
 
     def bn_hessian(self, w: fmpq_mat) -> Surd:
+        return self.bn_hessian_form(w).matrix()
+
+    def bn_hessian_form(self, w: fmpq_mat) -> HessianForm:
+        """∇²Ĉ(w) factored (hessian.py): its products with vectors and its
+        restrictions to subspaces without forming the d×d matrix."""
         at = self._at(w)
         x_g, ones_g, yhat_g = self._loss_parts(at)
         centred_x_g = x_g - Surd.rational(self.sums, at.inv_sigma.r) * (ones_g / self.m)  # XᵀΠg
-        return bn.contracted_hessian(self.gram_c, at.x_yhat, centred_x_g, yhat_g,
-                                     2 * self.scale, at.var, self.gamma, self.m)
+        return HessianForm(self.gram_c, at.x_yhat, centred_x_g, yhat_g,
+                           2 * self.scale, at.var, self.gamma, self.m)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
@@ -11,6 +12,7 @@ from .pivots import Pivots, ldl_pivots  # noqa: F401  (ldl_pivots: re-exported)
 from .surd import Surd
 
 fmpq = flint.fmpq
+fmpz_mat = flint.fmpz_mat
 fmpq_mat = flint.fmpq_mat
 
 
@@ -43,8 +45,38 @@ def dot(u: fmpq_mat, v: fmpq_mat) -> fmpq:
     return (u.transpose() * v)[0, 0]
 
 
-def kernel(a: fmpq_mat) -> fmpq_mat | None:
-    """A basis of {x : a x = 0} as the columns of a matrix, or None if trivial."""
+@dataclass(frozen=True)
+class Echelon:
+    """The reduced row echelon form of a matrix, read as its kernel: the pivot
+    and free columns, and the reduced rows' entries in the free columns (R,
+    rank × free).  The kernel basis is Q = E_F − E_P R: a 1 in one free
+    coordinate, 0 in the other free ones, −R on the pivot coordinates."""
+
+    pivots: list[int]
+    free: list[int]
+    free_part: fmpq_mat  # R
+
+    def basis(self) -> fmpq_mat | None:
+        """Q as the columns of a matrix, or None if the kernel is trivial."""
+        if not self.free:
+            return None
+        cols = len(self.pivots) + len(self.free)
+        basis = fmpq_mat(cols, len(self.free))
+        for k, f in enumerate(self.free):
+            basis[f, k] = 1
+            for i, p in enumerate(self.pivots):
+                basis[p, k] = -self.free_part[i, k]
+        return basis
+
+    def free_part_integers(self) -> tuple[fmpz_mat, int]:
+        """R as (integer matrix, positive denominator)."""
+        if not self.pivots:
+            return fmpz_mat(0, len(self.free)), 1
+        num, den = self.free_part.numer_denom()
+        return num, int(den)
+
+
+def echelon(a: fmpq_mat) -> Echelon:
     reduced, rank = a.rref()
     cols = a.ncols()
     pivots, row = [], 0
@@ -53,14 +85,13 @@ def kernel(a: fmpq_mat) -> fmpq_mat | None:
             pivots.append(col)
             row += 1
     free = [c for c in range(cols) if c not in pivots]
-    if not free:
-        return None
-    basis = fmpq_mat(cols, len(free))
-    for k, f in enumerate(free):
-        basis[f, k] = 1
-        for i, p in enumerate(pivots):
-            basis[p, k] = -reduced[i, f]
-    return basis
+    part = fmpq_mat(len(pivots), len(free), [reduced[i, f] for i in range(len(pivots)) for f in free])
+    return Echelon(pivots, free, part)
+
+
+def kernel(a: fmpq_mat) -> fmpq_mat | None:
+    """A basis of {x : a x = 0} as the columns of a matrix, or None if trivial."""
+    return echelon(a).basis()
 
 
 def _sign(x) -> int:

@@ -20,12 +20,14 @@ conditions exactly, so the derivation is confirmed, not assumed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import flint
 
 from ..errors import DegenerateInstance
+from .hessian import HessianForm
 from .layer import Neuron
-from .linalg import dot, is_positive_definite, kernel, ldl_pivots, rows_of
+from .linalg import dot, echelon, is_positive_definite, kernel, ldl_pivots, rows_of
 from .surd import Surd
 
 fmpq = flint.fmpq
@@ -79,10 +81,15 @@ class BNOptima:
     kernel: fmpq_mat | None  # basis of ker Xc: directions that change neither σ nor Ĉ
     complement: fmpq_mat | None  # basis of the directions across the optimum set
     grad: Surd | None  # ∇Ĉ(b), exactly zero
-    hessian: Surd | None  # ∇²Ĉ(b)
+    hessian_form: HessianForm | None  # ∇²Ĉ(b), factored
     flat_directions_ok: bool  # ∇²Ĉ(b)·b = 0 and ∇²Ĉ(b)·kernel = 0 (scale invariance)
     pivots: list  # pivots of the Hessian restricted to the complement
     minimum: Surd | fmpq  # min Ĉ
+
+    @cached_property
+    def hessian(self) -> Surd | None:
+        """∇²Ĉ(b) as a d×d matrix, formed when first read (the checks use the form)."""
+        return None if self.hessian_form is None else self.hessian_form.matrix()
 
     @property
     def first_order_ok(self) -> bool:
@@ -122,18 +129,14 @@ def bn_optima(neuron: Neuron) -> BNOptima:
     b = system.solve(c)
     if neuron.gamma < 0:
         b = -b
-    across = kernel(_stack_rows(b, null) if null is not None else b.transpose())
+    reduced = echelon(_stack_rows(b, null) if null is not None else b.transpose())
+    across = reduced.basis()
     grad = neuron.bn_grad(b)
-    hessian = neuron.bn_hessian(b)
+    hessian = neuron.bn_hessian_form(b)
     flat = [b] + ([null] if null is not None else [])
-    flat_ok = all(
-        Surd(hessian.a * v, hessian.b * v, hessian.r).is_zero() for v in flat
-    )
-    pivots = []
-    if across is not None:
-        qt = across.transpose()
-        restricted = Surd(qt * hessian.a * across, qt * hessian.b * across, hessian.r)
-        pivots = ldl_pivots(restricted)
+    flat_ok = all(hessian.apply(v).is_zero() for v in flat)
+    # pivots of Qᵀ∇²Ĉ(b)Q, Q = across, without forming ∇²Ĉ(b) (hessian.py)
+    pivots = hessian.restricted_pivots(reduced) if across is not None else []
     return BNOptima(False, b, null, across, grad, hessian, flat_ok, pivots, neuron.bn_loss(b))
 
 

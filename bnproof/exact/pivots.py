@@ -70,6 +70,23 @@ def _surd_pivots(a: fmpq_mat, b: fmpq_mat, r) -> list:
     return Pivots(None, lambda: _field_pivots(a, b, fmpq(r)))
 
 
+def scaled_surd_pivots(a: tuple[fmpz_mat, int], b: tuple[fmpz_mat, int], r) -> "Pivots":
+    """ldl_pivots of (Na/Da) + (Nb/Db)·√r, given as integer matrices over positive
+    denominators: the signs are decided on the integer matrix (dividing by a
+    positive number divides every pivot by it), and the rational matrix is
+    formed only when the exact values are read."""
+    (na, da), (nb, db) = a, b
+    if nb.is_zero():
+        return _lazy_scaled(na, da, lambda values: [Surd(p, fmpq(0), r) for p in values])
+    if na.is_zero():
+        return _lazy_scaled(nb, db, lambda values: [Surd(fmpq(0), p, r) for p in values])
+    return _surd_pivots(fmpq_mat(na) / da, fmpq_mat(nb) / db, r)
+
+
+def _lazy_scaled(num: fmpz_mat, den: int, wrap) -> "Pivots":
+    return Pivots(certified_signs(num), lambda: wrap(exact_rational_pivots(fmpq_mat(num) / den)))
+
+
 def _is_zero(m: fmpq_mat) -> bool:
     return m == fmpq_mat(m.nrows(), m.ncols())
 
@@ -169,7 +186,10 @@ def _sign(x) -> int:
 
 
 def _lazy(a: fmpq_mat, wrap) -> Pivots:
-    return Pivots(certified_signs(a), lambda: wrap(exact_rational_pivots(a)))
+    exact = lambda: wrap(exact_rational_pivots(a))  # noqa: E731
+    if _short(a):  # fflu's exact minors are cheaper than the balls (2.5-6× at d = 16-64)
+        return Pivots(None, exact)
+    return Pivots(certified_signs(a), exact)
 
 
 # Ball precisions tried before the exact fallback; one step of elimination
@@ -177,9 +197,10 @@ def _lazy(a: fmpq_mat, wrap) -> Pivots:
 _PRECISIONS = (128, 512, 2048)
 
 
-def certified_signs(a: fmpq_mat) -> list[int] | None:
+def certified_signs(a) -> list[int] | None:
     """Signs of the pivots up to the first one that is not positive, each
-    decided by a ball that excludes 0; None when some ball never does."""
+    decided by a ball that excludes 0; None when some ball never does.
+    ``a``: an fmpq_mat or fmpz_mat."""
     if a.nrows() == 0:
         return []
     for prec in _PRECISIONS:
@@ -213,9 +234,16 @@ def _ball_signs(s) -> list[int] | None:
 _FFLU_BITS = 256
 
 
+def _short(a: fmpq_mat) -> bool:
+    """Numerators over the common denominator within _FFLU_BITS."""
+    if not a.nrows():
+        return True
+    num, _ = a.numer_denom()
+    return max(abs(int(x)) for x in num.entries()).bit_length() <= _FFLU_BITS
+
+
 def exact_rational_pivots(a: fmpq_mat) -> list:
-    num, _ = a.numer_denom() if a.nrows() else (None, None)
-    if num is None or max(abs(int(x)) for x in num.entries()).bit_length() <= _FFLU_BITS:
+    if _short(a):
         return rational_pivots(a)
     return scalar_pivots([list(row) for row in a.tolist()])
 

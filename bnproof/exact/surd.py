@@ -63,6 +63,15 @@ class Surd:
         self.a, self.b, self.r = a, b, r
 
     @classmethod
+    def _same_field(cls, a, b, r) -> Surd:
+        """A result of arithmetic on Surds over the one radicand r: already
+        normalized, since b ≠ 0 only where √r is irrational (if r is a square,
+        every operand's b, hence the result's, is 0)."""
+        out = object.__new__(cls)
+        out.a, out.b, out.r = a, b, r
+        return out
+
+    @classmethod
     def rational(cls, a, r) -> Surd:
         if isinstance(a, (int, Fraction)):
             a = fmpq(a) if isinstance(a, int) else fmpq(a.numerator, a.denominator)
@@ -84,41 +93,47 @@ class Surd:
         if not isinstance(other, Surd):
             if isinstance(other, int):
                 other = fmpq(other)
-            return self, Surd(other, _zero_like(other), self.r)
+            return self, Surd._same_field(other, _zero_like(other), self.r)
         r = other.r if _is_zero(self.b) else self.r
         return self._with_radicand(r), other._with_radicand(r)
 
     def __add__(self, other):
         x, y = self._unify(other)
-        return Surd(x.a + y.a, x.b + y.b, x.r)
+        return Surd._same_field(x.a + y.a, x.b + y.b, x.r)
 
     __radd__ = __add__
 
     def __sub__(self, other):
         x, y = self._unify(other)
-        return Surd(x.a - y.a, x.b - y.b, x.r)
+        return Surd._same_field(x.a - y.a, x.b - y.b, x.r)
 
     def __rsub__(self, other):
         x, y = self._unify(other)
-        return Surd(y.a - x.a, y.b - x.b, x.r)
+        return Surd._same_field(y.a - x.a, y.b - x.b, x.r)
 
     def __neg__(self):
-        return Surd(-self.a, -self.b, self.r)
+        return Surd._same_field(-self.a, -self.b, self.r)
 
     def __mul__(self, other):
+        if not isinstance(other, Surd):  # a rational factor: two products, not four
+            other = fmpq(other) if isinstance(other, int) else other
+            return Surd._same_field(self.a * other, self.b * other, self.r)
         x, y = self._unify(other)
-        return Surd(x.a * y.a + x.b * y.b * x.r, x.a * y.b + x.b * y.a, x.r)
+        return Surd._same_field(x.a * y.a + x.b * y.b * x.r, x.a * y.b + x.b * y.a, x.r)
 
     def __rmul__(self, other):
+        if not isinstance(other, Surd):
+            other = fmpq(other) if isinstance(other, int) else other
+            return Surd._same_field(other * self.a, other * self.b, self.r)
         x, y = self._unify(other)
-        return Surd(y.a * x.a + y.b * x.b * x.r, y.a * x.b + y.b * x.a, x.r)
+        return Surd._same_field(y.a * x.a + y.b * x.b * x.r, y.a * x.b + y.b * x.a, x.r)
 
     def inverse(self) -> Surd:
         """1/(a + b√r) = (a − b√r)/(a² − r b²), for scalars."""
         norm = self.a * self.a - self.r * self.b * self.b
         if norm == 0:
             raise ZeroDivisionError("inverse of zero in Q(√r)")
-        return Surd(self.a / norm, -self.b / norm, self.r)
+        return Surd._same_field(self.a / norm, -self.b / norm, self.r)
 
     def __truediv__(self, other):
         x, y = self._unify(other)
@@ -126,10 +141,10 @@ class Surd:
 
     @property
     def T(self) -> Surd:
-        return Surd(self.a.transpose(), self.b.transpose(), self.r)
+        return Surd._same_field(self.a.transpose(), self.b.transpose(), self.r)
 
     def __getitem__(self, index) -> Surd:
-        return Surd(self.a[index], self.b[index], self.r)
+        return Surd._same_field(self.a[index], self.b[index], self.r)
 
     def scalar(self) -> Surd:
         """The single entry of a 1×1 matrix, as a scalar."""
@@ -162,7 +177,7 @@ class Surd:
 
     def entries(self) -> list[Surd]:
         """Entries of a matrix part in row-major order, as scalars."""
-        return [Surd(x, y, self.r) for x, y in zip(self.a.entries(), self.b.entries())]
+        return [Surd._same_field(x, y, self.r) for x, y in zip(self.a.entries(), self.b.entries())]
 
     def to_sympy(self):
         import sympy
