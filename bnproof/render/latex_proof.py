@@ -57,7 +57,7 @@ class Names:
     def gen(self, g: tuple) -> str:
         if g[0] == "v":
             return name(g[1])
-        return rf"({variable(g[1])}{self.vmono(g[2]) or r'\mathbf{1}'})"
+        return "(" + variable(g[1]) + (self.vmono(g[2]) or r"\mathbf{1}") + ")"
 
     def vmono(self, w: tuple) -> str:
         return r"\,".join(self.gen(g) + (f"^{{{e}}}" if e > 1 else "") for g, e in w)
@@ -256,7 +256,7 @@ def _entry(names: Names, w: tuple) -> str:
     """The i-th entry of a vector monomial: y_i^2 g_i, (Hg)_i."""
     parts = []
     for g, e in w:
-        base = f"{name(g[1])}_i" if g[0] == "v" else rf"({variable(g[1])}{names.vmono(g[2]) or '1'})_i"
+        base = f"{name(g[1])}_i" if g[0] == "v" else names.gen(g) + "_i"
         if "_" in name(g[1]) and g[0] == "v":  # a column X_{1}: its entry X_{i,1}
             base = name(g[1]).replace("_{", "_{i,")
         parts.append(base + (f"^{{{e}}}" if e > 1 else ""))
