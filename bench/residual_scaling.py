@@ -6,21 +6,24 @@ subprocess with a 120 s budget per size; the
 ladder stops at the first size it cannot finish.  bnproof then also runs at
 m = 1000, d = 16.  Prints seconds and ratios.
 
-Then bnproof against the structured python-flint route (bench/flint_route.py)
-at m ∈ {10³, 10⁴, 10⁵} × d ∈ {16, 64}: each route a fresh subprocess that
-reads the same JSON file, run in turn (interleaved pairs), medians of wall
+Then bnproof (bench/bnproof_route.py) against the structured python-flint
+route (bench/flint_route.py) at m ∈ {10³, 10⁴, 10⁵} × d ∈ {16, 64}: each
+route a fresh subprocess that loads only its own modules and reads the same
+JSON file, run in turn (interleaved pairs), medians of wall
 time measured inside the process (imports excluded, reading the file
 included) and its peak RSS.  bnproof's time is split into reading the
-instance (instance.py: exact Fractions, validation) and the engine.  The
-residual and ∇Ĉ(W*) of the two routes must be identical.
+instance (instance.py: ints kept as ints, validation) and the engine (the
+integer moments of exact/batch.py, then the d-dimensional work).  The
+residual and ∇Ĉ(W*) of the two routes must be identical.  Sizes whose runs
+take milliseconds get at least --small-repeats pairs (the machine's noise
+is larger than they are).
 
 Run: python bench/residual_scaling.py [--budget 120] [--skip-naive] [--repeats 3]
-     [--sizes 1000x16,1000x64,...]"""
+     [--small-repeats 9] [--sizes 1000x16,1000x64,...]"""
 
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -33,27 +36,8 @@ from common import PY, random_instance, write  # noqa: E402
 
 NAIVE = os.path.join(os.path.dirname(__file__), "naive_sympy.py")
 FLINT = os.path.join(os.path.dirname(__file__), "flint_route.py")
+OURS = os.path.join(os.path.dirname(__file__), "bnproof_route.py")
 SCALE_SIZES = "1000x16,1000x64,10000x16,10000x64,100000x16,100000x64"
-
-
-def bnproof_child(path):
-    """One bnproof run in this (fresh) process; prints what flint_route.py prints."""
-    from bnproof.claims import lemma45
-    from bnproof.instance import load_instance
-
-    start = time.perf_counter()
-    instance = load_instance(path)
-    read = time.perf_counter()
-    neuron = lemma45.analyse(instance).neurons[0]
-    end = time.perf_counter()
-    grad = neuron.grad_bn_at_w_star
-    assert all(x == 0 for x in grad.a.entries())  # odd powers of 1/σ only
-    print(json.dumps({
-        "residual": str(neuron.residual), "inner": str(neuron.inner),
-        "grad_root_part": [str(x) for x in grad.b.entries()], "radicand": str(grad.r),
-        "second_order_ok": neuron.bn.second_order_ok and neuron.standard.is_unique_minimum,
-        "seconds": end - start, "read_seconds": read - start,
-        "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 
 
 def child(script_args):
@@ -61,9 +45,10 @@ def child(script_args):
     return json.loads(proc.stdout)
 
 
-def against_flint(sizes, repeats, tmp):
+def against_flint(sizes, repeats, tmp, small_repeats=9):
     print("\nbnproof against the structured python-flint route (fresh process each; medians of "
-          f"{repeats} interleaved pairs; time inside the process, file reading included)")
+          f"{repeats} interleaved pairs, {small_repeats} for m·d ≤ 10⁶; time inside the process, "
+          "file reading included)")
     print(f"  {'m':>6} {'d':>3} {'flint s':>8} {'bnproof s':>9} {'(read':>7} {'engine)':>8} "
           f"{'bnproof/flint':>13} {'engine/flint':>12} {'flint MiB':>9} {'bnproof MiB':>11}")
     for size in sizes:
@@ -71,9 +56,9 @@ def against_flint(sizes, repeats, tmp):
         path = os.path.join(tmp, f"scale_m{m}_d{d}.json")
         write(path, random_instance(m, d, seed=m + d))
         theirs, ours = [], []
-        for _ in range(repeats):
+        for _ in range(max(repeats, small_repeats) if m * d <= 10**6 else repeats):
             theirs.append(child([FLINT, path]))
-            ours.append(child([__file__, "--child", path]))
+            ours.append(child([OURS, path]))
         for a, b in zip(theirs, ours):  # the two routes must agree exactly
             assert a["residual"] == b["residual"] and a["inner"] == b["inner"], size
             assert a["radicand"] == b["radicand"] and a["grad_root_part"] == b["grad_root_part"], size
@@ -116,15 +101,13 @@ def main():
     parser.add_argument("--d", type=int, default=3)
     parser.add_argument("--skip-naive", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--small-repeats", type=int, default=9)
     parser.add_argument("--sizes", default=SCALE_SIZES)
-    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        return bnproof_child(args.child)
     tmp = tempfile.mkdtemp()
     if not args.skip_naive:
         naive_ladder(args, tmp)
-    against_flint(args.sizes.split(","), args.repeats, tmp)
+    against_flint(args.sizes.split(","), args.repeats, tmp, args.small_repeats)
 
 
 def naive_ladder(args, tmp):

@@ -212,7 +212,7 @@ def _instance(data, name: str, bool_free: bool) -> Instance:
         raise BadInput("give exactly one of 'y' (one neuron) or 'Y' (m×n, one column per neuron)")
     if "y" in data:
         y, y_integer = _checked_vector(data["y"], "y", bool_free)
-        Y = [(v,) for v in y]
+        Y = list(zip(y))  # one 1-tuple a sample, made in C
     else:
         Y, y_integer = _checked_matrix(data["Y"], "Y", bool_free)
     if len(Y) != m:

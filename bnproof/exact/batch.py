@@ -36,6 +36,7 @@ fmpz_mat = flint.fmpz_mat
 fmpq_mat = flint.fmpq_mat
 
 _ROWS_PER_BLOCK = 4096
+_FLINT_BLOCK_ENTRIES = 1 << 15
 _EXACT_IN_DOUBLES = 2**53
 # numpy's import (0.13-0.15 s, and ~20 MB) pays off from about this many entries of
 # A: its conversion and product cost ~60 ns an entry, flint's ~240 ns (measured)
@@ -147,10 +148,9 @@ def _gram_in_flint(Xi, Yi) -> list[list[int]]:
     m, d, n = len(Xi), len(Xi[0]), len(Yi[0])
     xx, xy, yy = fmpz_mat(d, d), fmpz_mat(d, n), fmpz_mat(n, n)
     x1, y1 = fmpz_mat(d, 1), fmpz_mat(n, 1)
-    # flint's products are cheaper by the row in long blocks (3× at 10⁴ rows); 2²⁰
-    # entries a block bounds the copy (the batch itself is only this long when its
-    # numbers are too large for doubles)
-    for start, stop in _blocks(m, max(_ROWS_PER_BLOCK, _NUMPY_ENTRIES // (d + n + 1))):
+    # short blocks cost no time (measured: 256 to 10⁴ rows alike at d = 16 and 64) and
+    # keep the copy, its transpose and flint's temporaries to a few MB
+    for start, stop in _blocks(m, max(64, _FLINT_BLOCK_ENTRIES // (d + n + 1))):
         # X, Y and 1 apart: joining the rows in Python costs more than the extra products
         x = fmpz_mat(Xi[start:stop])
         y = fmpz_mat(stop - start, n, list(chain.from_iterable(Yi[start:stop])))

@@ -22,7 +22,10 @@ elimination in arb balls: each ball encloses the exact pivot, so a ball
 > 0 or < 0 decides the sign.  A ball that contains 0 is retried at higher
 precision and then decided exactly; an exactly zero pivot always ends
 there.  The exact values are computed when first read (``Pivots``), and
-their signs are checked against the balls'.
+their signs are checked against the balls'.  A matrix with short
+numerators (at most _FFLU_BITS over the common denominator, such as the
+standard network's 2s·XᵀX) gets its exact pivots from fflu at once: that
+is cheaper than the balls (2.5× at d = 64, 6× at d = 16).
 """
 
 from __future__ import annotations
