@@ -35,7 +35,7 @@ def test_committed_program_certificate_is_its_claim_file_s(path):
     doc = json.loads(path.read_text(encoding="utf-8"))
     claim = next(c for c in all_claims() if c.id == doc["claim"]["id"])
     if doc.get("kind") == "proof":  # a proof for every m: its program is the symbolic-length trace's
-        from bnproof.cli.check import proof_difference
+        from bnproof.cli.run_check import proof_difference
 
         assert proof_difference(claim, doc, str(path)) is None
         return
