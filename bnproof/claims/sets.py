@@ -1,4 +1,4 @@
-"""Sets defined implicitly, and exact distances to them (issue 12.3).
+"""Sets defined implicitly, and exact distances to them.
 
 A set is a union of polyhedra, each a list of rows (a, b) meaning ⟨a, x⟩ ≤ b (an
 equation ⟨w, x⟩ = c is the two rows (w, c) and (−w, −c)).  The distance from p to

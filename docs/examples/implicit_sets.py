@@ -24,7 +24,7 @@ from bnproof.claims.sets import distance, hyperplane, hyperplane_distance, union
 
 ON_THE_HYPERPLANE = Claim(
     id="gallery/implicit_sets/distance-on-the-hyperplane-is-zero",
-    source="bnproof gallery (issue 12.3)",
+    source="bnproof gallery",
     statement=r"\langle w, x\rangle = c \implies \operatorname{dist}(x, \{y : \langle w, y\rangle = c\}) = 0",
     variables=(Var("w", (2,)), Var("c", ()), Var("x", (2,))),
     hypotheses=(lambda xp, w, c, x: w[0] ** 2 + w[1] ** 2,),  # w ≠ 0: a hyperplane
@@ -35,7 +35,7 @@ ON_THE_HYPERPLANE = Claim(
 
 UNION_IS_CLOSER = Claim(
     id="gallery/implicit_sets/union-is-closer",
-    source="bnproof gallery (issue 12.3)",
+    source="bnproof gallery",
     statement=r"\operatorname{dist}(x, H_1 \cup H_2) \le \operatorname{dist}(x, H_1)",
     variables=(Var("w1", (2,)), Var("c1", ()), Var("w2", (2,)), Var("c2", ()), Var("x", (2,))),
     hypotheses=(lambda xp, w1, c1, w2, c2, x: w1[0] ** 2 + w1[1] ** 2,),
@@ -58,7 +58,7 @@ def _folded_gap(xp, W1, beta, x):
 
 FOLDING_CHANGES_NOTHING = Claim(
     id="gallery/implicit_sets/folding-changes-nothing",
-    source="bnproof gallery (issue 12.3, a false claim)",
+    source="bnproof gallery (a false claim)",
     statement=r"\operatorname{dist}(x, f^{-1}(1)) = \operatorname{dist}(x, \{y : \sum_j z_j(y) = 1\})",
     variables=(Var("W1", (2, 2)), Var("beta", (2,)), Var("x", (2,))),
     residual=_folded_gap,

@@ -26,7 +26,7 @@ def _gap(xp, X, W, b, gamma, beta):
 
 TEST_MODE_IS_TRAIN_MODE = Claim(
     id="gallery/network_blocks/test-mode-with-batch-statistics-is-train-mode",
-    source="bnproof gallery (issue 12.6)",
+    source="bnproof gallery",
     statement=r"\mathrm{BN}_{\mu_B, \sigma_B^2}(y) = \mathrm{BN}_{\mathrm{train}}(y)",
     variables=(Var("X", ("m", 1)), Var("W", (1, 1)), Var("b", (1,)), Var("gamma", (1,), "nonzero"),
                Var("beta", (1,))),
@@ -46,7 +46,7 @@ def _outside_margin(xp, X, p):
 
 OUTSIDE_POINT_BOUNDED = Claim(
     id="gallery/network_blocks/outside-point-normalized-within-sqrt-m-1",
-    source="bnproof gallery (issue 12.6, a false claim)",
+    source="bnproof gallery (a false claim)",
     statement=r"|\hat y(p)| \le \sqrt{m - 1}",
     variables=(Var("X", ("m", 1)), Var("p", (1, 1))),
     sizes={"m": (2, 3)},
