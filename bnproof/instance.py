@@ -161,6 +161,13 @@ class Instance:
 
         return moments(self.X, self.Y, vars(self).get("_integer", (False, False)))
 
+    def __getstate__(self):
+        # the moments are a cache of flint matrices, which do not pickle: a copy
+        # (pickle, copy.deepcopy) recomputes them when it needs them
+        state = dict(vars(self))
+        state.pop("moments", None)
+        return state
+
     def to_json(self) -> dict:
         """The instance as exact strings, the same format `--data` reads."""
 

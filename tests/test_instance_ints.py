@@ -217,3 +217,15 @@ def _ints(value):
     if isinstance(value, str) and value.lstrip("-").isdigit():
         return int(value)
     return value
+
+
+def test_an_analysed_instance_still_pickles_and_copies():
+    import copy
+    import pickle
+
+    inst = instance_from_json({"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "W0": [1, 3]})
+    before = outcome(inst)  # computes and caches the moments
+    assert "moments" in vars(inst)
+    for twin in (pickle.loads(pickle.dumps(inst)), copy.deepcopy(inst), copy.copy(inst)):
+        assert twin is not inst and twin == inst and "moments" not in vars(twin)
+        assert outcome(twin) == before
