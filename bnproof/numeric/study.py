@@ -79,13 +79,24 @@ class Cell:
 
 def draw(seed: int, m: int, d: int, chunk: int, size: int, dtype):
     """One chunk of instances, from a key that depends only on (seed, m, d, chunk)."""
+    return _drawer()(seed, chunk, m, d, size, str(dtype))
+
+
+@functools.lru_cache(maxsize=1)
+def _drawer():
+    """draw as one jitted program per (m, d, size, dtype), the seed and chunk traced:
+    one compilation per cell where the operations one by one compiled again
+    for every shape; threefry and the normal transform give the same bits."""
     import jax
 
-    key = jax.random.fold_in(jax.random.fold_in(jax.random.fold_in(
-        jax.random.key(seed), m), d), chunk)
-    kx, ky, kw = jax.random.split(key, 3)
-    return (jax.random.normal(kx, (size, m, d), dtype), jax.random.normal(ky, (size, m), dtype),
-            jax.random.normal(kw, (size, d), dtype))
+    def drawn(seed, chunk, m, d, size, dtype):
+        key = jax.random.fold_in(jax.random.fold_in(jax.random.fold_in(
+            jax.random.key(seed), m), d), chunk)
+        kx, ky, kw = jax.random.split(key, 3)
+        return (jax.random.normal(kx, (size, m, d), dtype), jax.random.normal(ky, (size, m), dtype),
+                jax.random.normal(kw, (size, d), dtype))
+
+    return jax.jit(drawn, static_argnums=(2, 3, 4, 5))
 
 
 @functools.lru_cache(maxsize=1)
