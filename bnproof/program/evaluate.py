@@ -59,6 +59,7 @@ from .trace import TRANSCENDENTAL, is_algebraic
 PRECISIONS = (64, 256, 1024, 4096)  # the first rungs; beyond 4096 bits ×4 while work allows
 MAX_WORK = 10**12  # bit-operations per decision (see _charge)
 ENDPOINT_BITS = 4096  # reported enclosures: endpoints on the grid 2^-4096, |endpoint| ≤ 2^4096
+MAX_POW = 64  # ["pow", i, k] takes 0 ≤ k ≤ MAX_POW, as the tracer emits and the checker accepts
 MAX_NORM_ROOTS = 10  # square roots eliminated by one exact zero test (degree ≤ 2^10)
 UNARY = ("neg", "sqrt", "abs", "pow", "exp", "log", "acos", "tanh")
 NULLARY = ("input", "const", "pi")
@@ -189,6 +190,12 @@ class _Shape:
         self.steps = steps
         self.operands = [tuple(operands(step)) for step in steps]
         self.cones: dict[int, list[int]] = {}
+        for i, step in enumerate(steps):
+            # as traced and as the checker reads it: a negative exponent looped forever on a
+            # ball and escaped the work charge on a rational
+            if step[0] == "pow" and (type(step[2]) is not int or not 0 <= step[2] <= MAX_POW):
+                raise ValueError(f"step {i}: the exponent of pow must be an integer from 0 to {MAX_POW}, "
+                                 f"not {step[2]!r}")
 
     def cone(self, output: int) -> list[int]:
         if output not in self.cones:
@@ -521,7 +528,8 @@ class Evaluator:
         min(0, π) proved to be 0).  Only True is cached: more steps may turn out rational."""
         if self.algebraic.get(j):
             return True
-        if not is_algebraic(self.steps, self._cone_to_exact(j)):
+        # a step known to be rational is an input here whatever its operation (log 1 = 0)
+        if not is_algebraic(self.steps, [i for i in self._cone_to_exact(j) if self.rationals.get(i) is None]):
             return False
         self.algebraic[j] = True
         return True
@@ -553,6 +561,11 @@ class Evaluator:
     def _is_zero(self, j: int, balls: dict) -> bool:
         """Whether step j (side conditions established) is exactly 0.  Raises _Retry when
         it turns out rational, _Refine when nonzero or not yet separated at this precision."""
+        ball = balls.get(j)
+        if ball is not None and ball.is_zero():  # the ball [0 ± 0] encloses 0 alone (exp(1)·0)
+            self.tests[j] = ("zero",)
+            self.rationals[j] = fmpq(0)
+            return True
         if not self._is_algebraic(j):
             self._no_zero_test(j)
         test = self.tests.get(j)
@@ -685,6 +698,8 @@ class Evaluator:
             d = a if step[0] == "abs" else a - self._value_ball(step[2], balls)
         if d > 0 or d < 0:
             sign = 1 if d > 0 else -1
+        elif d.is_zero():  # the ball [0 ± 0]: its value is 0, transcendental steps or not
+            sign = 0
         elif not all(self._is_algebraic(j) for j in
                      ([step[2]] if step[0] == "guard" else operands(step))):
             self._no_zero_test(i)
