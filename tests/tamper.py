@@ -18,6 +18,8 @@ from pathlib import Path
 
 import sympy
 
+from proof_oracle import proof_holds
+
 INJECTIONS = ("__import__('os').system('touch pwned')", "eval('1')", "${IFS}", "`touch pwned`",
               "open('pwned','w')", "1; import os", "\u202e", "../../etc/passwd", "%s%n")
 
@@ -167,8 +169,12 @@ def m_program(rng, doc):
         if ops:
             k = rng.choice(ops)
             steps[k][rng.choice([1, 2])] = rng.randrange(k) if k else 0
-    else:
+    elif "obligations" in doc:
         doc["obligations"][-1]["sign"] = rng.choice(["positive", "negative", "nonpositive", "nonzero"])
+    elif doc.get("proof", {}).get("terms"):  # a proof's decomposition: a coefficient of another sign
+        doc["proof"]["terms"][0]["coefficient"] = rng.choice(["-1", "0", "-1/2", "1/3"])
+    else:  # a proof by "zero": claim a decomposition it does not have
+        doc["proof"]["method"] = rng.choice(["nonnegative", "positive", "zero "])
 
 
 STRUCTURAL = {f.__name__[2:]: f for f in (m_digit, m_sign, m_swap_fields, m_swap_items, m_delete,
@@ -198,7 +204,8 @@ def b_nested(rng, data, doc):
     depth = rng.choice([17, 100, 5000, 200000])
     deep = "[" * depth + '"1"' + "]" * depth
     text = data.decode("utf-8")
-    at = text.index('"', text.index('"instance"') + 10)
+    anchor = '"instance"' if '"instance"' in text else '"witness"'  # a proof has a witness
+    at = text.index('"', text.index(anchor) + 10)
     return (text[:at] + deep + ", " + text[at:]).encode("utf-8") if rng.random() < 0.5 else \
         ('{"a": ' + deep + "}").encode("utf-8")
 
@@ -411,7 +418,11 @@ def campaign(path: Path, count: int, seed: int, workdir: Path) -> Tally:
             tally.reasons.setdefault(kind, Counter())[reason] += 1
         else:
             doc = json.loads(data)
-            if true_verdict(doc) == doc["verdict"]:
+            if doc.get("kind") == "proof":
+                correct = proof_holds(doc)
+            else:
+                correct = true_verdict(doc) == doc["verdict"]
+            if correct:
                 tally.accepted_correct += 1
             else:
                 tally.wrongly_accepted.append((kind, line))

@@ -279,7 +279,7 @@ def check_proof(doc: dict) -> str:
     cid, program = claim["id"], doc["program"]
     ev = Evaluator(inputs)
     ev.run(ops, types)
-    method = doc["proof"]["method"] if type(doc["proof"]) is dict else None
+    method = doc["proof"].get("method") if type(doc["proof"]) is dict else None
     strict = claim["kind"] == "strict-inequality"
     if method == "zero":
         keys(doc["proof"], "proof", {"method"})

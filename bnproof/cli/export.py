@@ -74,7 +74,7 @@ def _smt(certificate: Path, m: Optional[int]) -> str:
     from ..certificate.smtlib import CertificateRejected, document_smt, stage
     from ..checker.parse import read
 
-    doc = stage(read, BadInput, certificate)
+    doc = stage(read, BadInput, certificate, what=f"{certificate}:")  # the file named: which one failed
     if type(doc) is not dict or doc.get("kind") != "proof":
         if m is not None:
             raise BadInput("--m applies to a proof certificate (proved for every m) only")
