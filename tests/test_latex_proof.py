@@ -16,7 +16,8 @@ from bnproof.errors import ExitCode
 from tests.tamper import seal
 from tests.test_checker_proof import certificate, theorem_41
 from tests.test_latex import ROOT, bnproof, engine, one_line_error
-from tests.test_latex_paper import assert_every_display_is_labelled, body_of, compile_quietly, labels
+from tests.test_latex_paper import (assert_every_display_is_labelled, body_of, compile_quietly, labels,
+                                    two_column_log)
 
 PROOFS = sorted((ROOT / "certificates").rglob("*.proof.json"))
 
@@ -41,19 +42,8 @@ def test_every_committed_proof_pastes_into_one_paper_without_warnings(tmp_path, 
 
 
 def test_they_fit_a_two_column_article(tmp_path, fragments):
-    body = []
-    for k, text in enumerate(fragments.values()):
-        (tmp_path / f"p{k}.tex").write_text(text)
-        body.append(f"\\section{{Host {k}}}\n\\input{{p{k}}}\n")
-    main = tmp_path / "paper.tex"
-    main.write_text("\\documentclass[twocolumn]{article}\n\\usepackage{amsmath,amssymb}\n"
-                    "\\begin{document}\n" + "\n".join(body) + "\\end{document}\n")
-    proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
-                           "-no-shell-escape", main.name], cwd=tmp_path, capture_output=True,
-                          text=True, errors="replace")
-    log = main.with_suffix(".log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-3000:]
-    assert not re.findall(r"^Overfull.*$", log, re.M)
+    pieces = {f"p{k}": text for k, text in enumerate(fragments.values())}
+    assert not re.findall(r"^Overfull.*$", two_column_log(tmp_path, pieces), re.M)
 
 
 def test_the_key_lines_of_theorem_41(fragments):
