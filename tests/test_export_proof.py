@@ -22,6 +22,7 @@ from bnproof.errors import BadInput, ExitCode
 from tests.tamper import seal
 from tests.test_checker_proof import Y, ProgramBuilder, cauchy, certificate, claim, theorem_41
 from tests.test_latex import bnproof, one_line_error
+from tests.test_redteam_proof import only_at_two
 
 ROOT = Path(__file__).resolve().parents[1]
 PROOFS = sorted((ROOT / "certificates").rglob("*.proof.json"))
@@ -38,16 +39,6 @@ def variance_identity():
     y, m = b.input("y"), b.m()
     mu = b.div(b.sum(y), m)
     r = b.sub(b.sum(b.pow(b.sub(y, mu), 2)), b.sub(b.sum(b.mul(y, y)), b.mul(m, b.pow(mu, 2))))
-    return certificate(b.program(r), body=claim(names=("y",)), witness={"m": 2, "inputs": {"y": ["0", "1"]}})
-
-
-def only_at_two():
-    """m S[(y - mu)^2] = 2 S[y^2] - S[y]^2: true at m = 2, false at every other m."""
-    b = ProgramBuilder(Y)
-    y, m = b.input("y"), b.m()
-    yc = b.sub(y, b.div(b.sum(y), m))
-    r = b.sub(b.mul(m, b.sum(b.mul(yc, yc))), b.sub(b.mul(b.const("2"), b.sum(b.mul(y, y))),
-                                                 b.pow(b.sum(y), 2)))
     return certificate(b.program(r), body=claim(names=("y",)), witness={"m": 2, "inputs": {"y": ["0", "1"]}})
 
 

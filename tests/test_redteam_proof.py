@@ -53,15 +53,19 @@ def test_a_changed_constant_in_the_program():
     rejected(mutated(doc, lambda d: d["program"]["steps"].__setitem__(k, ["const", "2"])), "not 0")
 
 
-def test_an_identity_only_at_m_equal_2_is_not_proved():
-    # (y1 - y2)^2 = 2 S[(y - mu)^2] holds at m = 2 only: written with m it is no identity
+def only_at_two():
+    """m S[(y - mu)^2] = 2 S[y^2] - S[y]^2: true at m = 2, false at every other m
+    ((y1 - y2)^2 = 2 S[(y - mu)^2] at m = 2 only: written with m it is no identity)."""
     b = ProgramBuilder(Y)
     y, m = b.input("y"), b.m()
     yc = b.sub(y, b.div(b.sum(y), m))
     r = b.sub(b.mul(m, b.sum(b.mul(yc, yc))), b.sub(b.mul(b.const("2"), b.sum(b.mul(y, y))),
                                                  b.pow(b.sum(y), 2)))
-    rejected(certificate(b.program(r), body=claim(names=("y",)), witness={"m": 2, "inputs": {"y": ["0", "1"]}}),
-             "not 0")
+    return certificate(b.program(r), body=claim(names=("y",)), witness={"m": 2, "inputs": {"y": ["0", "1"]}})
+
+
+def test_an_identity_only_at_m_equal_2_is_not_proved():
+    rejected(only_at_two(), "not 0")
 
 
 # --- the nonnegative decomposition ------------------------------------------------
