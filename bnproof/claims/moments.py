@@ -35,6 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import BadInput
+from ..symbolic_m.poly import mono_mul  # sparse monomials ((var, exponent), ...), sorted
 
 MAX_PRODUCTS = 2_000_000  # monomial products per expectation: a hostile batch stops here
 MAX_SAMPLES = 10_000
@@ -117,17 +118,6 @@ class Ring:
                                     "monomial products (fewer samples or a lower degree)")
 
 
-def _monomial_product(a: tuple, b: tuple) -> tuple:
-    if not a:
-        return b
-    if not b:
-        return a
-    exponents = dict(a)
-    for v, e in b:
-        exponents[v] = exponents.get(v, 0) + e
-    return tuple(sorted(exponents.items()))
-
-
 class Poly:
     """A polynomial in the sample coordinates: {monomial: coefficient}, a monomial being a
     sorted tuple of (coordinate, exponent) pairs, () for the constant term."""
@@ -197,7 +187,7 @@ class Poly:
         terms: dict = {}
         for m1, c1 in self.terms.items():
             for m2, c2 in other.terms.items():
-                m, c = _monomial_product(m1, m2), ring.mul(c1, c2)
+                m, c = mono_mul(m1, m2), ring.mul(c1, c2)
                 terms[m] = ring.add(terms[m], c) if m in terms else c
         out = Poly({m: c for m, c in terms.items() if not (_is_exact(c) and c == 0)}, ring)
         return out if out.terms else _defined_zero(ring, self, other)
