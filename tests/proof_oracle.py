@@ -149,9 +149,9 @@ def _holds(program_text: str, kind: str, strict: bool) -> bool:
         for _ in range(POINTS):
             subs = _point(program, symbols, rng)
             try:
-                if any(_sign(_exact(values[h].subs(subs))) <= 0 for h in program["hypotheses"]):
+                if any(_sign(_exact(values[h].xreplace(subs))) <= 0 for h in program["hypotheses"]):
                     continue
-                s = _sign(_exact(values[program["residual"]].subs(subs)))
+                s = _sign(_exact(values[program["residual"]].xreplace(subs)))
             except (_Undefined, ZeroDivisionError, TypeError):
                 continue
             ok = s == 0 if kind == "identity" else s > 0 if strict else s >= 0

@@ -168,3 +168,20 @@ def test_a_claim_of_the_papers_with_another_statement_is_refused():
 def test_export_defaults_to_its_only_format():
     proc = _export(str(LEMMA), cwd=ROOT)
     assert proc.returncode == 0 and "(set-logic QF_NRA)" in proc.stdout
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_a_file_the_solver_cannot_read_is_an_error_not_an_answer(solver):
+    # cvc5 runs two settings at once: neither failing may turn into "sat", "unsat" or a timeout
+    with pytest.raises(RuntimeError, match=f"{solver} failed"):
+        solve("(set-logic QF_NRA)\n(assert (> undeclared 0))\n(check-sat)\n", solver, timeout=60)
+
+
+@pytest.mark.skipif(not available("cvc5"), reason="cvc5 is not installed")
+def test_cvc5_answers_sat_and_unsat_from_either_setting():
+    # unsat is found by the nl-rlv setting (the default spun 15-30 s on theorem-4.1), sat by the
+    # default (nl-rlv answers unknown on a nonlinear model): the portfolio gives both
+    unsat = "(set-logic QF_NRA)\n(declare-const x Real)\n(assert (= (* x x) (- 1)))\n(check-sat)\n"
+    sat = "(set-logic QF_NRA)\n(declare-const x Real)\n(assert (= (* x x x) 2))\n(check-sat)\n"
+    assert solve(unsat, "cvc5") == "unsat"
+    assert solve(sat, "cvc5") == "sat"
