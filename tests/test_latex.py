@@ -25,6 +25,7 @@ from bnproof.errors import ExitCode
 from bnproof.program.evaluate import run as run_program
 from bnproof.render.latex import Document
 from bnproof.render.latex_statement import safe_statement
+from latex_support import generated, run_latex
 
 ROOT = Path(__file__).resolve().parents[1]
 CERTIFICATES = sorted((ROOT / "certificates").rglob("*.json"))
@@ -35,6 +36,7 @@ BIG = {"X": [[1, 2, 0, 1, 3], [2, 1, 1, 0, 1], [0, 1, 3, 1, 2], [1, 1, 1, 2, 0],
 
 
 def bnproof(*args, cwd=None):
+    """The real command, in a fresh process."""
     return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
                           cwd=cwd or ROOT)
 
@@ -65,8 +67,9 @@ def squeezed(text: str) -> str:
 
 
 def write_doc(tmp_path, *args, name="doc.tex"):
+    """`bnproof latex ARGS -o FILE`, in-process (latex_support)."""
     out = tmp_path / name
-    proc = bnproof("latex", *args, "-o", str(out))
+    proc = run_latex(*args, "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     return out
 
@@ -184,11 +187,15 @@ def test_a_fragment_inputs_into_a_document(tmp_path):
 
 
 def test_stdout_is_the_document_and_output_is_written_atomically(tmp_path):
-    proc = bnproof("latex", "santurkar2018/theorem-4.1")
+    # the real command in a fresh process: what the in-process runs of these tests print
+    # (latex_support) is its output byte for byte
+    proc = subprocess.run([sys.executable, "-m", "bnproof", "latex", "santurkar2018/theorem-4.1"],
+                          capture_output=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("%") and proc.stdout.rstrip().endswith("\\end{document}")
+    assert proc.stdout.startswith(b"%") and proc.stdout.rstrip().endswith(b"\\end{document}")
+    assert generated("santurkar2018/theorem-4.1").encode() == proc.stdout
     out = write_doc(tmp_path, "santurkar2018/theorem-4.1", name="t.tex")
-    assert out.read_text() == proc.stdout
+    assert out.read_bytes() == proc.stdout
     assert sorted(os.listdir(tmp_path)) == ["t.tex"]
 
 
@@ -200,14 +207,15 @@ def one_line_error(proc, code, fragment):
 
 
 def test_bad_input_is_one_line(tmp_path):
-    one_line_error(bnproof("latex", "no-such-claim"), ExitCode.BAD_INPUT, "no certificate")
-    one_line_error(bnproof("latex", str(tmp_path / "missing.json")), ExitCode.BAD_INPUT,
+    # in-process through bnproof.cli.main (latex_support): its one-line errors and exit codes
+    one_line_error(run_latex("no-such-claim"), ExitCode.BAD_INPUT, "no certificate")
+    one_line_error(run_latex(str(tmp_path / "missing.json")), ExitCode.BAD_INPUT,
                    "no such file")
-    one_line_error(bnproof("latex", "santurkar2018/theorem-4.1", "--data", "x.json"),
+    one_line_error(run_latex("santurkar2018/theorem-4.1", "--data", "x.json"),
                    ExitCode.BAD_INPUT, "--data applies to lemma-4.5 only")
     bad = tmp_path / "bad.json"
     bad.write_text('{"X": [[1, 1], [1, 1]], "y": [1, 2], "W0": [1, 1]}')
-    proc = bnproof("latex", "lemma-4.5", "--data", str(bad), "-o", str(tmp_path / "x.tex"))
+    proc = run_latex("lemma-4.5", "--data", str(bad), "-o", str(tmp_path / "x.tex"))
     one_line_error(proc, ExitCode.DEGENERATE, "σ = 0")
     assert not (tmp_path / "x.tex").exists()
 
@@ -217,6 +225,7 @@ def test_a_tampered_certificate_is_rejected(tmp_path):
     doc["instance"]["gamma"] = "2"  # the digest no longer matches
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(doc))
+    # a real process: its exit code and one line on stderr, no traceback
     one_line_error(bnproof("latex", str(path)), ExitCode.REJECTED, "checker rejected")
 
 
@@ -228,6 +237,6 @@ def test_an_untrusted_statement_is_not_run_as_latex(tmp_path, statement):
     doc["claim"] = {**doc["claim"], "id": "my/claim", "statement": statement}
     path = tmp_path / "evil.json"
     path.write_text(json.dumps(seal(doc)))  # a validly sealed certificate of another claim
-    proc = bnproof("latex", str(path), "-o", str(tmp_path / "evil.tex"))
+    proc = run_latex(str(path), "-o", str(tmp_path / "evil.tex"))
     one_line_error(proc, ExitCode.BAD_INPUT, "statement")
     assert not (tmp_path / "evil.tex").exists()

@@ -6,21 +6,17 @@ a paper does; how the document was checked is in comments at its top."""
 import json
 import re
 import subprocess
+import sys
 
 import pytest
 
 from bnproof.certificate.io import seal
 from bnproof.errors import ExitCode
-from test_latex import ROOT, bnproof, engine, one_line_error
+from latex_support import fragment, generated, run_latex
+from test_latex import ROOT, engine, one_line_error
 
 CERT = ROOT / "certificates/santurkar2018/theorem-4.1.json"
 DISPLAYS = re.compile(r"\\begin\{(equation|multline|align|gather)(\*?)\}")
-
-
-def fragment(*args):
-    proc = bnproof("latex", *args, "--fragment")
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
 
 
 def user_certificate(tmp_path, statement):
@@ -88,7 +84,13 @@ def test_the_lemma_fragment_and_a_refutation_compile_without_warnings(tmp_path):
 
 def test_labels_are_stable_across_runs():
     first = labels(fragment("lemma-4.5"))
-    assert first and first == labels(fragment("lemma-4.5"))
+    # a second run, by the real command in a fresh process (another hash seed): its output
+    # is the in-process text (latex_support) byte for byte
+    proc = subprocess.run([sys.executable, "-m", "bnproof", "latex", "lemma-4.5", "--fragment"],
+                          capture_output=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == fragment("lemma-4.5").encode()
+    assert first and first == labels(proc.stdout.decode())
     assert first[0] == "bnproof:lemma-4.5:eq1"  # the statement, whatever the version
 
 
@@ -130,15 +132,14 @@ def test_paragraph_level_compiles_unnumbered(tmp_path):
 
 
 def test_a_bad_level_is_one_line():
-    one_line_error(bnproof("latex", "lemma-4.5", "--fragment", "--level", "chapter"),
+    one_line_error(run_latex("lemma-4.5", "--fragment", "--level", "chapter"),
                    ExitCode.BAD_INPUT, "--level")
 
 
 def test_the_document_names_no_author_and_labels_its_displays():
-    proc = bnproof("latex", "lemma-4.5")
-    assert proc.returncode == 0, proc.stderr
-    assert "\\author{bnproof" not in proc.stdout and "\\author{}" in proc.stdout
-    assert_every_display_is_labelled(proc.stdout, "lemma-4.5")
+    text = generated("lemma-4.5")
+    assert "\\author{bnproof" not in text and "\\author{}" in text
+    assert_every_display_is_labelled(text, "lemma-4.5")
 
 
 def test_batch_normalization_is_written_in_natural_order():
@@ -203,7 +204,7 @@ def test_a_certificate_of_ones_own_claim_is_written_in_its_symbols(tmp_path):
     compile_quietly(tmp_path, {"mine": text})
     other = tmp_path / "other.py"
     other.write_text(f"STATEMENT = {'x < y'!r}\n" + CLAIM_FILE)
-    one_line_error(bnproof("latex", str(cert), "--claim", str(other)), ExitCode.BAD_INPUT,
+    one_line_error(run_latex(str(cert), "--claim", str(other)), ExitCode.BAD_INPUT,
                    "not of the claim")
 
 

@@ -13,23 +13,19 @@ import subprocess
 import pytest
 
 from bnproof.errors import ExitCode
+from latex_support import fragment, generated, run_latex
+from test_latex import ROOT, bnproof, engine, one_line_error
+from test_latex_paper import (assert_every_display_is_labelled, body_of, compile_quietly, labels,
+                              two_column_log)
 from tests.tamper import seal
 from tests.test_checker_proof import certificate, theorem_41
-from tests.test_latex import ROOT, bnproof, engine, one_line_error
-from tests.test_latex_paper import (assert_every_display_is_labelled, body_of, compile_quietly, labels,
-                                    two_column_log)
 
 PROOFS = sorted((ROOT / "certificates").rglob("*.proof.json"))
 
 
-def fragment(*args):
-    proc = bnproof("latex", *args, "--fragment")
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
 @pytest.fixture(scope="module")
 def fragments():
+    # in-process, once per test process (latex_support): the other LaTeX tests share them
     return {path: fragment(str(path)) for path in PROOFS}
 
 
@@ -79,13 +75,16 @@ def test_a_vector_difference_and_the_nonnegative_method(fragments):
 def test_a_claim_id_finds_its_proof_and_the_level_applies():
     text = fragment("santurkar2018/theorem-4.1/as-derived", "--level", "subsubsection")
     assert "\\subsubsection{The claim}" in text and "\\subsection" not in text.replace("\\subsubsection", "")
-    one_line_error(bnproof("latex", "santurkar2018/observation-4.3"), ExitCode.BAD_INPUT,
+    one_line_error(run_latex("santurkar2018/observation-4.3"), ExitCode.BAD_INPUT,
                    "proof certificate for each fixed size")
 
 
 def test_a_whole_document_compiles(tmp_path):
+    # the real command in a fresh process; the in-process text (latex_support) is its file
+    # byte for byte
     proc = bnproof("latex", str(PROOFS[0]), "-o", str(tmp_path / "d.tex"))
     assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "d.tex").read_bytes() == generated(str(PROOFS[0])).encode()
     text = (tmp_path / "d.tex").read_text()
     assert text.count("\\documentclass") == 1 and "\\section{The claim}" in text
     subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
@@ -97,13 +96,13 @@ def test_forged_proofs_get_no_derivation(tmp_path):
     # a near miss whose proof the checker rejects, and a paper claim's id over another program
     near = tmp_path / "near.proof.json"
     near.write_text(json.dumps(certificate(theorem_41("1/sqrt(m)"))))
-    one_line_error(bnproof("latex", str(near)), ExitCode.REJECTED, "not 0")
+    one_line_error(run_latex(str(near)), ExitCode.REJECTED, "not 0")
     doc = json.loads((ROOT / "certificates/santurkar2018/theorem-4.1/as-derived.proof.json").read_text())
     k = next(i for i, s in enumerate(doc["program"]["steps"]) if s[0] == "const")
     doc["program"]["steps"][k] = ["const", "2"]
     forged = tmp_path / "forged.proof.json"
     forged.write_text(json.dumps(seal(doc)))
-    one_line_error(bnproof("latex", str(forged)), ExitCode.REJECTED, "rejected")
+    one_line_error(run_latex(str(forged)), ExitCode.REJECTED, "rejected")
 
 
 def test_a_users_proof_is_written_in_its_own_names(tmp_path):

@@ -1,0 +1,71 @@
+"""`bnproof latex` for the LaTeX tests (test_latex*.py), run in this process through the
+command line's own entry point, bnproof.cli.main: the same argument parsing, one-line
+errors, exit codes and echoed text as `python -m bnproof latex`, without starting an
+interpreter and importing SymPy for every document (about a second each).
+
+The text of an input that stays the same for the whole run (lemma-4.5 on its own
+instance, a committed certificate or claim id) is generated once per test process and
+shared by every test that reads it; anything naming a file of a test's own (tmp_path) is
+generated afresh.  A few tests still run the real command in a fresh process and assert
+that its output equals the in-process text byte for byte (test_latex.py,
+test_latex_paper.py, test_latex_proof.py), so the two cannot drift apart."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMITTED = ROOT / "certificates"
+
+
+def run_latex(*args) -> subprocess.CompletedProcess:
+    """`bnproof latex ARGS` in this process, as a CompletedProcess (returncode, stdout,
+    stderr) like the real command's."""
+    from bnproof.cli import main
+
+    argv = ["latex", *map(str, args)]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(argv)
+        except SystemExit as done:
+            code = done.code
+        else:
+            raise AssertionError("bnproof.cli.main returned instead of exiting")
+    return subprocess.CompletedProcess(["bnproof", *argv], 0 if code is None else code,
+                                       out.getvalue(), err.getvalue())
+
+
+def succeeded(*args) -> str:
+    """The stdout of `bnproof latex ARGS`, which must succeed (generated afresh)."""
+    proc = run_latex(*args)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def _committed(arg: str) -> bool:
+    """Not a file of a test's own: an option, a claim id, or a file under certificates/."""
+    path = Path(arg)
+    return not path.exists() or path.resolve().is_relative_to(COMMITTED)
+
+
+@functools.cache
+def _generated(*args: str) -> str:
+    return succeeded(*args)
+
+
+def generated(*args) -> str:
+    """The stdout of `bnproof latex ARGS`: once per test process when every argument is
+    committed (see _committed), afresh otherwise.  Never with -o (it writes a file)."""
+    args = tuple(map(str, args))
+    assert "-o" not in args and "--out" not in args
+    return _generated(*args) if all(map(_committed, args)) else succeeded(*args)
+
+
+def fragment(*args) -> str:
+    """`bnproof latex ARGS --fragment`'s text (see generated)."""
+    return generated(*args, "--fragment")
