@@ -18,15 +18,15 @@ import pytest
 
 import bnproof
 from bnproof.errors import BadInput, ExitCode
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "claims" / "false_toy.py"
 
 
 def cli(*args, cwd):
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd) / ".cache"))
-    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env)
+    """`bnproof ARGS`, in this process (tests/cli_runner.py); fuzz's worker is a process of its own."""
+    return run_cli(*args, cwd=cwd, env={"BNPROOF_CACHE_DIR": str(Path(cwd) / ".cache")})
 
 
 @pytest.fixture(scope="module")

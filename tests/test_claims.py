@@ -1,4 +1,5 @@
-"""Claims as code: exact decisions, fuzzing from the command line, soundness."""
+"""Claims as code: exact decisions, fuzzing from the command line (in this
+process, tests/cli_runner.py; its fuzz worker is a real process), soundness."""
 
 import json
 import os
@@ -13,15 +14,14 @@ from bnproof.claims.api import all_claims, load_file, resolve
 from bnproof.claims.decide import HOLDS, REFUTED, decide, exact_instance
 from bnproof.errors import BadInput, ExitCode
 from bnproof.search.fuzz import SURVIVED, fuzz
+from cli_runner import run_cli
 
 HERE = Path(__file__).parent
 CONTROLS = load_file(HERE / "claims" / "controls.py")
 
 
 def run(*args, cwd, **extra_env):
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd) / ".cache"), **extra_env)
-    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env)
+    return run_cli(*args, cwd=cwd, env={"BNPROOF_CACHE_DIR": str(Path(cwd) / ".cache"), **extra_env})
 
 
 def one(name):
@@ -102,7 +102,10 @@ def test_false_toy_claim_is_refuted_from_the_command_line_with_a_checked_certifi
 
 def test_same_seed_same_bytes(tmp_path):
     args = ("fuzz", "theorem-4.1", "--seed", "7", "--no-timings", "--no-jax")
-    first, second = run(*args, cwd=tmp_path), run(*args, cwd=tmp_path)
+    # one run in a process of its own: another interpreter, another hash seed (set order)
+    first = subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
+                           cwd=tmp_path, env=dict(os.environ, BNPROOF_CACHE_DIR=str(tmp_path / ".cache")))
+    second = run(*args, cwd=tmp_path)
     assert first.returncode == second.returncode == ExitCode.REFUTED
     assert first.stdout == second.stdout
 

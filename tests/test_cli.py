@@ -1,4 +1,8 @@
-"""The command line as a user meets it: real processes, exit codes, one-line errors."""
+"""The command line as a user meets it: exit codes, one-line errors.  The paper's
+command and the repeatability of --json run as real processes; the other
+commands run in this process (tests/cli_runner.py: the entry point the
+`bnproof` script calls, with the folder, environment and captured streams a
+process would have)."""
 
 import json
 import os
@@ -9,15 +13,22 @@ from pathlib import Path
 import pytest
 
 from bnproof.errors import EXIT_CODE_HELP, ExitCode
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = {"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 13], "W0": [1, 3], "gamma": 1, "beta": 0}
 
 
-def run(*args, cwd=None):
+def process(*args, cwd=None):
+    """`python -m bnproof ARGS` in a process of its own."""
     env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd or ROOT) / ".cache"))
     return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True,
                           text=True, cwd=cwd, env=env)
+
+
+def run(*args, cwd=None):
+    """`bnproof ARGS` in this process."""
+    return run_cli(*args, cwd=cwd, env={"BNPROOF_CACHE_DIR": str(Path(cwd or ROOT) / ".cache")})
 
 
 def data_file(tmp_path, data, name="instance.json"):
@@ -37,7 +48,7 @@ def assert_one_line_error(proc, code, *fragments):
 
 def test_default_verify_reproduces_the_paper(tmp_path):
     cert = tmp_path / "cert.json"
-    proc = run("verify", "lemma-4.5", "--out", str(cert), cwd=tmp_path)
+    proc = process("verify", "lemma-4.5", "--out", str(cert), cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     out = proc.stdout
     for text in ["(−54√74/1369, 18√74/1369) ≈ (−0.3393, 0.1131)",
@@ -47,13 +58,14 @@ def test_default_verify_reproduces_the_paper(tmp_path):
         assert text in out, text
     # the committed certificate is exactly what the engine writes today
     assert cert.read_bytes() == (ROOT / "certificates" / "lemma-4.5.json").read_bytes()
-    check = run("check", str(cert))
+    check = process("check", str(cert))  # the fast path, as a user's shell starts it
     assert check.returncode == 0 and check.stdout.startswith("ACCEPTED")
 
 
 def test_json_output_has_exact_strings_and_is_repeatable(tmp_path):
     args = ("verify", "lemma-4.5", "--json", "--out", str(tmp_path / "c.json"))
-    first, second = run(*args, cwd=tmp_path), run(*args, cwd=tmp_path)
+    # one run in a process of its own: another interpreter, another hash seed (set order)
+    first, second = process(*args, cwd=tmp_path), run(*args, cwd=tmp_path)
     assert first.returncode == ExitCode.REFUTED
     assert first.stdout == second.stdout
     out = json.loads(first.stdout)

@@ -9,7 +9,12 @@ followed by the output it prints.  In expected output, a line that is just
 block fenced as ```python file=NAME is written to NAME first, so that a
 command can use it.  A page's ```python blocks are its notebook: run in order
 in one fresh interpreter, each followed by the ```text block (if any) that
-shows what it prints."""
+shows what it prints.
+
+A `bnproof ...` command runs in this process (tests/cli_runner.py, with the
+folder, environment and captured streams a process would have), except on
+README.md, whose commands are the first a user types: those, `python -m ...`
+commands and the notebooks run in fresh interpreters."""
 
 from __future__ import annotations
 
@@ -22,6 +27,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -93,9 +100,13 @@ def test_console_example_runs_as_documented(page, body, files, tmp_path):
         shutil.copytree(ROOT / folder, tmp_path / folder)
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(tmp_path / ".cache"), COLUMNS="200")
+    env = {"BNPROOF_CACHE_DIR": str(tmp_path / ".cache"), "COLUMNS": "200"}
     for command, expected in _steps(body):
-        proc = subprocess.run(_argv(command), cwd=tmp_path, env=env, capture_output=True, text=True)
+        argv = _argv(command)
+        if argv[1:3] == ["-m", "bnproof"] and page.name != "README.md":
+            proc = run_cli(*argv[3:], cwd=tmp_path, env=env)
+        else:
+            proc = subprocess.run(argv, cwd=tmp_path, env=dict(os.environ, **env), capture_output=True, text=True)
         assert "Traceback" not in proc.stderr, proc.stderr
         output = proc.stdout + (proc.stderr if not proc.stdout else "")
         assert _pattern(expected).fullmatch(output), (

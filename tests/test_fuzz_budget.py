@@ -1,9 +1,11 @@
 """`bnproof fuzz` keeps its time budget whatever the claim does, and Ctrl-C
 stops it at once, keeping what was found.  Claims here block for good (an
 hour's sleep) in the numeric path, so only a process that is killed ends;
-the assertions are on verdicts and counts, never on wall time (the
-subprocess timeout only turns a hang into a failure).  Every run happens in
-a scratch folder."""
+the assertions are on verdicts and counts, never on wall time.  Every run
+happens in a scratch folder.  The command runs in this process
+(tests/cli_runner.py), its fuzz worker in a real one, as for a user; Ctrl-C
+is sent to a real `python -m bnproof` process group (whose timeout only
+turns a hang into a failure)."""
 
 import json
 import os
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bnproof.errors import ExitCode
+from cli_runner import run_cli
 
 HERE = Path(__file__).parent
 HANG_GUARD = 300  # seconds
@@ -84,13 +87,16 @@ STALL = Claim(id="stall/bounded-bn-output", source="a test", statement=r"z_b \\l
 '''
 
 
+def scratch(folder: Path) -> dict:
+    return {"BNPROOF_CACHE_DIR": str(folder / ".cache"), "BNPROOF_PROOFS": str(folder / "proofs")}
+
+
 def env_for(folder: Path) -> dict:
-    return dict(os.environ, BNPROOF_CACHE_DIR=str(folder / ".cache"), BNPROOF_PROOFS=str(folder / "proofs"))
+    return dict(os.environ, **scratch(folder))
 
 
 def run(*args, cwd: Path):
-    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env_for(cwd), timeout=HANG_GUARD)
+    return run_cli(*args, cwd=cwd, env=scratch(cwd))
 
 
 def check(path: Path, cwd: Path) -> str:

@@ -1,12 +1,11 @@
 """`bnproof fuzz` verdicts are honest: vacuous searches are not survivals,
 coverage is counted per size, magnitudes far from 1 are searched, and a
 violation the checker cannot certify is never reported as refuted, never left
-on disk and never an internal error.  Every run happens in a scratch folder."""
+on disk and never an internal error.  Every run happens in a scratch folder;
+commands run in this process (tests/cli_runner.py), their fuzz workers in
+real ones, as for a user."""
 
 import json
-import os
-import subprocess
-import sys
 import tempfile
 from fractions import Fraction
 from pathlib import Path
@@ -18,9 +17,9 @@ from bnproof.claims.api import load_file
 from bnproof.errors import ExitCode
 from bnproof.search import certify
 from bnproof.search.fuzz import REFUTED, UNDECIDED, VACUOUS, fuzz
+from cli_runner import run_cli
 
 HERE = Path(__file__).parent
-HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
 
 HEADER = '''
 from bnproof.claims import Claim, Var
@@ -51,9 +50,7 @@ STRICT_ZERO = Claim(id="scratch/strict-zero", source="a test", statement="x", st
 
 
 def run(*args, cwd):
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd) / ".cache"))
-    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=HANG_GUARD)
+    return run_cli(*args, cwd=cwd, env={"BNPROOF_CACHE_DIR": str(Path(cwd) / ".cache")})
 
 
 @pytest.fixture
@@ -267,6 +264,5 @@ def test_a_residual_that_is_not_a_scalar_is_undecided_with_the_reason_not_vacuou
 
     with pytest.raises(ValueError, match="must be a scalar"):
         fuzz(load_file(path)[0], max_examples=10, time_budget=10, use_jax=False)
-    proc = subprocess.run([sys.executable, "-m", "bnproof", "fuzz", str(path), "--time-budget", "5"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    proc = run_cli("fuzz", str(path), "--time-budget", "5", cwd=tmp_path)
     assert proc.returncode == ExitCode.UNDECIDED and "must be a scalar" in proc.stdout

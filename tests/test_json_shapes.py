@@ -1,25 +1,21 @@
 """`--json` output has one stable shape per command (issue 13.1): `check --json`
 is a list with one object per file and `fuzz --json` one object per claim, also
 for one; docs/cli.md states every command's shape; an error under --json is
-a JSON object on stdout, {"error", "exit_code"}, as well as the line on stderr."""
+a JSON object on stdout, {"error", "exit_code"}, as well as the line on stderr.
+Commands run in this process (tests/cli_runner.py)."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from bnproof.errors import ExitCode
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
 KEYS = {"path", "accepted", "established", "reason", "line"}
 
 
 def run(*args, cwd: Path):
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(cwd / ".cache"))
-    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=HANG_GUARD)
+    return run_cli(*args, cwd=cwd, env={"BNPROOF_CACHE_DIR": str(cwd / ".cache")})
 
 
 def test_check_json_is_a_list_of_one_object_per_file(tmp_path):

@@ -1,29 +1,27 @@
 """Committed results change only when asked (issue 13.3): `bnproof fuzz` writes
 its certificates to --out-dir (./bnproof-out by default), never over the
 committed certificates/; --record updates certificates/ and proofs/verdicts.json,
-but a verdict recorded with another seed is replaced only with --overwrite."""
+but a verdict recorded with another seed is replaced only with --overwrite.
+Commands run in this process (tests/cli_runner.py), their fuzz workers in
+real ones."""
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from bnproof.errors import ExitCode
+from cli_runner import run_cli
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
-HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
 TOY = (HERE / "claims" / "false_toy.py").read_text()
 CLAIM = "toy/bounded-bn-output"
 COMMITTED = "the committed certificate, found with seed 0\n"
 
 
 def run(*args, cwd: Path):
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(cwd / ".cache"), BNPROOF_PROOFS=str(cwd / "proofs"))
-    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=HANG_GUARD)
+    return run_cli(*args, cwd=cwd, env={"BNPROOF_CACHE_DIR": str(cwd / ".cache"),
+                                        "BNPROOF_PROOFS": str(cwd / "proofs")})
 
 
 def snapshot(folder: Path) -> dict:

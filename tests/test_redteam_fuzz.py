@@ -3,8 +3,12 @@ write outside certificates/, duplicate ids, claim files named like standard
 modules, claims that print, bad size ranges, numeric-only violations,
 constants beyond the float range, derivatives at kinks, a worker killed
 while blocked, concurrent --record runs, repeated Ctrl-C and a claim that
-starts processes of its own.  Every run happens in a scratch folder; the
-subprocess timeout only turns a hang into a failure."""
+starts processes of its own.  Every run happens in a scratch folder.  The
+command runs in this process (tests/cli_runner.py: the entry point the
+`bnproof` script calls, with the folder, environment and captured streams a
+process would have); the fuzz worker it starts is a real process, as for a
+user.  Ctrl-C is tried on a real `python -m bnproof` process group, whose
+timeout only turns a hang into a failure."""
 
 import json
 import os
@@ -19,21 +23,24 @@ import pytest
 from bnproof.claims.api import load_file
 from bnproof.errors import ExitCode
 from bnproof.search.fuzz import REFUTED, SURVIVED, UNDECIDED, VACUOUS, fuzz
+from cli_runner import run_cli
 
 HERE = Path(__file__).parent
-HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
+HANG_GUARD = 300  # seconds; only so that a hang of a real process fails instead of blocking the suite
 TOY = (HERE / "claims" / "false_toy.py").read_text()
 
 
+def scratch(folder: Path) -> dict:
+    return {"BNPROOF_CACHE_DIR": str(folder / ".cache"), "BNPROOF_PROOFS": str(folder / "proofs")}
+
+
 def env_for(folder: Path) -> dict:
-    return dict(os.environ, BNPROOF_CACHE_DIR=str(folder / ".cache"), BNPROOF_PROOFS=str(folder / "proofs"))
+    return dict(os.environ, **scratch(folder))
 
 
-def run(*args, cwd: Path, isolated: bool = False):
-    # -I: the working folder is not on the import path, as for the installed `bnproof` script
-    python = [sys.executable, "-I"] if isolated else [sys.executable]
-    return subprocess.run([*python, "-m", "bnproof", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env_for(cwd), timeout=HANG_GUARD)
+def run(*args, cwd: Path, env_folder: Path | None = None):
+    """`bnproof ARGS` from `cwd` (in this process), caches and proofs/ in `env_folder` (cwd)."""
+    return run_cli(*args, cwd=cwd, env=scratch(env_folder or cwd))
 
 
 def claims_from(folder: Path, text: str, name: str = "claims.py") -> dict:
@@ -82,9 +89,10 @@ FALSE = Claim(id="dup/x", source="false", statement="x >= 1", variables=(Var("x"
 
 
 def test_a_claim_file_named_like_a_standard_module_is_searched(tmp_path):
-    # the worker used to start with `python -m`, which put array.py ahead of the standard library
+    # the worker used to start with `python -m`, which put array.py ahead of the standard library;
+    # the worker is a fresh process started in tmp_path however the command itself runs
     (tmp_path / "array.py").write_text(TOY)
-    proc = run("fuzz", "array.py", "--no-jax", "--no-timings", "--json", cwd=tmp_path, isolated=True)
+    proc = run("fuzz", "array.py", "--no-jax", "--no-timings", "--json", cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     assert [r["verdict"] for r in json.loads(proc.stdout)] == [REFUTED]
@@ -311,9 +319,7 @@ def test_the_record_takes_only_claims_of_proofs_and_only_beside_its_certificates
     # from another folder, the record would name a certificate written elsewhere
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    proc = subprocess.run([sys.executable, "-m", "bnproof", "fuzz", "toy/bounded-bn-output", "--no-jax",
-                           "--record"], capture_output=True, text=True, cwd=elsewhere,
-                          env=env_for(tmp_path), timeout=HANG_GUARD)
+    proc = run("fuzz", "toy/bounded-bn-output", "--no-jax", "--record", cwd=elsewhere, env_folder=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT and "run it from" in proc.stderr
     assert not (tmp_path / "proofs" / "verdicts.json").exists()
     assert files_under(tmp_path) == set()

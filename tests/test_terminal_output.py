@@ -1,7 +1,12 @@
 """What a mathematician reads in a terminal: Unicode math (ASCII where the
 terminal cannot show it), formulas wrapped between terms, `list` with whole
 ids, progress lines that leave nothing behind, and pivots that name their
-basis."""
+basis.
+
+Commands run in this process (tests/cli_runner.py) with stdout and stderr
+files of the encoding PYTHONIOENCODING would give; the interpreter's own
+set-up of that encoding is tried once on a real process, and the terminal
+tests run a real process on a pseudo-terminal."""
 
 from __future__ import annotations
 
@@ -19,16 +24,20 @@ import pytest
 
 from bnproof.render import unicode_math
 from bnproof.render.unicode_math import math, wrap
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "claims" / "false_toy.py"
 
 
-def run(*args, cwd, encoding="utf-8", columns="200"):
-    env = dict(os.environ, BNPROOF_CACHE_DIR=str(Path(cwd) / ".cache"), PYTHONIOENCODING=encoding,
-               COLUMNS=columns)
-    return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, cwd=cwd,
-                          env=env)
+def run(*args, cwd, encoding="utf-8", columns="200", process=False):
+    """`bnproof ARGS` (bytes out), in this process unless `process`: then in a
+    fresh interpreter, which sets up its streams from PYTHONIOENCODING itself."""
+    env = {"BNPROOF_CACHE_DIR": str(Path(cwd) / ".cache"), "PYTHONIOENCODING": encoding, "COLUMNS": columns}
+    if process:
+        return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, cwd=cwd,
+                              env=dict(os.environ, **env))
+    return run_cli(*args, cwd=cwd, env=env, encoding=encoding, text=False)
 
 
 # -- the formatter ----------------------------------------------------------
@@ -116,7 +125,7 @@ def test_verify_report_is_typeset_and_json_keeps_sympy_strings(tmp_path):
 
 def test_verify_report_falls_back_to_ascii(tmp_path):
     proc = run("verify", "lemma-4.5", "--no-crosscheck", "--out", str(tmp_path / "c.json"), cwd=tmp_path,
-               encoding="ascii")
+               encoding="ascii", process=True)
     assert proc.returncode == 1, proc.stderr
     assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stderr
     out = proc.stdout.decode("ascii")  # raises if anything else came out
@@ -384,7 +393,9 @@ def test_screen_simulator_keeps_what_is_not_erased():
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
 def test_fuzz_on_a_terminal_leaves_no_spinner_frame_behind(tmp_path):
     examples = ROOT / "docs" / "examples" / "decision_boundaries.py"
-    text = _on_a_terminal(["fuzz", str(examples), "--no-timings", "--time-budget", "2"], tmp_path)
+    # the first claim survives, so its search runs its whole budget, drawing a frame every 0.1 s:
+    # one second shows as many kinds of frame as two
+    text = _on_a_terminal(["fuzz", str(examples), "--no-timings", "--time-budget", "1"], tmp_path)
     assert "s left; examples/" in text  # frames were drawn, with the budget left
     screen = _screen(text)
     assert not any("s left" in line for line in screen), screen
