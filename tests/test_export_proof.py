@@ -23,6 +23,7 @@ from tests.tamper import seal
 from tests.test_checker_proof import Y, ProgramBuilder, cauchy, certificate, claim, theorem_41
 from tests.test_latex import bnproof, one_line_error
 from tests.test_redteam_proof import only_at_two
+from tests.test_smtlib import export_here
 
 ROOT = Path(__file__).resolve().parents[1]
 PROOFS = sorted((ROOT / "certificates").rglob("*.proof.json"))
@@ -117,25 +118,29 @@ def test_bad_m_and_broken_documents():
 
 # --- the command ----------------------------------------------------------------------
 
+# in this process (tests.test_smtlib.export_here: bnproof.cli.main, as the console script),
+# but for the one real process of test_the_command_writes_and_solves
+
 def test_a_proof_needs_m_and_nothing_else_takes_it(tmp_path):
     proof = ROOT / "certificates/dannemann2025/remark-2.7/corrected.proof.json"
-    one_line_error(bnproof("export", str(proof)), ExitCode.BAD_INPUT, "--m")
-    one_line_error(bnproof("export", str(ROOT / "certificates/santurkar2018/theorem-4.1.json"), "--m", "2"),
+    one_line_error(export_here(proof, cwd=tmp_path), ExitCode.BAD_INPUT, "--m")
+    one_line_error(export_here(ROOT / "certificates/santurkar2018/theorem-4.1.json", "--m", "2", cwd=tmp_path),
                    ExitCode.BAD_INPUT, "--m applies to a proof certificate")
-    one_line_error(bnproof("export", str(proof), "--m", "0"), ExitCode.BAD_INPUT, "--m")
+    one_line_error(export_here(proof, "--m", "0", cwd=tmp_path), ExitCode.BAD_INPUT, "--m")
 
 
 def test_the_command_writes_and_solves(tmp_path):
     proof = ROOT / "certificates/dannemann2025/remark-2.7/corrected.proof.json"
     out = tmp_path / "r.smt2"
-    proc = bnproof("export", str(proof), "--m", "3", "-o", str(out))
+    proc = export_here(proof, "--m", "3", "-o", out, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert out.read_text() == proof_smt(json.loads(proof.read_text()), 3)
+    # a real process: a proof exported at m and solved, exit code 0
     proc = bnproof("export", str(proof), "--m", "2", "--solve", "z3")
     assert proc.returncode == 0 and "holds at m = 2" in proc.stdout, proc.stderr
     near = tmp_path / "near.proof.json"
     near.write_text(json.dumps(certificate(theorem_41("2/m"))))
-    proc = bnproof("export", str(near), "--m", "2", "--solve", "z3")
+    proc = export_here(near, "--m", "2", "--solve", "z3", cwd=tmp_path)
     assert proc.returncode == ExitCode.REJECTED and "answered sat" in proc.stderr
 
 
@@ -147,4 +152,4 @@ def test_a_paper_claims_certificate_must_carry_the_claims_program(tmp_path):
     doc["program"]["steps"][k] = ["const", "2"]
     forged = tmp_path / "forged.proof.json"
     forged.write_text(json.dumps(seal(doc)))
-    one_line_error(bnproof("export", str(forged), "--m", "2"), ExitCode.REJECTED, "not the one")
+    one_line_error(export_here(forged, "--m", "2", cwd=tmp_path), ExitCode.REJECTED, "not the one")

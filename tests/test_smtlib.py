@@ -3,8 +3,11 @@ and say sat, never unsat, when a resealed certificate states something false."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -122,11 +125,36 @@ def test_literals_are_exact():
 
 
 def _export(*args, cwd):
+    """`bnproof export ARGS`, the real command in a fresh process."""
     return subprocess.run([sys.executable, "-m", "bnproof", "export", *args], cwd=cwd,
                           capture_output=True, text=True)
 
 
+def export_here(*args, cwd) -> subprocess.CompletedProcess:
+    """`bnproof export ARGS` in this process, through the entry point the console script
+    calls (bnproof.cli.main: the same one-line errors and exit codes), from `cwd`: a fresh
+    interpreter's start and imports cost more than the command, and a real process is what
+    test_export_writes_the_file_and_solves_it runs."""
+    from bnproof.cli import main
+
+    argv = ["export", *map(str, args)]
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    try:
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(argv)
+    except SystemExit as done:
+        code = done.code
+    else:
+        raise AssertionError("bnproof.cli.main returned instead of exiting")
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["bnproof", *argv], 0 if code is None else code,
+                                       out.getvalue(), err.getvalue())
+
+
 def test_export_writes_the_file_and_solves_it(tmp_path):
+    # a real process: its exit code, the file it writes and the solver it runs
     out = tmp_path / "lemma.smt2"
     proc = _export("--smtlib", str(LEMMA), "-o", str(out), "--solve", "z3", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
@@ -150,7 +178,7 @@ def test_bad_certificates_are_one_line_errors_and_write_nothing(tmp_path, conten
         content = LEMMA.read_bytes().replace(b'"13"', b'"14"')
     bad.write_bytes(content)
     out = tmp_path / "out.smt2"
-    proc = _export("--smtlib", str(bad), "-o", str(out), cwd=tmp_path)
+    proc = export_here("--smtlib", bad, "-o", out, cwd=tmp_path)
     assert proc.returncode == code
     assert words in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert "Traceback" not in proc.stderr
@@ -166,7 +194,7 @@ def test_a_claim_of_the_papers_with_another_statement_is_refused():
 
 
 def test_export_defaults_to_its_only_format():
-    proc = _export(str(LEMMA), cwd=ROOT)
+    proc = export_here(LEMMA, cwd=ROOT)
     assert proc.returncode == 0 and "(set-logic QF_NRA)" in proc.stdout
 
 

@@ -49,8 +49,11 @@ class Algebra:
         return p
 
     def padd(self, a: dict, b: dict, c=1) -> dict:
+        return self.padd_into(dict(a), b, c)
+
+    def padd_into(self, out: dict, b: dict, c=1) -> dict:
+        """padd(out, b, c), changing out: a sum of many terms in linear time, not quadratic."""
         self.charge(len(b) + 1)
-        out = dict(a)
         for mono, x in b.items():
             y = out.get(mono, 0) + c * x
             if y:
@@ -61,7 +64,14 @@ class Algebra:
 
     def pmul(self, a: dict, b: dict) -> dict:
         # a product of coefficients costs more as they grow: one unit per 128 bits
-        self.charge(len(a) * len(b) * (1 + (bits(a) + bits(b)) // 128) + 1)
+        ba, bb = bits(a), bits(b)
+        self.charge(len(a) * len(b) * (1 + (ba + bb) // 128) + 1)
+        # a factor 1 (most products here: expand, normal): the other factor, as the loop
+        # below would make it, at a dict copy's cost
+        if len(a) == 1 and a.get(ONE) == 1 and type(a[ONE]) is Fraction:
+            return self._times_one(b, bb)
+        if len(b) == 1 and b.get(ONE) == 1 and type(b[ONE]) is Fraction:
+            return self._times_one(a, ba)
         out = {}
         for ma, x in a.items():
             for mb, y in b.items():
@@ -74,6 +84,12 @@ class Algebra:
         for z in out.values():
             if max(abs(z.numerator), z.denominator).bit_length() > MAX_COEFFICIENT_BITS:
                 raise Rejected(f"a coefficient beyond {MAX_COEFFICIENT_BITS} bits (the checker's limit)")
+        return self.sized(out)
+
+    def _times_one(self, p: dict, pbits: int) -> dict:
+        out = {mono: x if type(x) is Fraction else Fraction(x) for mono, x in p.items() if x}
+        if pbits > MAX_COEFFICIENT_BITS:  # the largest coefficient's bits: bits(p)
+            raise Rejected(f"a coefficient beyond {MAX_COEFFICIENT_BITS} bits (the checker's limit)")
         return self.sized(out)
 
     def ppow(self, a: dict, k: int) -> dict:
@@ -111,13 +127,19 @@ class Algebra:
             for _ in range(most):
                 rn_powers.append(self.pmul(rn_powers[-1], rn))
                 rd_powers.append(self.pmul(rd_powers[-1], self.expand(rd)))
-            out = {}
+            out, factors = {}, {}
             for mono, x in num.items():
                 e = dict(mono).get(r, 0)
                 q = e // 2
                 rest = tuple((a, n if a != r else e % 2) for a, n in mono if a != r or e % 2)
-                term = self.pmul({rest: x}, self.pmul(rn_powers[q], rd_powers[most - q]))
-                out = self.padd(out, term)
+                if q in factors:  # the same product again: charged again, not computed again
+                    product, units = factors[q]
+                    self.charge(units)
+                else:
+                    before = self.work
+                    product = self.pmul(rn_powers[q], rd_powers[most - q])
+                    factors[q] = product, self.work - before
+                self.padd_into(out, self.pmul({rest: x}, product))
             num = out
             for factor, e in rd.items():
                 den[factor] = den.get(factor, 0) + e * most
