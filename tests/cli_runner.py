@@ -111,3 +111,49 @@ def _exit_status(code, err) -> int:
 def env_for(folder: Path, **extra) -> dict:
     """The scratch environment most CLI tests give a run: caches and proofs in `folder`."""
     return {"BNPROOF_CACHE_DIR": str(Path(folder) / ".cache"), **extra}
+
+
+class Started:
+    """`python -m bnproof ARGS` started now in a process of its own (and its own
+    session, so that it goes with its fuzz worker), for a test to wait on later:
+    runs that mostly wait out a time budget for a blocked worker overlap their
+    waiting instead of adding it up."""
+
+    HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
+
+    def __init__(self, *args, cwd, env: dict | None = None):
+        import subprocess
+
+        self.args = ["bnproof", *[str(a) for a in args]]
+        self._files = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        self.process = subprocess.Popen([sys.executable, "-m", "bnproof", *self.args[1:]], cwd=cwd,
+                                        env=dict(os.environ, **(env or {})), stdin=subprocess.DEVNULL,
+                                        stdout=self._files[0], stderr=self._files[1], start_new_session=True)
+        self._done: Completed | None = None
+
+    def wait(self) -> Completed:
+        """What the process printed and its exit code, once it has ended."""
+        if self._done is None:
+            try:
+                code = self.process.wait(timeout=self.HANG_GUARD)
+            finally:
+                self.kill()
+            out, err = (self._read(f) for f in self._files)
+            self._done = Completed(self.args, code, out, err)
+        return self._done
+
+    def kill(self) -> None:
+        """Its process group, if anything of it is left (a test that failed before waiting)."""
+        if self.process.returncode is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+
+    @staticmethod
+    def _read(raw) -> str:
+        raw.seek(0)
+        text = raw.read().decode("utf-8")
+        raw.close()
+        return text

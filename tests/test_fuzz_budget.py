@@ -2,10 +2,11 @@
 stops it at once, keeping what was found.  Claims here block for good (an
 hour's sleep) in the numeric path, so only a process that is killed ends;
 the assertions are on verdicts and counts, never on wall time.  Every run
-happens in a scratch folder.  The command runs in this process
-(tests/cli_runner.py), its fuzz worker in a real one, as for a user; Ctrl-C
-is sent to a real `python -m bnproof` process group (whose timeout only
-turns a hang into a failure)."""
+happens in a scratch folder.  The three runs that wait out their budgets for
+a blocked worker are real `python -m bnproof` processes started together
+(blocked_runs), so that their waits overlap; Ctrl-C is sent to a real
+process group; a subprocess timeout only turns a hang into a failure.  Other
+commands run in this process (tests/cli_runner.py)."""
 
 import json
 import os
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bnproof.errors import ExitCode
-from cli_runner import run_cli
+from cli_runner import Started, run_cli
 
 HERE = Path(__file__).parent
 HANG_GUARD = 300  # seconds
@@ -99,16 +100,41 @@ def run(*args, cwd: Path):
     return run_cli(*args, cwd=cwd, env=scratch(cwd))
 
 
+@pytest.fixture(scope="module")
+def blocked_runs(tmp_path_factory) -> dict:
+    """name -> (scratch folder, started run) for the runs whose claims block for good.
+    Each spends most of its time waiting for its budget (and grace) to run out
+    before its worker is killed: started together, they wait at the same time,
+    and each test asserts on its own run."""
+    runs = {}
+
+    def start(name: str, files: dict, *args) -> None:
+        folder = tmp_path_factory.mktemp(name)
+        for file, text in files.items():
+            (folder / file).write_text(text)
+        runs[name] = folder, Started(*args, cwd=folder, env=scratch(folder))
+
+    # a budget that leaves time to shrink after the first find (a cold worker, a busy machine)
+    start("stall", {"stall.py": STALLS}, "fuzz", "stall.py", "--no-jax", "--time-budget", "5", "--json")
+    toy = (HERE / "claims" / "false_toy.py").read_text().split('"""', 2)[2]
+    start("sleepers", {"sleepers.py": SLEEPERS + toy}, "fuzz", "sleepers.py", "--no-jax", "--time-budget", "1",
+          "--json")
+    start("in-jax", {"sleepers.py": IN_JAX}, "fuzz", "sleepers.py", "--time-budget", "2", "--max-examples", "30",
+          "--json")
+    yield runs
+    for _, run in runs.values():
+        run.kill()
+
+
 def check(path: Path, cwd: Path) -> str:
     proc = run("check", str(path), cwd=cwd)
     assert proc.returncode == 0, proc.stdout
     return proc.stdout
 
 
-def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(tmp_path):
-    (tmp_path / "sleepers.py").write_text(SLEEPERS + (HERE / "claims" / "false_toy.py").read_text()
-                                          .split('"""', 2)[2])
-    proc = run("fuzz", "sleepers.py", "--no-jax", "--time-budget", "1", "--json", cwd=tmp_path)
+def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(blocked_runs):
+    _, started = blocked_runs["sleepers"]  # fuzz sleepers.py --no-jax --time-budget 1 --json
+    proc = started.wait()
     assert "Traceback" not in proc.stderr, proc.stderr
     results = {r["claim"]: r for r in json.loads(proc.stdout)}
     for blocked in ("sleep/a-floats", "sleep/b-floats-again"):
@@ -120,20 +146,18 @@ def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(tmp_path
     assert proc.returncode == ExitCode.REFUTED
 
 
-def test_a_jax_phase_that_blocks_keeps_the_hypothesis_evidence(tmp_path):
-    (tmp_path / "sleepers.py").write_text(IN_JAX)
-    proc = run("fuzz", "sleepers.py", "--time-budget", "2", "--max-examples", "30", "--json",
-               cwd=tmp_path)
+def test_a_jax_phase_that_blocks_keeps_the_hypothesis_evidence(blocked_runs):
+    _, started = blocked_runs["in-jax"]  # fuzz sleepers.py --time-budget 2 --max-examples 30 --json
+    proc = started.wait()
     (result,) = json.loads(proc.stdout)
     assert result["claim"] == "sleep/c-jax"
     assert result["verdict"] == "survived" and result["stopped"] == "time budget"
     assert result["instances"] >= 30 and result["met_hypotheses"] == result["instances"]
 
 
-def test_shrinking_cut_short_by_the_budget_keeps_the_certified_refutation(tmp_path):
-    (tmp_path / "stall.py").write_text(STALLS)
-    # a budget that leaves time to shrink after the first find (a cold worker, a busy machine)
-    proc = run("fuzz", "stall.py", "--no-jax", "--time-budget", "5", "--json", cwd=tmp_path)
+def test_shrinking_cut_short_by_the_budget_keeps_the_certified_refutation(blocked_runs):
+    tmp_path, started = blocked_runs["stall"]  # fuzz stall.py --no-jax --time-budget 5 --json
+    proc = started.wait()
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "refuted" and result["stopped"] == "time budget"
