@@ -136,8 +136,14 @@ def _pick(rng, doc, want):
     if index is None:
         if len(_INDEX) > 64:
             _INDEX.clear()
-        index = _INDEX[text] = [(p, v) for p, v in _paths(doc) if p and p[0] != "digest"]
-    found = [p for p, v in index if want(v)]
+        index = _INDEX[text] = {"all": [(p, v) for p, v in _paths(doc) if p and p[0] != "digest"]}
+    # the paths a test picks, once per test: each is a lambda of v alone, the same code each call
+    code = want.__code__ if want.__closure__ is None and not want.__defaults__ else None
+    found = index.get(code) if code is not None else None
+    if found is None:
+        found = [p for p, v in index["all"] if want(v)]
+        if code is not None:
+            index[code] = found
     if not found:
         return None, None
     path = rng.choice(found)
@@ -310,10 +316,12 @@ def b_json(rng, data, doc):
 BYTES = {f.__name__[2:]: f for f in (b_truncate, b_digest, b_bytes, b_nested, b_json)}
 
 
-def mutants(data: bytes, count: int, seed: int, only=None):
+def mutants(data: bytes, count: int, seed: int, only=None, documents: bool = False):
     """`count` (kind, bytes) mutants of a certificate file, the same for the same seed.
     With `only` (a test on the kind), the others are made all the same (the same random
-    choices, so the mutants yielded are those of the full sequence) but not written out."""
+    choices, so the mutants yielded are those of the full sequence) but not written out.
+    With `documents`, a structural mutant comes as the document itself, not written out
+    (json.loads of its bytes gives an equal one)."""
     rng = random.Random(seed)
     doc = json.loads(data)
     kinds = [(name, True) for name in STRUCTURAL] + [(name, False) for name in STRUCTURAL] + \
@@ -332,7 +340,8 @@ def mutants(data: bytes, count: int, seed: int, only=None):
                 break
         kind = f"{name}{'+resealed' if reseal else ''}"
         if only is None or only(kind):
-            yield kind, dump(seal(mutant) if reseal else mutant)
+            mutant = seal(mutant) if reseal else mutant
+            yield kind, mutant if documents else dump(mutant)
 
 
 # --- the oracle: what is true of a document, by SymPy from its instance ---------------
