@@ -58,7 +58,9 @@ def run_cli(*args, cwd=None, env: dict | None = None, encoding: str = "utf-8",
     saved_streams = sys.stdout, sys.stderr
     saved_argv = sys.argv
     saved_sigint = signal.getsignal(signal.SIGINT)
-    files = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    # appended to (O_APPEND), so that what a worker process writes to stderr's file
+    # descriptor and what this process writes never overwrite each other
+    files = tempfile.TemporaryFile("a+b"), tempfile.TemporaryFile("a+b")
     # as the interpreter opens them: stdout strict, stderr backslashreplace
     out = io.TextIOWrapper(files[0], encoding=encoding, errors="strict", write_through=True)
     err = io.TextIOWrapper(files[1], encoding=encoding, errors="backslashreplace", write_through=True)
@@ -136,8 +138,9 @@ class Started:
         if self._done is None:
             try:
                 code = self.process.wait(timeout=self.HANG_GUARD)
-            finally:
+            except BaseException:
                 self.kill()
+                raise
             out, err = (self._read(f) for f in self._files)
             self._done = Completed(self.args, code, out, err)
         return self._done
@@ -150,6 +153,9 @@ class Started:
             except (ProcessLookupError, PermissionError):
                 pass
             self.process.wait()
+        if self._done is None:  # never waited on: nothing will read what it printed
+            for raw in self._files:
+                raw.close()
 
     @staticmethod
     def _read(raw) -> str:
