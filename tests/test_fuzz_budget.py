@@ -132,6 +132,42 @@ def check(path: Path, cwd: Path) -> str:
     return proc.stdout
 
 
+def _wait_for(*paths: Path) -> None:
+    for _ in range(HANG_GUARD * 20):
+        if all(p.exists() for p in paths):
+            return
+        time.sleep(0.05)
+    pytest.fail(f"never appeared: {paths}")
+
+
+def test_ctrl_c_stops_at_once_keeping_the_certificate_and_the_record(tmp_path, blocked_runs):
+    # (blocked_runs: the next tests' runs wait out their budgets in their own processes meanwhile)
+    (tmp_path / "proofs" / "stall").mkdir(parents=True)
+    (tmp_path / "proofs" / "stall" / "claims.py").write_text(STALLS)
+    certificate = tmp_path / "certificates" / "stall" / "bounded-bn-output.json"
+    # its own session, so that SIGINT goes to the whole group as a terminal's Ctrl-C does
+    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", "stall/bounded-bn-output",
+                             "--no-jax", "--record", "--time-budget", str(HANG_GUARD)],
+                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _wait_for(certificate, tmp_path / "stalled.pid")
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=HANG_GUARD)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == ExitCode.INTERRUPTED == 130
+    assert err.strip() == "interrupted"  # one line; no progress display when stderr is not a terminal
+    assert "REFUTED" in out and "shrinking cut short by the interrupt" in out
+    assert check(certificate, tmp_path).startswith("ACCEPTED")
+    recorded = json.loads((tmp_path / "proofs" / "verdicts.json").read_text())
+    assert recorded["stall/bounded-bn-output"]["verdict"] == "refuted"
+    worker = int((tmp_path / "stalled.pid").read_text())
+    with pytest.raises(ProcessLookupError):  # the worker ignored SIGINT; the parent killed it
+        os.kill(worker, 0)
+
+
 def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(blocked_runs):
     _, started = blocked_runs["sleepers"]  # fuzz sleepers.py --no-jax --time-budget 1 --json
     proc = started.wait()
@@ -163,41 +199,6 @@ def test_shrinking_cut_short_by_the_budget_keeps_the_certified_refutation(blocke
     assert result["verdict"] == "refuted" and result["stopped"] == "time budget"
     assert (tmp_path / "stalled.pid").exists()  # it did stall after the first find
     assert check(tmp_path / result["certificate"], tmp_path).startswith("ACCEPTED")
-
-
-def _wait_for(*paths: Path) -> None:
-    for _ in range(HANG_GUARD * 20):
-        if all(p.exists() for p in paths):
-            return
-        time.sleep(0.05)
-    pytest.fail(f"never appeared: {paths}")
-
-
-def test_ctrl_c_stops_at_once_keeping_the_certificate_and_the_record(tmp_path):
-    (tmp_path / "proofs" / "stall").mkdir(parents=True)
-    (tmp_path / "proofs" / "stall" / "claims.py").write_text(STALLS)
-    certificate = tmp_path / "certificates" / "stall" / "bounded-bn-output.json"
-    # its own session, so that SIGINT goes to the whole group as a terminal's Ctrl-C does
-    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", "stall/bounded-bn-output",
-                             "--no-jax", "--record", "--time-budget", str(HANG_GUARD)],
-                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        _wait_for(certificate, tmp_path / "stalled.pid")
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=HANG_GUARD)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == ExitCode.INTERRUPTED == 130
-    assert err.strip() == "interrupted"  # one line; no progress display when stderr is not a terminal
-    assert "REFUTED" in out and "shrinking cut short by the interrupt" in out
-    assert check(certificate, tmp_path).startswith("ACCEPTED")
-    recorded = json.loads((tmp_path / "proofs" / "verdicts.json").read_text())
-    assert recorded["stall/bounded-bn-output"]["verdict"] == "refuted"
-    worker = int((tmp_path / "stalled.pid").read_text())
-    with pytest.raises(ProcessLookupError):  # the worker ignored SIGINT; the parent killed it
-        os.kill(worker, 0)
 
 
 def test_the_progress_line_leaves_nothing_behind(monkeypatch):
