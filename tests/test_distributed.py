@@ -123,22 +123,28 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-STUDY = {"ms": [3, 5], "ds": [2, 8], "trials": 3000, "seed": 4, "confirm": 2}
+# The sizes of test_study's study (test_study.SIZES): a run compiles their draws and
+# kernels once, whichever test comes first, and the processes find them in the run's
+# compilation cache.  Three cells to evaluate ((3, 8) is degenerate): process 0 takes
+# two of them, process 1 one.
+STUDY = {"ms": [3, 8], "ds": [2, 8], "trials": 300, "seed": 5, "confirm": 3}
 
 
 def study_process(index: int, port: int):
-    """One of two processes; each has one of the two cells to evaluate (d = 8 is degenerate)."""
-    args = [sys.executable, "-m", "bnproof", "study", "lemma-4.5", "--m", "3,5", "--d", "2,8",
-            "--trials", "3000", "--seed", "4", "--confirm", "2", "--json", "--distributed"]
+    """One of two processes, with its share of the cells."""
+    args = [sys.executable, "-m", "bnproof", "study", "lemma-4.5", "--m", "3,8", "--d", "2,8",
+            "--trials", "300", "--seed", "5", "--confirm", "3", "--json", "--distributed"]
     env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_COORDINATOR_ADDRESS=f"127.0.0.1:{port}",
                JAX_NUM_PROCESSES="2", JAX_PROCESS_ID=str(index))
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
 def test_two_processes_give_the_single_process_result():
+    # first in this process: the two processes then load its compiled programs from the
+    # run's compilation cache instead of compiling them again, each, side by side
+    alone = [c.to_json() for c in study.run_study(**STUDY)]
     port = free_port()
     processes = [study_process(i, port) for i in range(2)]
-    alone = [c.to_json() for c in study.run_study(**STUDY)]  # meanwhile, in this process
     leader, other = (p.communicate() for p in processes)
     codes = [p.returncode for p in processes]
     assert codes == [ExitCode.REFUTED, ExitCode.REFUTED], (leader[1][-2000:], other[1][-2000:])

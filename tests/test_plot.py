@@ -18,8 +18,23 @@ FIVE_INPUTS = {"X": [[1, 2, 0, 1, 3], [2, 1, 1, 0, 1], [0, 1, 3, 1, 2], [1, 1, 1
 
 
 def bnproof(*args):
+    """A real `python -m bnproof` process: for the exit codes and one-line errors."""
     return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True,
                           text=True, cwd=ROOT)
+
+
+def plot_here(capsys, *args) -> tuple[int, str]:
+    """`bnproof plot ARGS` in this process (exit code, stderr): drawing a figure is what
+    is tested, not starting an interpreter, which would cost more than the drawing.
+    Real processes still run every error case below."""
+    from bnproof.cli import main
+
+    try:
+        main(["plot", *map(str, args)])
+        code = 0
+    except SystemExit as done:
+        code = 0 if done.code is None else done.code
+    return code, capsys.readouterr().err
 
 
 def pdf_text(path: Path) -> str:
@@ -29,12 +44,12 @@ def pdf_text(path: Path) -> str:
                           check=True).stdout
 
 
-def test_png_of_example_3_2(tmp_path):
+def test_png_of_example_3_2(tmp_path, capsys):
     import matplotlib.image
 
     out = tmp_path / "fig.png"
-    proc = bnproof("plot", "lemma-4.5", "-o", str(out))
-    assert proc.returncode == 0, proc.stderr
+    code, err = plot_here(capsys, "lemma-4.5", "-o", out)
+    assert code == 0, err
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = matplotlib.image.imread(str(out))
     height, width = pixels.shape[:2]
@@ -43,22 +58,22 @@ def test_png_of_example_3_2(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["fig.png"]  # no temporary file left
 
 
-def test_pdf_names_the_points_and_the_verdict(tmp_path):
+def test_pdf_names_the_points_and_the_verdict(tmp_path, capsys):
     out = tmp_path / "fig.pdf"
-    proc = bnproof("plot", "lemma-4.5", "-o", str(out))
-    assert proc.returncode == 0, proc.stderr
+    code, err = plot_here(capsys, "lemma-4.5", "-o", out)
+    assert code == 0, err
     data = out.read_bytes()
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
     text = pdf_text(out)
     assert "REFUTED" in text and "standard network" in text and "BN network" in text
 
 
-def test_more_than_two_inputs_is_a_slice_and_says_so(tmp_path):
+def test_more_than_two_inputs_is_a_slice_and_says_so(tmp_path, capsys):
     data = tmp_path / "five.json"
     data.write_text(json.dumps(FIVE_INPUTS))
     out = tmp_path / "fig.pdf"
-    proc = bnproof("plot", "lemma-4.5", "--data", str(data), "-o", str(out))
-    assert proc.returncode == 0, proc.stderr
+    code, err = plot_here(capsys, "lemma-4.5", "--data", data, "-o", out)
+    assert code == 0, err
     assert "2-D slice" in pdf_text(out)
 
 

@@ -39,8 +39,10 @@ def save(tmp_path, name="data.npz", **arrays):
 def test_one_layer_scan_matches_the_exact_lemma(tmp_path, capsys):
     """The one-layer BN network on user data: the residual printed is the exact engine's
     for the same instance (W0 drawn from the seed, read back exactly from its floats)."""
-    X = np.array([[1, 1], [1, 2], [2, 3], [0, 1], [3, 1]], float)
-    y = np.array([2, 5, 13, 1, 10], float)
+    # 6 samples of 3 inputs: the shape of one of test_network's instances, whose compiled
+    # minimizers (one per shape, whatever the data and tolerance) this run then reuses
+    X = np.array([[1, 1, 0], [1, 2, 1], [2, 3, 0], [0, 1, 2], [3, 1, 1], [1, 0, 3]], float)
+    y = np.array([2, 5, 13, 1, 10, 4], float)
     path = save(tmp_path, X=X, y=y)
     out = run_ok(capsys, "scan", "--data", str(path), "--widths", "none", "--bn-output",
                  "--activation", "identity", "--loss", "squared", "--tol", "1e-9", "--seed", "7",
@@ -48,7 +50,7 @@ def test_one_layer_scan_matches_the_exact_lemma(tmp_path, capsys):
     result = json.loads(out)
     (layer,) = result["layers"]
     assert layer["standard"]["converged"] and layer["bn"]["converged"]
-    spec = net.Spec((2, 1), "identity", "squared", True)
+    spec = net.Spec((3, 1), "identity", "squared", True)
     W0 = np.asarray(net.init(jax.random.key(7), spec)[0]["W"])[0]
     instance = instance_from_json({"X": X.astype(int).tolist(), "y": y.astype(int).tolist(),
                                    "W0": [str(Fraction(float(w))) for w in W0], "loss": "mean"})

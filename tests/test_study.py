@@ -72,8 +72,18 @@ def test_exact_confirmation_refutes_example_3_2_and_not_a_holding_instance():
     assert study.confirm_exactly(X, np.array([1.0, 3.0]), np.array([1.0, 1.0])) == "holds"
 
 
-def test_cells_count_confirm_and_mark_degenerate_sizes():
-    cells = study.run_study([3, 8], [2, 8], trials=300, seed=5, confirm=3)
+# One study, run once per test process through the API: the cells test reads it, and the
+# command line's run of the same sizes (below) must print exactly these cells, so it reuses
+# the compiled draws and kernels of its three shapes instead of compiling four more.
+SIZES = {"ms": [3, 8], "ds": [2, 8], "trials": 300, "seed": 5, "confirm": 3}
+
+
+@pytest.fixture(scope="module")
+def cells():
+    return study.run_study(**SIZES)
+
+
+def test_cells_count_confirm_and_mark_degenerate_sizes(cells):
     by = {(c.m, c.d): c for c in cells}
     assert by[(3, 8)].degenerate and by[(3, 8)].hypothesis_met == 0
     c = by[(3, 2)]
@@ -83,9 +93,9 @@ def test_cells_count_confirm_and_mark_degenerate_sizes():
     assert by[(8, 8)].fails == 0 and by[(8, 8)].hypothesis_met > 100
 
 
-def test_study_cli_json_plot_and_same_seed_same_output(tmp_path, capsys):
-    args = ["study", "lemma-4.5", "--m", "4,9", "--d", "1,2", "--trials", "200", "--seed", "3",
-            "--confirm", "2", "--json"]
+def test_study_cli_json_plot_and_same_seed_same_output(tmp_path, capsys, cells):
+    args = ["study", "lemma-4.5", "--m", "3,8", "--d", "2,8", "--trials", "300", "--seed", "5",
+            "--confirm", "3", "--json"]
     outputs = []
     for run in range(2):
         with pytest.raises(SystemExit) as exit_:
@@ -95,9 +105,13 @@ def test_study_cli_json_plot_and_same_seed_same_output(tmp_path, capsys):
     assert outputs[0] == outputs[1]
     result = json.loads(outputs[0])
     assert "not proof" in result["evidence"]
-    assert [(c["m"], c["d"]) for c in result["cells"]] == [(4, 1), (4, 2), (9, 1), (9, 2)]
+    assert [(c["m"], c["d"]) for c in result["cells"]] == [(3, 2), (3, 8), (8, 2), (8, 8)]
+    assert result["cells"] == [c.to_json() for c in cells]  # the command prints the API's study
     assert result["exact_confirmed"] == sum(c["exact_confirmed"] for c in result["cells"]) > 0
     for c in result["cells"]:
+        if c["degenerate"]:  # m = 3 < d = 8: no instance, so no rate and no interval
+            assert c["rate"] is None and c["ci95"] is None and c["hypothesis_met"] == 0
+            continue
         lo, hi = c["ci95"]
         assert lo <= c["rate"] <= hi
     assert (tmp_path / "rate0.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -129,7 +129,9 @@ def make_minimizer(fun: Callable, example, tol: float):
         return _State(v, f, g, z, z, 0, 0, 0, jnp.zeros((), bool))
 
     @jax.jit
-    def chunk(state, args, limit):
+    def chunk(state, args, limit, tol):
+        # tol is an argument, not a constant of the program: one compiled program
+        # (and one entry of a persistent compilation cache) serves every tolerance
         def running(s):
             return (jnp.linalg.norm(s.g) > tol) & ~s.stalled & (s.steps < limit)
 
@@ -139,9 +141,11 @@ def make_minimizer(fun: Callable, example, tol: float):
 
     def minimize(x0, args=(), max_steps: int = 1000, tick=None) -> Result:
         state = start(x0, args)
+        # in x's dtype, as the Python float it replaces was (a weakly typed constant)
+        bound = jnp.asarray(tol, state.g.dtype)
         while True:
             limit = min(int(state.steps) + CHUNK, max_steps)
-            state = chunk(state, args, limit)
+            state = chunk(state, args, limit, bound)
             gnorm, steps = float(jnp.linalg.norm(state.g)), int(state.steps)
             if tick:
                 tick(steps)

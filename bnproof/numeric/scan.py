@@ -158,9 +158,27 @@ class LayerScanner:
         self.grad_bn = jax.jit(jax.grad(bn))
 
 
+_SCANNERS: dict = {}
+_KEPT = 16  # scanners (compiled programs) kept per process, the oldest dropped first
+
+
+def shared_scanner(params, spec: net.Spec, layer: int, tol: float) -> LayerScanner:
+    """The LayerScanner for this spec, layer, tolerance and variable shapes, built
+    once per process: scanning again (another seed, the same data twice) reuses
+    its compiled minimizers instead of tracing and compiling them anew."""
+    shapes = tuple((name, tuple(v.shape), str(v.dtype)) for bn in (False, True)
+                   for name, v in net.layer_variables(params, spec, layer, bn).items())
+    key = (spec, layer, float(tol), shapes)
+    scanner = _SCANNERS.pop(key, None) or LayerScanner(params, spec, layer, tol)
+    _SCANNERS[key] = scanner  # the most recently used last
+    while len(_SCANNERS) > _KEPT:
+        del _SCANNERS[next(iter(_SCANNERS))]
+    return scanner
+
+
 def scan_layer(params, spec: net.Spec, layer: int, X, Y, tol: float, max_steps: int,
                tick=None, scanner: LayerScanner | None = None) -> LayerReport:
-    scanner = scanner or LayerScanner(params, spec, layer, tol)
+    scanner = scanner or shared_scanner(params, spec, layer, tol)
     H = net.input_of(params, spec, layer, X)
     args = (params, H, Y)
     W0 = params[layer]["W"]
