@@ -123,20 +123,30 @@ def _point(program: dict, symbols: dict, rng: random.Random) -> dict:
 
 
 def _exact(expr):
-    value = sympy.nsimplify(sympy.radsimp(sympy.sympify(expr)))
-    if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) or not value.is_real:
+    # no nsimplify: it guesses a closed form from 30 digits, and a guess once turned a true
+    # bound's exact 0 into a negative number (the oracle then called a true claim false)
+    value = sympy.radsimp(sympy.sympify(expr))
+    if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo) or value.is_real is False:
         raise _Undefined
     return value
 
 
 def _sign(value) -> int:
+    """The sign of an exact real algebraic number: SymPy's own decision where it makes one,
+    else 80 digits of evalf (adaptive precision) when they leave no doubt; a value too close to
+    0 to tell, and not proved 0, says nothing about this point."""
     if value == 0 or value.is_zero:
         return 0
     if value.is_positive:
         return 1
     if value.is_negative:
         return -1
-    raise _Undefined  # undecided here: this point says nothing
+    approx = value.evalf(80)
+    if approx.is_real and approx.is_Number and abs(approx) > sympy.Float("1e-60", 80):
+        return 1 if approx > 0 else -1
+    if value.equals(0):
+        return 0
+    raise _Undefined
 
 
 @functools.lru_cache(maxsize=256)
