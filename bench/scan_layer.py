@@ -55,7 +55,7 @@ def main():
     Y = jax.numpy.asarray(np.eye(sizes[-1])[rng.integers(0, sizes[-1], m)], args.dtype)
     params = net.init(jax.random.key(0), spec)
     print(f"device: {jax.devices()[0]} ({jax.device_count()} device(s)), jax {jax.__version__}, "
-          f"{args.dtype}; MLP {'-'.join(map(str, sizes))} with BN, m = {m}, {args.steps} L-BFGS steps "
+          f"{args.dtype} (matmul precision {jax.config.jax_default_matmul_precision or 'default'}); MLP {'-'.join(map(str, sizes))} with BN, m = {m}, {args.steps} L-BFGS steps "
           f"per optimum")
 
     scanners = {layer: numeric_scan.LayerScanner(params, spec, layer, 0.0) for layer in spec.bn_layers}
@@ -66,9 +66,14 @@ def main():
     if not args.no_eager:
         with jax.disable_jit():
             eager_times, eager_reports = time_layers(params, spec, X, Y, args.steps, {})
-        for a, b in zip(jit_reports, eager_reports):  # the same computation, so the same answer
-            if not np.allclose(np.nan_to_num(a.residual), np.nan_to_num(b.residual), rtol=1e-6, atol=1e-6):
-                raise SystemExit(f"layer {a.layer}: eager and jit residuals disagree")
+        # the same computation, so the same answer to rounding (which L-BFGS's steps amplify)
+        tol = 1e-6 if args.dtype == "float64" else 1e-3
+        for a, b in zip(jit_reports, eager_reports):
+            ra, rb = np.nan_to_num(a.residual), np.nan_to_num(b.residual)
+            gap = float(np.max(np.abs(ra - rb) / (np.abs(rb) + 1.0)))
+            print(f"layer {a.layer}: largest |jit − eager| / (|eager| + 1) over the neurons' residuals: {gap:.1e}")
+            if gap > tol:
+                raise SystemExit(f"layer {a.layer}: eager and jit residuals disagree beyond {tol:g}")
     for report, f, j, e in zip(jit_reports, first, jit_times, eager_times):
         shape = "×".join(map(str, report.shape))
         eager = "–" if e is None else f"{e:.2f} s"

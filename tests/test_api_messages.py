@@ -2,7 +2,6 @@
 typeset as the terminal report shows them (1 − √2), the machine strings of
 to_json unchanged; and bad input raised as BadInput (the CLI's exit 3)."""
 
-import json
 from pathlib import Path
 
 import pytest

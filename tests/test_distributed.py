@@ -16,6 +16,7 @@ import sys
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bnproof.cli import main
@@ -111,10 +112,33 @@ def test_study_shares_merge_to_the_single_process_result(monkeypatch):
 
 def test_units_cover_the_trials_with_a_short_last_chunk(monkeypatch):
     monkeypatch.setattr(study, "CHUNK", 6)
-    cells = [study.Cell(3, 2, 20), study.Cell(2, 5, 20, "m < d"), study.Cell(4, 1, 20)]
-    assert study.units(cells, 20) == [(0, 0, 6), (0, 1, 6), (0, 2, 6), (0, 3, 2),
-                                      (2, 0, 6), (2, 1, 6), (2, 2, 6), (2, 3, 2)]
-    assert study.share([3, 4], [1, 2], 20, Cluster(3, 1, "h:1")) == 6 + 6 + 2 + 6 + 6
+    # 22 trials: the fewest chunks of at most 6 is 4, drawn at ⌈22/4⌉ = 6 each, the last using 4
+    cells = [study.Cell(3, 2, 22), study.Cell(2, 5, 22, "m < d"), study.Cell(4, 1, 22)]
+    assert study.units(cells, 22) == [(0, 0, 6), (0, 1, 6), (0, 2, 6), (0, 3, 4),
+                                      (2, 0, 6), (2, 1, 6), (2, 2, 6), (2, 3, 4)]
+    assert study.share([3, 4], [1, 2], 22, Cluster(3, 1, "h:1")) == 6 + 6 + 4 + 6 + 6
+    # 20 trials split evenly: 4 chunks of 5, nothing drawn in vain
+    assert [size for _, _, size in study.units(cells[:1], 20)] == [5, 5, 5, 5]
+    assert [study.chunk_length(t) for t in (1, 6, 7, 12, 13)] == [1, 6, 4, 6, 5]
+    monkeypatch.setattr(study, "CHUNK", 8192)
+    assert study.chunk_length(10**4) == 5000 and study.chunk_length(10**6) == 8131
+
+
+def test_a_cell_is_one_program_and_a_short_chunk_counts_its_prefix(monkeypatch):
+    monkeypatch.setattr(study, "CHUNK", 6)
+    kernel = study.jax_kernel()  # its own jit, so its compilations are this test's alone
+    drawer = study._drawer()
+    before = drawer._cache_size()
+    cell = study.run_cell(7, 3, 11, 5, 0, kernel=kernel)  # chunks of 6 and 5, both drawn at 6
+    assert kernel.jitted._cache_size() == 1 and drawer._cache_size() - before == 1
+    full = study.tally_chunk(7, 3, 1, 6, 5, 0, "float64", kernel)
+    prefix = study.tally_chunk(7, 3, 1, 5, 5, 0, "float64", kernel, length=6)
+    X, y, W0 = study.draw(5, 7, 3, 1, 6, "float64")
+    out = {k: np.asarray(v) for k, v in kernel(X, y, W0, np.ones(6)).items()}
+    last_met = bool(np.isfinite(out["residual"][5]) and out["inner"][5] > 0)
+    assert full["met"] - prefix["met"] == last_met
+    first = study.tally_chunk(7, 3, 0, 6, 5, 0, "float64", kernel)
+    assert cell.hypothesis_met == first["met"] + prefix["met"]
 
 
 def free_port() -> int:

@@ -4,7 +4,6 @@ asks SymPy).  Compared here with SymPy itself on random instances, and on the
 cases where SymPy's text is least obvious."""
 
 import json
-import math
 import random
 from fractions import Fraction
 

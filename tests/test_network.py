@@ -155,3 +155,22 @@ def test_scan_optima_and_residual_agree_with_the_exact_engine(seed, m, d, n):
 
 def exact_vector(v):
     return np.array([float(to_fraction(x)) for x in v.entries()])
+
+
+def test_float32_matrix_products_keep_every_bit_on_every_backend():
+    """1 + 2⁻²⁰ needs 20 mantissa bits: float32 holds it (and its square, 1 + 2⁻¹⁹ once rounded), TF32 (NVIDIA's default for
+    float32 matrix products from Ampere on) rounds it to 1.  The float32 study's and
+    scan's margins assume float32's epsilon, so bnproof asks JAX for full precision.
+    On CPU this holds anyway; on a GPU it fails if that setting is lost."""
+    from bnproof.numeric.lemma45_batch import jax_kernel
+
+    jax_kernel()  # configures JAX the way the study does
+    assert jax.config.jax_default_matmul_precision == "highest"
+    a = jnp.full((4, 4), 1 + 2.0**-20, jnp.float32)
+    product = np.asarray(jax.jit(lambda a: a @ a.T)(a))
+    assert product.dtype == np.float32 and (product == np.float32(4 + 2.0**-17)).all(), product[0, 0]
+    # and through the network layer, as `bnproof scan --dtype float32` runs it
+    spec = net.Spec((4, 4), activation="identity", loss="squared", bn_output=False, dtype="float32")
+    params = ({"W": a, "b": jnp.zeros(4, jnp.float32)},)
+    Z = np.asarray(jax.jit(lambda p, X: net.forward(p, spec, X))(params, a))
+    assert (Z == np.float32(4 + 2.0**-17)).all(), Z[0, 0]

@@ -15,7 +15,7 @@ from bnproof.claims import Claim, Var
 from bnproof.claims import xp as namespaces
 from bnproof.claims.api import load_file
 from bnproof.claims.blocks import Layer, level_set, mlp, regions
-from bnproof.claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide
+from bnproof.claims.decide import HOLDS, OUTSIDE, REFUTED, decide
 from bnproof.claims.sets import squared_distance
 from bnproof.program.evaluate import DomainError, Evaluator
 from bnproof.program.trace import Program

@@ -18,7 +18,7 @@ from bnproof.checker import Rejected, check_document, check_file
 from bnproof.claims import Claim, Var
 from bnproof.claims.api import load_file
 from bnproof.claims.decide import REFUTED, decide, sizes_of, trace
-from bnproof.claims.sets import hyperplane_distance, squared_distance
+from bnproof.claims.sets import hyperplane_distance
 from bnproof.cli import main as cli
 from tamper import seal
 
@@ -345,7 +345,6 @@ def test_the_projection_puts_a_batch_on_the_set_and_keeps_domains():
     import numpy as np
 
     from bnproof.search.batched import BatchedResidual
-    from bnproof.search.screen import EQUALITY_SLACK
 
     claim = Claim(id="t/p", source="t", statement="t",
                   variables=(Var("h", (), "positive"), Var("S", (2, 2), "symmetric"), Var("x", (2,))),

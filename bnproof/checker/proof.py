@@ -21,9 +21,9 @@ digest; `bnproof check` compares it with the claim's own trace."""
 from fractions import Fraction
 
 from . import program as fixed_program
-from .instantiate import MAX_M as MAX_WITNESS_M, instantiate
+from .instantiate import instantiate
 from .papers import paper_claim
-from .parse import MAX_DEPTH, Rejected, array, check_envelope, keys, rational, sha256_of, show, tensor
+from .parse import MAX_DEPTH, Rejected, array, check_envelope, keys, rational, sha256_of, tensor
 from .program import ID, SIGN
 from .symbolic_program import Evaluator, read_inputs, read_steps
 from .variables import declared

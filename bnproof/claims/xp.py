@@ -257,7 +257,9 @@ def numeric():
     """jax.numpy, float64: vmapped batched search and gradient-based search."""
     import jax
 
-    jax.config.update("jax_enable_x64", True)
+    from ..numeric.jax_setup import configure
+
+    configure(jax)
     import jax.numpy as jnp
 
     return _float_namespace("numeric", jnp, jnp.asarray, lambda fn, x: jax.grad(fn)(x))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -65,10 +64,9 @@ def study(
     cluster = options.cluster(distributed, coordinator, num_processes, process_id)
     import jax
 
-    from ..numeric.worker import _enable_compilation_cache
+    from ..numeric.jax_setup import enable_compilation_cache
 
-    if os.environ.get("BNPROOF_NO_JAX_CACHE") is None:  # as fuzz's worker: compile a shape once per machine
-        _enable_compilation_cache(jax)
+    enable_compilation_cache(jax)  # as fuzz's worker: compile a shape once per machine
 
     from ..numeric import study as numeric_study
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import jax
 
-jax.config.update("jax_enable_x64", True)
+from .jax_setup import configure  # noqa: E402
+
+configure(jax)
 
 import jax.numpy as jnp  # noqa: E402
 

@@ -106,7 +106,9 @@ def jax_kernel(devices=None):
     """The residuals as one jitted call with the batch sharded over all devices."""
     import jax
 
-    jax.config.update("jax_enable_x64", True)
+    from .jax_setup import configure
+
+    configure(jax)
     import jax.numpy as jnp
 
     from .sharding import sharded

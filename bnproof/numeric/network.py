@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 import jax
 
-jax.config.update("jax_enable_x64", True)  # float64 must be available; float32 is chosen per array
+from .jax_setup import configure  # noqa: E402
+
+configure(jax)  # float64 available, float32 chosen per array and never rounded to TF32
 
 import jax.numpy as jnp  # noqa: E402
 

@@ -48,4 +48,5 @@ def sharded(fn: Callable, devices=None) -> Callable:
         return out if extra == 0 else jax.tree_util.tree_map(lambda x: x[:n], out)
 
     call.devices = count
+    call.jitted = jitted  # its _cache_size() counts the programs compiled
     return call

@@ -12,22 +12,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
-
-
-def _enable_compilation_cache(jax) -> None:
-    root = os.environ.get("BNPROOF_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache"), "bnproof")
-    try:
-        # JAX's own variable, where set, wins: one cache for every process of a run
-        # (the test suite shares one among all its workers)
-        path = Path(os.environ.get("JAX_COMPILATION_CACHE_DIR") or Path(root) / "jax")
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return  # no writable cache: compile every time
-    jax.config.update("jax_compilation_cache_dir", str(path))
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
-    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
 
 
 def evaluate(request: dict) -> dict:
@@ -52,9 +36,9 @@ def main() -> None:
     import jax
 
     from . import forward  # noqa: F401 - import and configure JAX before the request comes
+    from .jax_setup import enable_compilation_cache
 
-    if os.environ.get("BNPROOF_NO_JAX_CACHE") is None:
-        _enable_compilation_cache(jax)
+    enable_compilation_cache(jax)
     path = sys.stdin.readline().strip()
     if not path:
         os._exit(0)  # the main process gave up before sending work

@@ -203,11 +203,10 @@ def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> No
         import jax
 
         from ..claims.xp import numeric
-        from ..numeric.worker import _enable_compilation_cache
+        from ..numeric.jax_setup import enable_compilation_cache
 
         numeric()
-        if os.environ.get("BNPROOF_NO_JAX_CACHE") is None:
-            _enable_compilation_cache(jax)
+        enable_compilation_cache(jax)
     conn.send(("ready", None))
     while True:
         try:

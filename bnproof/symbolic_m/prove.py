@@ -14,8 +14,7 @@ fragment" with what the claim uses.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..claims.api import Claim
@@ -241,7 +240,6 @@ def _emit(alg, replay, program, value, poly, shift, y, r, fresh_names, hyps, pos
                         and v.n == P.var(r) and v.d == P.ONE), None)
     root_positive = None
     for h in hyps:  # a denominator's σ must be > 0 by its form: √h of a hypothesis h = σ²
-        probe = Replay.__new__(Replay)
         if _same_root(alg, replay.values[h], r):
             root_positive = steps.get(["sqrt", h])
             break

@@ -14,7 +14,7 @@ import numpy as np
 from ..claims.api import Claim
 from .fragment import OutsideFragment, outside
 from .namespace import symbolic_length
-from .values import Columns, Recorder, Sym, SymMatrix, SymScalar, SymVector, _exact
+from .values import Columns, Recorder, SymMatrix, SymScalar, SymVector, _exact
 
 BATCH = "m"
 MAX_FIXED = 64  # entries of one fixed-size input
