@@ -177,9 +177,13 @@ def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(blocked_
         assert results[blocked]["verdict"] == "undecided"
         assert results[blocked]["reason"] == "the time budget ran out before any instance was evaluated"
         assert results[blocked]["stopped"] == "time budget" and results[blocked]["instances"] == 0
-    # the worker killed for the sleepers is replaced: the last claim is still searched
-    assert results["toy/bounded-bn-output"]["verdict"] == "refuted"
-    assert proc.returncode == ExitCode.REFUTED
+    # the worker killed for the sleepers is replaced: the last claim is still searched.  Its
+    # refutation within 1 s depends on the machine (a 16-core host running eight test
+    # workers found none in time), the search itself does not
+    toy = results["toy/bounded-bn-output"]
+    assert toy["instances"] > 0 and toy["verdict"] in ("refuted", "survived"), toy
+    # refuted outranks the sleepers' undecided, which outranks survived
+    assert proc.returncode == (ExitCode.REFUTED if toy["verdict"] == "refuted" else ExitCode.UNDECIDED)
 
 
 def test_a_jax_phase_that_blocks_keeps_the_hypothesis_evidence(blocked_runs):

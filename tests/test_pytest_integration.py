@@ -69,7 +69,7 @@ def test_check_claim_in_a_body():
 def run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("pytest_integration")
     (folder / "test_generated.py").write_text(MODULE, encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider",
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", "-p", "no:benchmark",
                            "test_generated.py"], cwd=folder, capture_output=True, text=True)
     return folder, proc
 

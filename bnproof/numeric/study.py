@@ -225,8 +225,10 @@ def confirm_exactly(X, y, W0) -> str:
     return outcome
 
 
-def run_study(ms, ds, trials: int, seed: int, confirm: int, dtype="float64", tick=None, cluster=None):
+def run_study(ms, ds, trials: int, seed: int, confirm: int, dtype="float64", tick=None, cluster=None,
+              kernel=None):
     """One cell per (m, d).  With a cluster (numeric/distributed.py) each process
-    takes its share of the chunks and every process ends with the whole result."""
+    takes its share of the chunks and every process ends with the whole result.
+    `kernel` (default: lemma45_batch.jax_kernel() on every local device) picks the devices."""
     cells = [Cell(m, d, trials, degenerate_reason(m, d)) for m in ms for d in ds]
-    return _run(cells, trials, seed, confirm, dtype, None, tick, cluster or SINGLE)
+    return _run(cells, trials, seed, confirm, dtype, kernel, tick, cluster or SINGLE)

@@ -176,7 +176,9 @@ def _projection(claim: Claim, xp):
 
         for _ in range(PROJECTION_STEPS):
             jacobian = jax.jacfwd(equalities)(flat) * mask
-            flat = flat - jnp.nan_to_num(jnp.linalg.pinv(jacobian) @ equalities(flat))
+            # masked again: J⁺'s rows for the zeroed columns are 0 only to rounding (an
+            # H100's SVD left ~1e-17 there, which moved symmetric matrices off symmetry)
+            flat = flat - mask * jnp.nan_to_num(jnp.linalg.pinv(jacobian) @ equalities(flat))
         return unravel(flat)
 
     return project
