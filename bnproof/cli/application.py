@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import Optional
 
@@ -36,6 +37,14 @@ def _plain_help(command, ctx) -> None:
             if param.metavar is None:
                 param.metavar = METAVARS.get(param.name, param.name.upper())
             param.display_type_rich = lambda ctx: None  # the name says it; no "<str>" beside it
+            kind = getattr(param, "type", None)  # typer 0.29's own arguments have none
+            if kind is not None and not getattr(kind, "plain_help", False):
+                # typer before 0.28 prints the type's metavar, else "<str>", beside the name.  A
+                # copy: click's STRING and the like are shared by every parameter
+                plain = copy.copy(kind)
+                plain.get_metavar = lambda *args, **kwargs: ""
+                plain.plain_help = True
+                param.type = plain
         elif param.metavar is None:
             param.metavar = METAVARS.get(param.name, param.name.upper())
 
