@@ -220,3 +220,14 @@ SECOND = Claim(id="edited/second", source="a test", statement="x^2 + 1 >= 0", va
     assert results["edited/second"]["verdict"] == "undecided", results["edited/second"]
     assert "changed during the run" in results["edited/second"]["reason"]
     assert not (tmp_path / "bnproof-out").exists()
+
+
+def test_loading_leaves_no_bytecode_beside_the_claim_file(tmp_path, monkeypatch):
+    # Python writes __pycache__ beside what it imports unless told not to (most machines do not
+    # set PYTHONDONTWRITEBYTECODE); a claim file and its helpers are the author's input
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    path = folder_with(tmp_path, "bytecode", 4, module="mylib_bytecode")
+    (claim,) = load_file(path)
+    assert residual_at(claim, 3) == 5.0
+    assert sorted(p.name for p in path.parent.iterdir()) == ["claim.py", "mylib_bytecode.py"]
+    assert sys.dont_write_bytecode is False  # as it was

@@ -42,12 +42,15 @@ def importable_beside(claim_file: Path, namespace: dict):
     Python's module cache shadowed."""
     key = str(Path(claim_file).resolve())
     folder = Path(key).parent
-    before, path = set(sys.modules), list(sys.path)
+    before, path, no_bytecode = set(sys.modules), list(sys.path), sys.dont_write_bytecode
     sys.path.insert(0, str(folder))
     importlib.invalidate_caches()  # a helper written a moment ago is found
+    # a claim file is input: loading it leaves no __pycache__ in the author's folder
+    sys.dont_write_bytecode = True
     try:
         yield
     finally:
+        sys.dont_write_bytecode = no_bytecode
         # restored as it was, whatever the claim or a helper did to it: a folder left on the
         # path would let the next claim file import this one's helpers in place of an error
         sys.path[:] = path
