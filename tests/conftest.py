@@ -1,6 +1,14 @@
 import os
 import shutil
+import sys
 import tempfile
+
+# Bytecode cached, as Python does by default: the suite starts a few hundred Python
+# processes (the CLI, fuzz workers, cross-checks), and with PYTHONDONTWRITEBYTECODE
+# set (this project's machines set it) each compiled bnproof's sources again, about
+# 10 s of a run.  __pycache__ is git-ignored; claim files never get one (claims/helper_modules.py).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # JAX in tests: float64, quiet, CPU unless a GPU session says otherwise.
 os.environ.setdefault("JAX_ENABLE_X64", "1")
