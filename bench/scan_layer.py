@@ -54,9 +54,10 @@ def main():
     X = jax.numpy.asarray(rng.standard_normal((m, sizes[0])), args.dtype)
     Y = jax.numpy.asarray(np.eye(sizes[-1])[rng.integers(0, sizes[-1], m)], args.dtype)
     params = net.init(jax.random.key(0), spec)
+    precision = jax.config.jax_default_matmul_precision or "default"
     print(f"device: {jax.devices()[0]} ({jax.device_count()} device(s)), jax {jax.__version__}, "
-          f"{args.dtype} (matmul precision {jax.config.jax_default_matmul_precision or 'default'}); MLP {'-'.join(map(str, sizes))} with BN, m = {m}, {args.steps} L-BFGS steps "
-          f"per optimum")
+          f"{args.dtype} (matmul precision {precision}); MLP {'-'.join(map(str, sizes))} with BN, "
+          f"m = {m}, {args.steps} L-BFGS steps per optimum")
 
     scanners = {layer: numeric_scan.LayerScanner(params, spec, layer, 0.0) for layer in spec.bn_layers}
     first, _ = time_layers(params, spec, X, Y, args.steps, scanners)  # includes compilation

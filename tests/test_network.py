@@ -158,9 +158,10 @@ def exact_vector(v):
 
 
 def test_float32_matrix_products_keep_every_bit_on_every_backend():
-    """1 + 2⁻²⁰ needs 20 mantissa bits: float32 holds it (and its square, 1 + 2⁻¹⁹ once rounded), TF32 (NVIDIA's default for
-    float32 matrix products from Ampere on) rounds it to 1.  The float32 study's and
-    scan's margins assume float32's epsilon, so bnproof asks JAX for full precision.
+    """1 + 2⁻²⁰ needs 20 mantissa bits: float32 holds it (and its square, 1 + 2⁻¹⁹ once
+    rounded); TF32 (NVIDIA's default for float32 matrix products from Ampere on) rounds it
+    to 1.  The float32 study's and scan's margins assume float32's epsilon, so bnproof asks
+    JAX for full precision.
     On CPU this holds anyway; on a GPU it fails if that setting is lost."""
     from bnproof.numeric.lemma45_batch import jax_kernel
 

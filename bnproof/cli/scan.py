@@ -93,10 +93,10 @@ def scan(
     import jax
 
     from ..numeric import network as net
+    from ..numeric import scan as numeric_scan
     from ..numeric.jax_setup import enable_compilation_cache
 
     enable_compilation_cache(jax)  # a second scan of these shapes compiles nothing
-    from ..numeric import scan as numeric_scan
 
     spec = net.Spec((ds.X.shape[1],) + hidden + (ds.Y.shape[1],), activation, loss, bn_output,
                     affine, dtype)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import jax
 
-from .jax_setup import configure  # noqa: E402
+from .jax_setup import configure
 
 configure(jax)
 

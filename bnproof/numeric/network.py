@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import jax
 
-from .jax_setup import configure  # noqa: E402
+from .jax_setup import configure
 
 configure(jax)  # float64 available, float32 chosen per array and never rounded to TF32
 

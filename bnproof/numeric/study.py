@@ -177,13 +177,13 @@ def _run(cells: list, trials: int, seed: int, confirm: int, dtype, kernel, tick,
     """Every process evaluates its share of the chunks, then confirms its share
     of the sampled failures; the shares are gathered and merged in chunk (and
     sample) order, which is why the process count changes nothing."""
-    work = units(cells, trials)
+    work, length = units(cells, trials), chunk_length(trials)
     if work:
         kernel = kernel or shared_kernel()
     tallies = []
     for i, chunk, size in cluster.mine(work):
         tallies.append([i, chunk, tally_chunk(cells[i].m, cells[i].d, chunk, size, seed, confirm, dtype,
-                                              kernel, chunk_length(trials))])
+                                              kernel, length)])
         if tick:
             tick(size)
     found = {(i, chunk): tally for part in cluster.gather(tallies) for i, chunk, tally in part}
