@@ -119,6 +119,10 @@ def document_smt(doc) -> str:
 
     if type(doc) is not dict:
         raise CertificateRejected("certificate: the document is not a JSON object")
+    if "nonexistence" in doc:  # as the checker dispatches it: an existential claim
+        from .smtlib_exists import exists_smt
+
+        return exists_smt(doc)
     if "program" in doc and "witnesses" not in doc:
         return program_smt(doc)
     return lemma_smt(doc)

@@ -7,19 +7,23 @@ existential "exists", all real), the instance against the universal variables,
 the program (the existential variables are inputs too), that no hypothesis
 depends on an existential input (structurally) and that each is > 0 at x
 (exactly, as for program certificates), and that every operation on x alone is
-defined.  Then the non-existence, by one of two methods:
+defined.  Only the steps that the residuals and the hypotheses read (their cone,
+computed here) count: a step nothing reads is no part of the claim, and asking
+its definedness would rule out witnesses.  Then the non-existence, by one of two
+methods:
   * "farkas": the program is affine in p structurally, its coefficients at x are
     exact rationals, and the multipliers prove the system infeasible (farkas.py):
     checked here, with Fractions;
   * "smt": the query must be exactly the one this checker writes for the program
-    and the instance (exists_query.py), and z3 and cvc5 are recorded as answering
+    and the instance (exists_query.py; compared before any arithmetic, as it is
+    written, up to the first difference), and z3 and cvc5 are recorded as answering
     unsat.  Their answers are trusted, not checked: the accepted line says so.
 As for any user's claim, the program is trusted to be the claim's (`bnproof check
 --claim FILE.py` compares it with the claim file's), and its digest is named."""
 
 from fractions import Fraction
 
-from .exists_query import query
+from .exists_query import cone, matches
 from .farkas import check_multipliers, degree, rows
 from .formulas import paper_claim
 from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of
@@ -98,7 +102,10 @@ def exact_values(ops: list, work: list) -> list:
     raise Rejected(f"a side condition is undecided at {PRECISIONS[-1]} bits")
 
 
-def check_existential(doc: dict) -> str:
+def read_existential(doc: dict) -> tuple:
+    """Everything but the arithmetic, and the cone of the residuals and hypotheses, which
+    this checker computes itself (a certificate states no such set): (claim, values,
+    unknown names, program, ops, residuals, hypotheses, degrees, live)."""
     keys(doc, "document", TOP)
     check_envelope(doc)
     claim, variables, unknowns = read_claim(doc)
@@ -114,7 +121,6 @@ def check_existential(doc: dict) -> str:
                        "beyond the checker's limit")
     at_zero = {name: zeros(shape, sizes) for name, shape, _ in unknowns}
     ops = parse_steps(program["steps"], {**values, **at_zero})
-    steps = program["steps"]
     residuals = indices(program["residuals"], "residuals", "program.residuals")
     hypotheses = indices(program["hypotheses"], "hypotheses", "program.hypotheses")
     if not residuals:
@@ -123,36 +129,49 @@ def check_existential(doc: dict) -> str:
         if not 0 <= i < len(ops):
             raise Rejected(f"program: {i} is not the index of one of the {len(ops)} steps")
     unknown = {name for name, _, _ in unknowns}
-    deg = degree(steps, unknown)
+    deg = degree(program["steps"], unknown)
     for n, h in enumerate(hypotheses):
         if deg[h]:
             raise Rejected(f"hypothesis {n} depends on an existential variable (step {h})")
-    facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hypotheses)]
-    kind = claim["kind"]
-    method = doc["nonexistence"]
+    live = cone(program["steps"], residuals + hypotheses)
+    return claim, values, unknown, program, ops, residuals, hypotheses, deg, live
+
+
+def check_existential(doc: dict) -> str:
+    claim, values, unknown, program, ops, residuals, hypotheses, deg, live = read_existential(doc)
+    kind, method = claim["kind"], doc["nonexistence"]
     if type(method) is not dict or method.get("method") not in ("farkas", "smt"):
         raise Rejected("nonexistence.method: must be \"farkas\" or \"smt\"")
+    if method["method"] == "smt":  # before any arithmetic: a forged query costs its length only
+        _query(method, program["steps"], values, unknown, residuals, kind)
     # every value on x alone is defined (and the hypotheses hold) with the p-dependent
-    # steps left out: they read only p-free values, so their operands are checked here
-    evaluate([("const", (), Fraction(0)) if deg[k] else o for k, o in enumerate(ops)], facts)
+    # steps left out (they read only p-free values, so their operands are checked here),
+    # and the steps nothing reads too: no part of the claim, their definedness is not asked
+    zero = ("const", (), Fraction(0))
+    ops = [o if live[k] else zero for k, o in enumerate(ops)]
+    facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hypotheses)]
+    evaluate([zero if deg[k] else o for k, o in enumerate(ops)], facts)
     trusted = f"trusting program {sha256_of(program)[:23]}"
     if method["method"] == "farkas":
-        what = _farkas(method, ops, steps, residuals, deg, unknown, kind)
+        what = _farkas(method, ops, program["steps"], residuals, deg, unknown, kind)
         return f"{claim['id']} refuted (no witness: a Farkas certificate, {what}; {trusted})"
+    # the answers are the certificate's word: a forger writes "unsat" as easily, so the line
+    # must not read as if this checker had heard the solvers say it
+    return (f"{claim['id']} refuted (no witness: {TRUST}, as the certificate records: not re-run by "
+            f"this checker; query {sha256_of(method['query'])[:23]}; "
+            f"{trusted})")
+
+
+def _query(method: dict, steps: list, values: dict, unknown: set, residuals: list, kind: str) -> None:
     keys(method, "nonexistence", {"method", "query", "answers", "trust"})
     if method["answers"] != SOLVERS:
         raise Rejected("nonexistence.answers: both z3 and cvc5 must have answered unsat")
     if method["trust"] != TRUST:
         raise Rejected(f"nonexistence.trust: must say \"{TRUST}\"")
     if type(method["query"]) is not str or len(method["query"]) > MAX_QUERY:
-        raise Rejected("nonexistence.query: expected the SMT-LIB text")
-    if method["query"] != query(steps, values, unknown, residuals, kind):
+        raise Rejected(f"nonexistence.query: expected the SMT-LIB text, at most {MAX_QUERY} characters")
+    if not matches(method["query"], steps, values, unknown, residuals, kind):
         raise Rejected("nonexistence.query: not the query of this program and instance")
-    # the answers are the certificate's word: a forger writes "unsat" as easily, so the line
-    # must not read as if this checker had heard the solvers say it
-    return (f"{claim['id']} refuted (no witness: {TRUST}, as the certificate records: not re-run by "
-            f"this checker; query {sha256_of(method['query'])[:23]}; "
-            f"{trusted})")
 
 
 def _farkas(method: dict, ops: list, steps: list, residuals: list, deg: list, unknown: set,

@@ -1,13 +1,15 @@
 """The SMT-LIB 2 question "is there a witness?" for an existential certificate.
 
 The universal variables are fixed to the instance's exact rationals; each
-existential coordinate is a free real.  Every step is a term, except that a
-square root is a declared real s with s >= 0 and s * s = radicand, its radicand
->= 0 asserted, and a division asserts its divisor != 0: a witness must make every
-operation of the program defined.  Then every residual must have the wanted sign.
-`unsat` means no witness exists.  The text is a pure function of the program, the
-instance and the kind, so the checker regenerates it and requires the
-certificate's query to be exactly this text."""
+existential coordinate is a free real.  Only the steps the residuals read (their
+cone) are written: a step nothing reads is no part of the claim (an unread 1/p would
+rule out p = 0); the hypotheses read x alone and are decided at x.  Every written
+step is a term, except that a square root is a declared real s with s >= 0 and
+s * s = radicand, its radicand >= 0 asserted, and a division asserts its divisor
+!= 0: a witness must make every operation the residuals read defined.  Then every
+residual must have the wanted sign.  `unsat` means no witness exists.  The text is
+a pure function of the program, the instance and the kind, so the checker
+regenerates it and requires the certificate's query to be exactly this text."""
 
 from fractions import Fraction
 
@@ -17,6 +19,9 @@ WANT = {"inequality": "(>= {} 0.0)", "strict-inequality": "(> {} 0.0)", "identit
 FORM = {"add": "(+ {0} {1})", "sub": "(- {0} {1})", "mul": "(* {0} {1})", "neg": "(- {0})",
         "max": "(ite (>= {0} {1}) {0} {1})", "min": "(ite (<= {0} {1}) {0} {1})",
         "abs": "(ite (>= {0} 0.0) {0} (- {0}))"}
+# a written step adds at least this many characters (the shortest, "(define-fun v1 () Real
+# v0)" of a pow 1, has 26 and its newline)
+MIN_STEP_CHARS = 24
 
 
 def literal(q: Fraction) -> str:
@@ -30,41 +35,77 @@ def unknown_name(name: str, index) -> str:
     return "p." + name + "".join(f".{i}" for i in index)
 
 
-def query(steps: list, instance: dict, unknown: set, residuals: list, kind: str) -> str:
-    """The SMT-LIB text; `steps` are the certificate's (validated) steps, `instance`
-    the universal variables' Fractions, `unknown` the existential names."""
-    lines = [f"; bnproof: is there a witness for {len(residuals)} residuals?"]
+def cone(steps: list, outputs) -> list:
+    """Whether each step is read by one of the outputs (itself included); the steps are
+    validated, so every operand names an earlier step."""
+    live = [False] * len(steps)
+    for k in outputs:
+        live[k] = True
+    for k in range(len(steps) - 1, -1, -1):
+        op = steps[k][0]
+        if live[k] and op not in ("input", "const"):
+            for j in steps[k][1:2] if op == "pow" else steps[k][1:]:
+                live[j] = True
+    return live
+
+
+def lines(steps: list, live: list, instance: dict, unknown: set, residuals: list, kind: str):
+    """The query's lines, one at a time (matches() stops at the first that differs)."""
+    yield f"; bnproof: is there a witness for {len(residuals)} residuals?"
     declared = set()
     for k, step in enumerate(steps):
+        if not live[k]:
+            continue
         op, v = step[0], f"v{k}"
         if op == "input" and step[1] in unknown:
             p = unknown_name(step[1], step[2:])
             if p not in declared:
                 declared.add(p)
-                lines.append(f"(declare-const {p} Real)")
-            lines.append(f"(define-fun {v} () Real {p})")
+                yield f"(declare-const {p} Real)"
+            yield f"(define-fun {v} () Real {p})"
         elif op == "input":
             value = instance[step[1]]
             for i in step[2:]:
                 value = value[i]
-            lines.append(f"(define-fun {v} () Real {literal(value)})")
+            yield f"(define-fun {v} () Real {literal(value)})"
         elif op == "const":
-            lines.append(f"(define-fun {v} () Real {literal(Fraction(step[1]))})")
+            yield f"(define-fun {v} () Real {literal(Fraction(step[1]))})"
         elif op == "sqrt":
             a = f"v{step[1]}"
-            lines += [f"(declare-const {v} Real)", f"(assert (>= {a} 0.0))", f"(assert (>= {v} 0.0))",
-                      f"(assert (= (* {v} {v}) {a}))"]
+            yield from (f"(declare-const {v} Real)", f"(assert (>= {a} 0.0))", f"(assert (>= {v} 0.0))",
+                        f"(assert (= (* {v} {v}) {a}))")
         elif op == "div":
             a, b = f"v{step[1]}", f"v{step[2]}"
-            lines += [f"(assert (not (= {b} 0.0)))", f"(define-fun {v} () Real (/ {a} {b}))"]
+            yield from (f"(assert (not (= {b} 0.0)))", f"(define-fun {v} () Real (/ {a} {b}))")
         elif op == "pow":
             n, a = step[2], f"v{step[1]}"
             term = "1.0" if n == 0 else a if n == 1 else "(* " + " ".join([a] * n) + ")"
-            lines.append(f"(define-fun {v} () Real {term})")
+            yield f"(define-fun {v} () Real {term})"
         elif op in FORM:
-            lines.append(f"(define-fun {v} () Real {FORM[op].format(*(f'v{j}' for j in step[1:]))})")
+            yield f"(define-fun {v} () Real {FORM[op].format(*(f'v{j}' for j in step[1:]))})"
         else:  # exp, log, ...: not in the solvers' real arithmetic
             raise Rejected(f"nonexistence: step {k} ({op}) has no SMT-LIB form; no query can be written")
-    lines += [f"(assert {WANT[kind].format(f'v{r}')})" for r in residuals]
-    lines.append("(check-sat)")
-    return "\n".join(lines) + "\n"
+    yield from (f"(assert {WANT[kind].format(f'v{r}')})" for r in residuals)
+    yield "(check-sat)"
+
+
+def query(steps: list, instance: dict, unknown: set, residuals: list, kind: str) -> str:
+    """The SMT-LIB text; `steps` are the certificate's (validated) steps, `instance`
+    the universal variables' Fractions, `unknown` the existential names."""
+    live = cone(steps, residuals)
+    return "".join(line + "\n" for line in lines(steps, live, instance, unknown, residuals, kind))
+
+
+def matches(text: str, steps: list, instance: dict, unknown: set, residuals: list, kind: str) -> bool:
+    """Whether `text` is query(...): bounded first (each written step adds at least
+    MIN_STEP_CHARS characters), then compared as it is written, up to the first line
+    that differs, so a forged query costs at most its own length and one line."""
+    live = cone(steps, residuals)
+    if sum(live) * MIN_STEP_CHARS > len(text):
+        return False
+    at = 0
+    for line in lines(steps, live, instance, unknown, residuals, kind):
+        if not text.startswith(line + "\n", at):
+            return False
+        at += len(line) + 1
+    return at == len(text)

@@ -9,6 +9,10 @@ r_i(x, p) >= 0 (> 0, == 0)?  Decided three ways, never by sampling:
   * no witness otherwise (polynomial, piecewise, irrational coefficients): z3 and
     cvc5 must both answer unsat on the query the checker regenerates
     (checker/exists_query.py); anything less is undecided.
+
+Only the steps that the residuals and hypotheses read must be defined: a step
+nothing reads (the ŷ that normalize(...)[1] computes beside σ, a dead 1/x) is no
+part of the claim, so it neither puts an instance outside nor rules out a witness.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..checker.exists_query import query, unknown_name
+from ..checker.exists_query import cone, query, unknown_name
 from ..checker.farkas import degree
 from ..program.evaluate import DomainError, Evaluator
 from ..program.trace import Program
@@ -39,6 +43,9 @@ class ExistsTraced:
     hypotheses: tuple[int, ...]
     coordinates: tuple  # (name, index) of every existential entry, in order
     degrees: list  # each step's degree in p (2: above 1, or not polynomial)
+    # whether the residuals or hypotheses read each step: only those must be defined (a
+    # step nothing reads, such as the ŷ that normalize(...)[1] computes, is no part of it)
+    live: list
 
     @property
     def affine(self) -> bool:
@@ -86,7 +93,8 @@ def trace(claim: Claim, sizes: dict) -> ExistsTraced:
                          "hypotheses may only depend on the universal variables")
     coordinates = tuple((v.name, index) for v in claim.exists
                         for index in itertools.product(*(range(n) for n in claim.shape_of(v, sizes))))
-    return ExistsTraced(steps, residuals, tuple(hyps), coordinates, degrees)
+    return ExistsTraced(steps, residuals, tuple(hyps), coordinates, degrees,
+                        cone(steps, residuals + tuple(hyps)))
 
 
 def nest(claim: Claim, sizes: dict, point: dict) -> dict:
@@ -113,7 +121,7 @@ def confirms(claim: Claim, traced: ExistsTraced, instance: dict, witness: dict) 
 
 def _outside(claim: Claim, traced: ExistsTraced, instance: dict) -> tuple[str, str] | None:
     """(verdict, why) if the hypotheses fail or cannot be decided, or an operation on x
-    alone is undefined; None when x is inside the claim."""
+    alone that the claim reads is undefined; None when x is inside the claim."""
     why = outside_domains(claim, instance)
     if why is not None:
         return OUTSIDE, f"outside the claim's declared domains: {why}"
@@ -136,10 +144,10 @@ def _outside(claim: Claim, traced: ExistsTraced, instance: dict) -> tuple[str, s
 
 
 def _feeds_p(traced: ExistsTraced) -> set[int]:
-    """The p-free steps that a p-dependent step reads."""
+    """The p-free steps that a p-dependent step of the claim reads."""
     out = set()
     for k, step in enumerate(traced.steps):
-        if traced.degrees[k] and step[0] not in ("input", "const"):
+        if traced.live[k] and traced.degrees[k] and step[0] not in ("input", "const"):
             out.update(j for j in (step[1:2] if step[0] == "pow" else step[1:]) if not traced.degrees[j])
     return out
 
@@ -151,7 +159,7 @@ def decide_inner(claim: Claim, traced: ExistsTraced, instance: dict, sizes: dict
         outside = _outside(claim, traced, instance)
         if outside is not None:
             return Inner(*outside)
-        if any(step[0] == "tanh" for step in traced.steps):
+        if any(step[0] == "tanh" and live for step, live in zip(traced.steps, traced.live)):
             return Inner(UNDECIDED, "tanh is not algebraic: no exact decision")
         rows = _rows(claim, traced, instance, sizes) if traced.affine else None
         if rows is not None:

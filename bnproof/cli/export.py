@@ -38,12 +38,15 @@ def export(
     the negation of the certificate's facts is asserted, so `unsat` from z3 or
     cvc5 confirms the certificate.  A proof certificate is stated at the batch
     size --m: its domains, hypotheses and every step's side condition asserted
-    with the claim's negation, so `unsat` confirms the claim at that m.  The
-    file is read strictly and never evaluated; a malformed file exits with 3, a
-    broken digest or claim binding with 6."""
+    with the claim's negation, so `unsat` confirms the claim at that m.  An
+    existential certificate (no witness p at an instance) is checked by the
+    checker first, and the file is the query "is there a witness?" that the
+    checker regenerates, so `unsat` confirms that none exists.  The file is read
+    strictly and never evaluated; a malformed file exits with 3, a broken digest
+    or claim binding (or a rejected existential certificate) with 6."""
     if solve is not None and solve not in ("z3", "cvc5"):
         raise BadInput(f"--solve: unknown solver {solve!r}; use z3 or cvc5")
-    text = _smt(certificate, m)
+    text, confirmed = _smt(certificate, m)
     if out is not None:
         from ..atomic import write_text_atomic
 
@@ -64,13 +67,13 @@ def export(
         answer = solvers.solve(text, solve, timeout)
         if answer != "unsat":
             raise NotConfirmed(f"{solve} answered {answer}: {certificate} is not confirmed")
-        typer.echo(f"{solve}: unsat: every fact of {certificate} is confirmed" if m is None else
-                   f"{solve}: unsat: the claim {certificate} proves holds at m = {m}")
+        typer.echo(f"{solve}: unsat: {confirmed}")
 
 
-def _smt(certificate: Path, m: Optional[int]) -> str:
-    """The SMT-LIB text: a proof certificate at m (bound to its claim where bnproof knows
-    it, as `bnproof check` binds it), any other certificate as it is."""
+def _smt(certificate: Path, m: Optional[int]) -> tuple[str, str]:
+    """The SMT-LIB text, and what `unsat` confirms: a proof certificate at m (bound to its
+    claim where bnproof knows it, as `bnproof check` binds it), any other certificate as
+    it is."""
     from ..certificate.smtlib import CertificateRejected, document_smt, stage
     from ..checker.parse import read
 
@@ -78,7 +81,11 @@ def _smt(certificate: Path, m: Optional[int]) -> str:
     if type(doc) is not dict or doc.get("kind") != "proof":
         if m is not None:
             raise BadInput("--m applies to a proof certificate (proved for every m) only")
-        return document_smt(doc)
+        text = document_smt(doc)
+        if type(doc) is dict and "nonexistence" in doc:
+            return text, (f"no witness exists at the instance of {certificate} (its instance and "
+                          "hypotheses were checked exactly by the checker)")
+        return text, f"every fact of {certificate} is confirmed"
     if m is None:
         raise BadInput(f"{certificate} is a proof for every m: give the batch size to state it "
                        "at, e.g. --m 3")
@@ -89,4 +96,4 @@ def _smt(certificate: Path, m: Optional[int]) -> str:
     bound, why = bind_proof(None, None, doc)
     if not bound:
         raise CertificateRejected(f"{certificate}: {why}")
-    return text
+    return text, f"the claim {certificate} proves holds at m = {m}"
