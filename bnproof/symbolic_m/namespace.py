@@ -11,27 +11,29 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from .fragment import outside, refuse
-from .values import Columns, Recorder, Sym, SymScalar, SymVector, _exact, _sum
+from .fragment import OutsideFragment, outside, poison, refuse
+from .values import Columns, Recorder, Sym, SymScalar, SymVector, _exact, _sum, is_array
+
+PROBE = "grad-probe"  # the placeholder input xp.grad calls its function on (never a program input)
 
 
 def namespace(rec: Recorder) -> SimpleNamespace:
     def is_m(n) -> bool:
-        return isinstance(n, SymScalar) and rec.steps[n.index] == ["m"]
+        return isinstance(n, SymScalar) and rec.steps[n._index] == ["m"]
 
     def lift(x):
         if isinstance(x, Sym):
             return x
         if _exact(x):
             return rec.const(x)
-        if isinstance(x, np.ndarray) and x.shape == ():
+        if is_array(x) and x.shape == ():
             return lift(x.item())
         if isinstance(x, float):
             outside(f"the inexact constant {x!r}")
         return None
 
     def elementwise(f, x):
-        if isinstance(x, np.ndarray):
+        if is_array(x):
             out = np.empty(x.shape, dtype=object)
             for k in np.ndindex(x.shape):
                 out[k] = f(x[k])
@@ -41,21 +43,21 @@ def namespace(rec: Recorder) -> SimpleNamespace:
     def sqrt(x):
         def root(v):
             v = lift(v)
-            if v is None or v.kind != "S":
+            if v is None or v._kind != "S":
                 outside("an elementwise square root of a batch vector")
-            return SymScalar(rec, rec.emit(["sqrt", v.index]))
+            return SymScalar(rec, rec.emit(["sqrt", v._index]))
         return elementwise(root, x)
 
     def total(x, axis=None):
         if isinstance(x, Columns):
-            sums = np.array([_sum(c) for c in x.columns] + [None], dtype=object)[:-1]
-            if axis in (0, -2) and not x.transposed:
+            sums = np.array([_sum(c) for c in x._columns] + [None], dtype=object)[:-1]
+            if axis in (0, -2) and not x._transposed:
                 return sums
             if axis is None:
                 return functools.reduce(lambda a, b: a + b, sums)
             outside("a sum over the fixed axis of a batch matrix")
         if isinstance(x, Sym):
-            if x.kind == "M":  # numpy: axis 0 sums each column (1ᵀM), axis 1 each row (M1)
+            if x._kind == "M":  # numpy: axis 0 sums each column (1ᵀM), axis 1 each row (M1)
                 ones = SymVector(rec, rec.emit(["ones"]))
                 if axis is None:
                     return ones @ (x @ ones)
@@ -64,8 +66,8 @@ def namespace(rec: Recorder) -> SimpleNamespace:
                 if axis in (1, -1):
                     return x @ ones
                 outside(f"a sum of a matrix over axis {axis!r}")
-            if axis not in (None, 0, -1) or x.kind == "S" and axis is not None:
-                outside(f"a sum over axis {axis!r} of a {'scalar' if x.kind == 'S' else 'vector'}")
+            if axis not in (None, 0, -1) or x._kind == "S" and axis is not None:
+                outside(f"a sum over axis {axis!r} of a {'scalar' if x._kind == 'S' else 'vector'}")
             return _sum(x)
         x = np.asarray(x, dtype=object)
         if x.size == 0:
@@ -76,7 +78,7 @@ def namespace(rec: Recorder) -> SimpleNamespace:
 
     def length(x, axis):
         if isinstance(x, Sym):  # the mean of a scalar is itself (numpy), not it over m
-            return 1 if x.kind == "S" else rec.m()
+            return 1 if x._kind == "S" else rec.m()
         x = np.asarray(x, dtype=object)
         return x.size if axis is None else x.shape[axis]
 
@@ -85,7 +87,7 @@ def namespace(rec: Recorder) -> SimpleNamespace:
             if axis not in (0, -2):
                 outside("a mean over the fixed axis of a batch matrix")
             return total(x, axis) / rec.m()
-        if isinstance(x, Sym) and x.kind == "M":
+        if isinstance(x, Sym) and x._kind == "M":
             return total(x, axis) / (rec.m() * rec.m() if axis is None else rec.m())
         n = length(x, axis)
         return total(x, axis) / (n if isinstance(n, Sym) else rec.const(n))
@@ -135,33 +137,34 @@ def namespace(rec: Recorder) -> SimpleNamespace:
     def outer(a, b):
         if isinstance(a, SymVector) and isinstance(b, SymVector):
             from .values import SymMatrix
-            return SymMatrix(rec, rec.emit(["outer", a.index, b.index]))
+            return SymMatrix(rec, rec.emit(["outer", a._index, b._index]))
         if isinstance(a, Sym) or isinstance(b, Sym):
             outside("an outer product that is not of two batch vectors")
         return np.outer(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
 
     def grad(fn, x):
-        if not (isinstance(x, SymVector) and rec.steps[x.index][0] == "input"):
+        if not (isinstance(x, SymVector) and rec.steps[x._index][0] == "input"):
             if isinstance(x, SymVector):
                 outside("a gradient with respect to a computed vector (only input vectors)")
             outside("a gradient with respect to something that is not an input batch vector")
         # xp.grad(fn, x) differentiates fn's argument only (the exact and JAX backends seed
         # a fresh variable): a value fn reads from outside that depends on x is a constant
         # there, but ["grad", f, x] would differentiate it too.  Such a closure is refused:
-        # fn applied to a placeholder must not reach x.  The probe's steps stay recorded (a
-        # value fn kept from it stays valid); those the residual does not need are pruned.
-        probe = scalar_of(fn(SymVector(rec, rec.emit(["input", "grad-probe"]))))
-        if x.index in reachable(probe.index):
+        # fn applied to a placeholder must not reach x.  The probe's steps stay recorded; a
+        # value fn keeps from its probe argument (an escape) is refused by program_for when
+        # the residual or a hypothesis reads it (the probe is no input of the program).
+        probe = scalar_of(fn(SymVector(rec, rec.emit(["input", PROBE]))))
+        if x._index in reachable(probe._index):
             outside("a gradient of a closure that reads the variable it differentiates by (or a "
                     "value computed from it) other than through its argument")
         value = scalar_of(fn(x))
-        return SymVector(rec, rec.emit(["grad", value.index, x.index]))
+        return SymVector(rec, rec.emit(["grad", value._index, x._index]))
 
     def scalar_of(value):
-        if isinstance(value, np.ndarray) and value.size == 1:
+        if is_array(value) and value.size == 1:
             value = value.reshape(()).item()
         value = lift(value)
-        if value is None or value.kind != "S":
+        if value is None or value._kind != "S":
             outside("a gradient of something that is not one scalar")
         return value
 
@@ -176,8 +179,7 @@ def namespace(rec: Recorder) -> SimpleNamespace:
                              () if step[0] in ("input", "const") else step[1:])
         return seen
 
-    return SimpleNamespace(
-        kind="symbolic-length",
+    functions = dict(
         sum=total, mean=mean, sqrt=sqrt, dot=dot, outer=outer, ones=ones, zeros=zeros, eye=eye,
         asarray=asarray, q=q, grad=grad,
         abs=refuse("abs"), maximum=refuse("maximum"), minimum=refuse("minimum"),
@@ -187,15 +189,45 @@ def namespace(rec: Recorder) -> SimpleNamespace:
         expect=refuse("expectations over random batches"), var=refuse("variances over random batches"),
         guard=refuse("guarded candidates (sets)"),
     )
+    return SimpleNamespace(**{name: _guarded(f, rec) for name, f in functions.items()})
+
+
+def _guarded(f, rec: Recorder):
+    """f, with any exception leaving it recorded on this trace first (a claim that catches
+    it is still outside the fragment): the namespace's refusals, numpy's errors, and those
+    of a function xp.grad calls."""
+    @functools.wraps(f)
+    def function(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except OutsideFragment as err:
+            poison(err.reason, rec)
+            raise
+        except Exception as err:
+            poison(f"uses an operation the symbolic-length backend does not model "
+                   f"({type(err).__name__}: {err})", rec)
+            raise
+    return function
 
 
 class _PiNamespace(SimpleNamespace):
+    """xp.pi is refused (transcendental) when a claim touches it, and so is xp.kind: a claim
+    that asks which backend runs it may compute another residual under each."""
+
     def __getattr__(self, name):
         if name == "pi":
-            outside("π (transcendental)")
+            outside("π (transcendental)", self.__dict__.get("_rec"))
+        if name == "kind":
+            outside("xp.kind (a claim that asks which backend traces it)", self.__dict__.get("_rec"))
         raise AttributeError(name)
+
+    def __copy__(self):  # a copy would clone the recorder: the same namespace serves
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
 
 def symbolic_length(rec: Recorder):
-    """The namespace, with xp.pi refused (transcendental) when a claim touches it."""
-    return _PiNamespace(**vars(namespace(rec)))
+    """The claim namespace at a symbolic batch size, recording into rec."""
+    return _PiNamespace(**vars(namespace(rec)), _rec=rec)

@@ -5,6 +5,10 @@
 certificate's program with: deterministic, the same claim and fixed sizes give
 the same JSON.  The batch size is the claim's size named "m"; every other size
 is fixed (``fixed``, e.g. {"d": 2}).
+
+A trace that met a refusal is never a program, even if the claim caught the
+exception (fragment.py): program_for raises OutsideFragment with the first
+refusal's reason once the claim returns.
 """
 
 from __future__ import annotations
@@ -12,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..claims.api import Claim
-from .fragment import OutsideFragment, outside
-from .namespace import symbolic_length
-from .values import Columns, Recorder, SymMatrix, SymScalar, SymVector, _exact
+from .fragment import OutsideFragment, outside, tracing
+from .namespace import PROBE, symbolic_length
+from .values import Columns, Recorder, SymMatrix, SymScalar, SymVector, _exact, is_array
 
 BATCH = "m"
 MAX_FIXED = 64  # entries of one fixed-size input
@@ -79,10 +83,12 @@ def _scalars(value, rec: Recorder, what: str) -> list[SymScalar]:
     if isinstance(value, SymMatrix):
         outside(f"a {what} that is a matrix")
     if isinstance(value, SymScalar):
+        if value._rec is not rec:
+            outside(f"a {what} from another trace (a value kept from an earlier run of the claim)")
         return [value]
     if _exact(value):
         return [rec.const(value)]
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return [s for entry in value.reshape(-1) for s in _scalars(entry, rec, what)]
     outside(f"a {what} of type {type(value).__name__}")
 
@@ -132,32 +138,47 @@ def program_for(claim: Claim, fixed: dict | None = None) -> dict:
     if sorted(fixed) != other_sizes(claim):
         raise ValueError(f"claim {claim.id}: fixed sizes must be {other_sizes(claim)}")
     rec = Recorder()
-    declared, values = _inputs(claim, rec, fixed)
-    xp = symbolic_length(rec)
-    try:
-        residual = _scalars(claim.residual(xp, **values), rec, "residual")
-        hypotheses = [s for h in claim.hypotheses for s in _scalars(h(xp, **values), rec, "hypothesis")]
-    except OutsideFragment:
-        raise
-    except (KeyboardInterrupt, MemoryError):
-        raise
-    except RecursionError:
-        outside("a program nested too deeply")
-    except Exception as err:  # an operation the backend does not model: never guessed
-        raise OutsideFragment(f"uses an operation the symbolic-length backend does not model "
-                              f"({type(err).__name__}: {err})") from None
-    if len(residual) != 1:
-        outside("a residual that is not one scalar")
-    roots = [residual[0].index] + [h.index for h in hypotheses]
+    with tracing(rec):
+        residual, hypotheses, declared = _run(claim, rec, fixed)
+        if rec.refusals:  # the claim caught a refusal: its program is a branch numpy never takes
+            raise OutsideFragment(rec.refusals[0])
+    roots = [residual[0]._index] + [h._index for h in hypotheses]
     steps, new = _prune(rec.steps, roots)
+    if ["input", PROBE] in steps:
+        outside("a value of xp.grad's placeholder argument that the gradient's function kept "
+                "(the argument escaped the function)")
     return {
         "inputs": declared,
         "steps": steps,
-        "residual": new[residual[0].index],
-        "hypotheses": [new[h.index] for h in hypotheses],
+        "residual": new[residual[0]._index],
+        "hypotheses": [new[h._index] for h in hypotheses],
         "kind": claim.kind,
         "strict": bool(claim.strict),
     }
+
+
+def _run(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, list, list]:
+    """The residual's and hypotheses' scalar steps and the declared inputs; any exception is
+    OutsideFragment, with the first refusal the trace met (the one the claim may have caught)."""
+    try:
+        declared, values = _inputs(claim, rec, fixed)
+        xp = symbolic_length(rec)
+        residual = _scalars(claim.residual(xp, **values), rec, "residual")
+        hypotheses = [s for h in claim.hypotheses for s in _scalars(h(xp, **values), rec, "hypothesis")]
+    except (KeyboardInterrupt, MemoryError):
+        raise
+    except OutsideFragment as err:
+        raise OutsideFragment(rec.refusals[0] if rec.refusals else err.reason) from None
+    except RecursionError:
+        reason = rec.refusals[0] if rec.refusals else "uses a program nested too deeply"
+        raise OutsideFragment(reason) from None
+    except Exception as err:  # an operation the backend does not model: never guessed
+        reason = rec.refusals[0] if rec.refusals else (
+            f"uses an operation the symbolic-length backend does not model ({type(err).__name__}: {err})")
+        raise OutsideFragment(reason) from None
+    if len(residual) != 1:
+        outside("a residual that is not one scalar")
+    return residual, hypotheses, declared
 
 
 def fixed_sizes(claim: Claim, limit: int = 3) -> list[dict]:

@@ -6,87 +6,277 @@ shape (m, d) with d fixed are Columns: d vectors, so X @ w and X.T @ X work
 with numpy object arrays of scalars on the d side.  A Python branch, a
 comparison, an index or a loop over m is outside the fragment: they raise
 OutsideFragment instead of fixing a value the proof would then assume.
+
+Every refusal poisons the Recorder before it is raised (fragment.py), and so
+does any other exception that leaves a value's method: a claim that catches it
+still ends outside the fragment.
+
+Introspection follows one rule: a traced value answers a question only with
+what numpy's object arrays answer at every m, with m itself a traced scalar;
+every other question is refused (the trace is poisoned).  A batch vector,
+matrix or (m, d) input is an ndarray in every exact reading, so it answers
+isinstance(v, np.ndarray) with True (through ``__class__``; ``type(v)`` cannot
+be made to lie), ``ndim``, ``shape`` and ``size`` with m in them, a vector's
+``.T`` with itself, and copy/deepcopy with itself (values are immutable: the
+Recorder is never cloned).  A scalar is a program node in one reading and a 0-d
+array in another (xp.sqrt, xp.asarray), so its shape, size, ndim and class are
+refused when the claim asks.  len, iteration, tolist, dtype, methods and numpy's
+own functions (np.shape, np.size, np.ndim, np.copy, …) are refused for all.
 """
 
 from __future__ import annotations
 
+import fractions
+import functools
+import inspect
+import os
+import sys
 from fractions import Fraction
 
 import numpy as np
 
-from .fragment import OutsideFragment, outside
+from .fragment import OutsideFragment, RefusedAttribute, outside, poison
 
 MAX_STEPS = 200_000  # a hostile claim stops here
 MAX_POWER = 64  # the spec's bound on |k| in ["pow", a, k]
 
 
 class Recorder:
-    """The program's steps, each recorded once (identical steps share an index)."""
+    """The program's steps, each recorded once (identical steps share an index), and
+    the refusals met while recording them (a poisoned trace is never a program)."""
 
     def __init__(self):
         self.steps: list[list] = []
         self._index: dict[tuple, int] = {}
+        self.refusals: list[str] = []
+
+    def poison(self, reason: str) -> None:
+        if reason not in self.refusals:
+            self.refusals.append(reason)
 
     def emit(self, step: list) -> int:
         key = tuple(step)
         if key not in self._index:
             if len(self.steps) >= MAX_STEPS:
-                raise OutsideFragment(f"more than {MAX_STEPS} steps")
+                reason = f"more than {MAX_STEPS} steps"
+                poison(reason, self)
+                raise OutsideFragment(reason)
             self._index[key] = len(self.steps)
             self.steps.append(list(step))
         return self._index[key]
 
     def const(self, value) -> "SymScalar":
         if isinstance(value, (bool, float, complex, str)):
-            raise OutsideFragment(f"uses the inexact constant {value!r}")
+            outside(f"the inexact constant {value!r}", self)
         return SymScalar(self, self.emit(["const", str(Fraction(value))]))
 
     def m(self) -> "SymScalar":
         return SymScalar(self, self.emit(["m"]))
+
+    # a copy of the recorder would record a second program that the proof never sees
+    def __copy__(self):
+        outside("a copy of the tracer's recorder", self)
+
+    def __deepcopy__(self, memo):
+        outside("a copy of the tracer's recorder", self)
+
+    def __reduce_ex__(self, protocol):
+        outside("a pickled copy of the tracer's recorder", self)
 
 
 def _exact(x) -> bool:
     return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
 
 
+def is_array(x) -> bool:
+    """A real numpy array (the tracer's own test: a batch value answers isinstance(v,
+    np.ndarray) with True for the claim, as numpy's arrays do)."""
+    return issubclass(type(x), np.ndarray)
+
+
+# ------------------------------------------------------------------ poisoning guards
+
+def _guard(f):
+    """f, with any exception leaving it recorded on the value's trace first."""
+    @functools.wraps(f)
+    def method(self, *args, **kwargs):
+        try:
+            return f(self, *args, **kwargs)
+        except OutsideFragment as err:
+            poison(err.reason, _recorder(self))
+            raise
+        except Exception as err:
+            poison(f"uses an operation the symbolic-length backend does not model "
+                   f"({type(err).__name__}: {err})", _recorder(self))
+            raise
+    return method
+
+
+_UNGUARDED = {"__init__", "__getattr__", "__setattr__", "__delattr__", "__class__", "__hash__",
+              "__copy__", "__deepcopy__"}
+
+
+def _guarded(cls):
+    for name, attr in list(vars(cls).items()):
+        if name in _UNGUARDED:
+            continue
+        if isinstance(attr, property):
+            setattr(cls, name, property(_guard(attr.fget)))
+        elif inspect.isfunction(attr):
+            setattr(cls, name, _guard(attr))
+    return cls
+
+
+def _recorder(value):
+    try:
+        return object.__getattribute__(value, "_rec")
+    except AttributeError:
+        return None
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_NEUTRAL = {os.path.abspath(fractions.__file__)}  # Fraction's operators ask isinstance of any operand
+
+
+def _asked_by_tracer(depth: int) -> bool:
+    """Whether the code `depth` frames up (past abc's __instancecheck__) is this package's
+    own, or stdlib arithmetic that asks of every operand."""
+    frame = sys._getframe(depth + 1)
+    while frame is not None and frame.f_globals.get("__name__") in ("abc", "_py_abc"):
+        frame = frame.f_back
+    if frame is None:
+        return False
+    path = os.path.abspath(frame.f_code.co_filename)
+    return os.path.dirname(path) == _HERE or path in _NEUTRAL
+
+
+def _refused_attribute(what):
+    def get(self):
+        outside(f"{what} (a traced value answers only what numpy's arrays answer at every m)",
+                _recorder(self), error=RefusedAttribute)
+    return property(get)
+
+
+def _refusing(what):
+    def method(self, *args, **kwargs):
+        outside(what, _recorder(self))
+    return method
+
+
+class _Traced:
+    """What every traced value (scalar, vector, matrix, (m, d) input) refuses or answers
+    alike: an attribute it lacks, a mutation, a copy, a pickle, an operator numpy has."""
+
+    __slots__ = ()
+    __array_ufunc__ = None  # numpy defers to the reflected methods
+
+    def __getattr__(self, name):
+        # Python's and numpy's own protocol probes (__array_interface__, __array_struct__, …)
+        # ask of every object put in an array: they are answered "absent" without a refusal
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        outside(f"the attribute .{name} of a traced value (a traced value answers only what "
+                "numpy's arrays answer at every m)", _recorder(self), error=RefusedAttribute)
+
+    def __setattr__(self, name, value):
+        outside("an assignment to an attribute of a traced value", _recorder(self))
+
+    def __delattr__(self, name):
+        outside("a deletion of an attribute of a traced value", _recorder(self))
+
+    def __copy__(self):
+        return self  # immutable: a copy is the same value, recorded once
+
+    def __deepcopy__(self, memo):
+        return self
+
+    __reduce_ex__ = _refusing("a pickled traced value")
+    __reduce__ = _refusing("a pickled traced value")
+    __setitem__ = _refusing("an assignment to an entry of a traced value")
+    __delitem__ = _refusing("a deletion of an entry of a traced value")
+    __contains__ = _refusing("`in` on a traced value")
+    __floordiv__ = __rfloordiv__ = _refusing("// on a traced value")
+    __mod__ = __rmod__ = __divmod__ = __rdivmod__ = _refusing("% or divmod on a traced value")
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _refusing("& | ^ on a traced value")
+    __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = _refusing("<< or >> on a traced value")
+    __invert__ = _refusing("~ on a traced value")
+    __round__ = __trunc__ = __floor__ = __ceil__ = _refusing("rounding a traced value")
+    __complex__ = _refusing("a conversion to complex")
+    __bool__ = _refusing("a Python branch on a traced value")
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _refusing("a comparison of traced values")
+    __abs__ = _refusing("abs")
+    __index__ = __int__ = _refusing("a Python loop or index over the batch size m")
+    __float__ = _refusing("a conversion to float")
+
+
 def _numpy_function(self, func, types, args, kwargs):
     # numpy would take a traced value for a 0-d object array: np.dot(y, g) became y∘g
     outside(f"numpy.{getattr(func, '__name__', 'function')} on a traced value (numpy functions "
-            "do not see batch vectors as arrays; use xp)")
+            "do not see batch vectors as arrays; use xp)", _recorder(self))
 
 
 def _numpy_array(self, *args, **kwargs):
-    outside("a batch vector or matrix converted to a numpy array (its length m is symbolic; use xp)")
+    outside("a batch vector or matrix converted to a numpy array (its length m is symbolic; use xp)",
+            _recorder(self))
 
 
-class Sym:
-    __array_ufunc__ = None  # numpy defers to the reflected methods below
+class _Batch:
+    """A value whose length is m (vector, matrix, (m, d) input): an ndarray in every exact
+    reading, so isinstance(v, np.ndarray) is True; a Python-level fact about m is refused."""
+
+    __slots__ = ()
+
+    @property
+    def __class__(self):
+        return np.ndarray
+
+    def __len__(self):
+        outside("len() of a batch vector or matrix (the symbolic m is not an int)", _recorder(self))
+
+    def __iter__(self):
+        outside("a Python loop over the entries of a batch vector or matrix", _recorder(self))
+
+    def __getitem__(self, key):
+        outside("indexing an entry of a batch vector or matrix", _recorder(self))
+
+    def __hash__(self):  # numpy's arrays are unhashable
+        outside("a batch vector or matrix as a dict key or set member", _recorder(self))
+
+
+class Sym(_Traced):
+    __slots__ = ("_rec", "_index")
     __array_function__ = _numpy_function
-    kind = "?"
+    _kind = "?"
 
     def __init__(self, rec: Recorder, index: int):
-        self.rec, self.index = rec, index
+        object.__setattr__(self, "_rec", rec)
+        object.__setattr__(self, "_index", index)
 
     def _op(self, op, *args):  # neg and pow keep the operand's type
-        return _make(self.rec, op, self.rec.emit([op, *args]), self.kind)
+        return _make(self._rec, op, self._rec.emit([op, *args]), self._kind)
 
     def _lift(self, other):
         if isinstance(other, Sym):
             return other
         if _exact(other):
-            return self.rec.const(other)
-        if isinstance(other, np.ndarray) and other.shape == ():
+            return self._rec.const(other)
+        if isinstance(other, np.integer) and not isinstance(other, np.bool_):
+            return self._rec.const(int(other))
+        if is_array(other) and other.shape == ():
             return self._lift(other.item())
         return None
 
     def _binary(self, op, other, reflected=False):
         o = self._lift(other)
         if o is None:
-            if isinstance(other, np.ndarray):
+            if is_array(other):
                 return _elementwise_d(self, op, other, reflected)
-            if isinstance(other, float):
-                outside(f"the inexact constant {other!r}")
-            return NotImplemented
+            if isinstance(other, Columns):
+                return NotImplemented  # its reflected method applies numpy's broadcasting
+            if isinstance(other, (float, np.floating)):
+                outside(f"the inexact constant {other!r}", self._rec)
+            # numpy would apply it (a list broadcasts, at some m only): never a TypeError to catch
+            outside(f"an operation of a traced value with a {type(other).__name__}", self._rec)
         a, b = (o, self) if reflected else (self, o)
         return _typed(op, a, b)
 
@@ -102,7 +292,7 @@ class Sym:
     def __rmatmul__(self, o): return self._binary("matmul", o, True)
 
     def __neg__(self):
-        return self._op("neg", self.index)
+        return self._op("neg", self._index)
 
     def __pos__(self):
         return self
@@ -111,85 +301,93 @@ class Sym:
         if isinstance(k, np.integer):
             k = int(k)
         if not isinstance(k, int) or isinstance(k, bool):
-            outside("a power with an exponent that is not an integer")
+            outside("a power with an exponent that is not an integer", self._rec)
         if abs(k) > MAX_POWER:
-            outside(f"a power beyond ±{MAX_POWER}")
-        if k < 0 and self.kind != "S":
-            outside("a negative power of a batch vector")
-        if self.kind == "M":
-            outside("a power of a matrix")
-        return self._op("pow", self.index, k)
+            outside(f"a power beyond ±{MAX_POWER}", self._rec)
+        if k < 0 and self._kind != "S":
+            outside("a negative power of a batch vector", self._rec)
+        if self._kind == "M":
+            outside("a power of a matrix", self._rec)
+        return self._op("pow", self._index, k)
 
     def __rpow__(self, base):
-        outside("a power with a traced exponent")
+        outside("a power with a traced exponent", self._rec)
 
-    def __bool__(self):
-        outside("a Python branch on a traced value")
-
-    def __lt__(self, o): outside("a comparison of traced values")
-    __le__ = __gt__ = __ge__ = __lt__
-
-    def __eq__(self, o):
-        outside("a comparison of traced values")
-
-    __ne__ = __eq__
     __hash__ = object.__hash__
 
-    def __abs__(self):
-        outside("abs")
-
-    def __index__(self):
-        outside("a Python loop or index over the batch size m")
-
-    __int__ = __index__
-
-    def __float__(self):
-        outside("a conversion to float")
-
     def __iter__(self):
-        outside("a Python loop over the entries of a batch vector")
+        outside("a Python loop over the entries of a batch vector", self._rec)
 
     def __getitem__(self, key):
-        outside("indexing an entry of a batch vector or matrix")
+        outside("indexing an entry of a batch vector or matrix", self._rec)
 
 
+@_guarded
 class SymScalar(Sym):
-    kind = "S"
-    shape = ()
-    size = 1
-    ndim = 0
+    __slots__ = ()
+    _kind = "S"
+
+    @property
+    def __class__(self):
+        # a program node in one exact reading, a 0-d array in another: the claim's
+        # isinstance of a traced scalar has no one answer (the tracer's own checks pass)
+        if not _asked_by_tracer(1):
+            outside("isinstance or the class of a traced scalar (a node or a 0-d array, by the "
+                    "reading)", _recorder(self), error=RefusedAttribute)
+        return SymScalar
+
+    shape = _refused_attribute("the shape of a traced scalar")
+    size = _refused_attribute("the size of a traced scalar")
+    ndim = _refused_attribute("the ndim of a traced scalar")
 
 
-class SymVector(Sym):
-    kind = "V"
+@_guarded
+class SymVector(_Batch, Sym):
+    __slots__ = ()
+    _kind = "V"
     ndim = 1
     __array__ = _numpy_array  # scalars stay convertible: object arrays of them are the d side
 
     @property
     def shape(self):
-        return (self.rec.m(),)
+        return (self._rec.m(),)
 
-    def __len__(self):
-        outside("len() of a batch vector (the symbolic m is not an int)")
+    @property
+    def size(self):
+        return self._rec.m()
+
+    @property
+    def T(self):  # numpy: a vector's transpose is itself
+        return self
 
 
-class SymMatrix(Sym):
-    kind = "M"
+@_guarded
+class SymMatrix(_Batch, Sym):
+    __slots__ = ()
+    _kind = "M"
     ndim = 2
     __array__ = _numpy_array
 
     @property
     def shape(self):
-        m = self.rec.m()
+        m = self._rec.m()
         return (m, m)
 
     @property
+    def size(self):
+        return self._rec.m() * self._rec.m()
+
+    @property
     def T(self):
-        return self._op("transpose", self.index)
+        return self._op("transpose", self._index)
 
     def transpose(self):
         return self.T
 
+
+# the guards of the shared bases: their methods are looked up through the subclasses
+for _base in (_Traced, _Batch, Sym):
+    _guarded(_base)
 
 _KINDS = {"S": SymScalar, "V": SymVector, "M": SymMatrix}
 
@@ -200,29 +398,32 @@ def _make(rec, op, index, kind):
 
 def _typed(op: str, a: Sym, b: Sym) -> Sym:
     """The result type of a binary op (spec §1), or OutsideFragment for a type mismatch."""
-    ka, kb = a.kind, b.kind
+    if a._rec is not b._rec:  # a value kept from another trace: its steps are another program's
+        outside("a traced value from another trace (kept from an earlier run of the claim)",
+                a._rec, b._rec)
+    ka, kb = a._kind, b._kind
     pair = ka + kb
     if op in ("add", "sub"):
         kind = "S" if pair == "SS" else (kb if ka == "S" else ka)
         if ka != kb and "S" not in pair:
-            outside(f"{'+' if op == 'add' else '−'} of a {_NAME[ka]} and a {_NAME[kb]}")
+            outside(f"{'+' if op == 'add' else '−'} of a {_NAME[ka]} and a {_NAME[kb]}", a._rec)
     elif op == "mul":
         if pair in ("MM",):
-            outside("an elementwise product of matrices")
+            outside("an elementwise product of matrices", a._rec)
         if pair in ("VM", "MV"):
-            outside("an elementwise product of a vector and a matrix")
+            outside("an elementwise product of a vector and a matrix", a._rec)
         kind = "S" if pair == "SS" else (kb if ka == "S" else ka)
     elif op == "div":
         if kb != "S":
-            outside(f"a division by a {_NAME[kb]} (only scalars divide)")
+            outside(f"a division by a {_NAME[kb]} (only scalars divide)", a._rec)
         kind = ka
     elif op == "matmul":
         if "S" in pair:
-            outside("@ with a scalar")
+            outside("@ with a scalar", a._rec)
         kind = {"MM": "M", "MV": "V", "VM": "V", "VV": "S"}[pair]
     else:
         raise AssertionError(op)
-    return _make(a.rec, op, a.rec.emit([op, a.index, b.index]), kind)
+    return _make(a._rec, op, a._rec.emit([op, a._index, b._index]), kind)
 
 
 _NAME = {"S": "scalar", "V": "batch vector", "M": "matrix"}
@@ -230,8 +431,8 @@ _NAME = {"S": "scalar", "V": "batch vector", "M": "matrix"}
 
 def _elementwise_d(value: Sym, op: str, array: np.ndarray, reflected: bool):
     """A traced value with a numpy array of the fixed d side: entrywise, if the value is a scalar."""
-    if value.kind != "S":  # numpy would broadcast the array's last axis against the batch
-        outside(f"a {_NAME[value.kind]} combined with a fixed-size array")
+    if value._kind != "S":  # numpy would broadcast the array's last axis against the batch
+        outside(f"a {_NAME[value._kind]} combined with a fixed-size array", value._rec)
     out = np.empty(array.shape, dtype=object)
     for k in np.ndindex(array.shape):
         entry = array[k]
@@ -244,47 +445,57 @@ def _apply(op, a, b):
             "div": lambda: a / b, "matmul": lambda: a @ b}[op]()
 
 
-class Columns:
+@_guarded
+class Columns(_Batch, _Traced):
     """An (m, d) input with d fixed: its d columns are vectors "X:0", ..., "X:{d-1}"."""
 
-    __array_ufunc__ = None
+    __slots__ = ("_rec", "_columns", "_transposed")
     __array_function__ = _numpy_function
     __array__ = _numpy_array
     ndim = 2
 
-    def __init__(self, rec: Recorder, columns: list, transposed: bool = False):
-        self.rec, self.columns, self.transposed = rec, list(columns), transposed
+    def __init__(self, rec: Recorder, columns, transposed: bool = False):
+        object.__setattr__(self, "_rec", rec)
+        object.__setattr__(self, "_columns", tuple(columns))
+        object.__setattr__(self, "_transposed", transposed)
 
     @property
     def shape(self):
-        shape = (self.rec.m(), len(self.columns))
-        return shape[::-1] if self.transposed else shape
+        shape = (self._rec.m(), len(self._columns))
+        return shape[::-1] if self._transposed else shape
+
+    @property
+    def size(self):
+        return self._rec.m() * len(self._columns)
 
     @property
     def T(self):
-        return Columns(self.rec, self.columns, not self.transposed)
+        return Columns(self._rec, self._columns, not self._transposed)
 
     def _each(self, other, f):
         """Entrywise with numpy's broadcasting, which aligns the LAST axis (d): another
         (m, d) matrix, a (d,) array or a scalar; never a batch vector (numpy would pair
         it with the d axis, and needs d = m) nor a transpose or another width."""
-        if self.transposed:
-            outside("arithmetic on the transpose of a batch matrix")
+        if self._transposed:
+            outside("arithmetic on the transpose of a batch matrix", self._rec)
         if isinstance(other, Columns):
-            if other.transposed or len(other.columns) != len(self.columns):
-                outside("entrywise arithmetic of batch matrices of different shapes")
-            return Columns(self.rec, [f(a, b) for a, b in zip(self.columns, other.columns)])
-        if isinstance(other, Sym) and other.kind != "S":
-            outside(f"a batch matrix combined entrywise with a {_NAME[other.kind]} (numpy broadcasts "
-                    "it along the fixed axis)")
+            if other._rec is not self._rec:
+                outside("a traced value from another trace (kept from an earlier run of the claim)",
+                        self._rec, other._rec)
+            if other._transposed or len(other._columns) != len(self._columns):
+                outside("entrywise arithmetic of batch matrices of different shapes", self._rec)
+            return Columns(self._rec, [f(a, b) for a, b in zip(self._columns, other._columns)])
+        if isinstance(other, Sym) and other._kind != "S":
+            outside(f"a batch matrix combined entrywise with a {_NAME[other._kind]} (numpy broadcasts "
+                    "it along the fixed axis)", self._rec)
         other = np.asarray(other, dtype=object) if not isinstance(other, Sym) else other
-        if isinstance(other, np.ndarray) and other.shape == (len(self.columns),):
-            return Columns(self.rec, [f(a, b) for a, b in zip(self.columns, other)])
-        if isinstance(other, np.ndarray) and other.shape == ():
+        if is_array(other) and other.shape == (len(self._columns),):
+            return Columns(self._rec, [f(a, b) for a, b in zip(self._columns, other)])
+        if is_array(other) and other.shape == ():
             other = other.item()
-        if isinstance(other, np.ndarray):
-            outside(f"a batch matrix combined with an array of shape {other.shape}")
-        return Columns(self.rec, [f(a, other) for a in self.columns])
+        if is_array(other):
+            outside(f"a batch matrix combined with an array of shape {other.shape}", self._rec)
+        return Columns(self._rec, [f(a, other) for a in self._columns])
 
     def __add__(self, o): return self._each(o, lambda a, b: a + b)
     def __sub__(self, o): return self._each(o, lambda a, b: a - b)
@@ -293,50 +504,56 @@ class Columns:
     def __truediv__(self, o): return self._each(o, lambda a, b: a / b)
     __radd__, __rmul__ = __add__, __mul__
 
+    def __rtruediv__(self, o):
+        outside("a division by a batch matrix (only scalars divide)", self._rec)
+
+    def __rpow__(self, base):
+        outside("a power with a traced exponent", self._rec)
+
     def __neg__(self):
-        return Columns(self.rec, [-a for a in self.columns], self.transposed)
+        return Columns(self._rec, [-a for a in self._columns], self._transposed)
+
+    def __pos__(self):
+        return self
 
     def __pow__(self, k):
-        return Columns(self.rec, [a**k for a in self.columns], self.transposed)
+        return Columns(self._rec, [a**k for a in self._columns], self._transposed)
 
     def __matmul__(self, other):
-        if not self.transposed:  # X @ w: w has d entries
+        if not self._transposed:  # X @ w: w has d entries
             w = np.asarray(other, dtype=object)
-            if w.shape != (len(self.columns),):
-                outside("a batch matrix times something that is not a fixed-size vector")
+            if w.shape != (len(self._columns),):
+                outside("a batch matrix times something that is not a fixed-size vector", self._rec)
             total = None
-            for column, weight in zip(self.columns, w):
+            for column, weight in zip(self._columns, w):
                 term = column * weight
                 total = term if total is None else total + term
             return total
-        if isinstance(other, Columns) and not other.transposed:  # Xᵀ Y: d × d' sums
-            out = np.empty((len(self.columns), len(other.columns)), dtype=object)
-            for i, a in enumerate(self.columns):
-                for j, b in enumerate(other.columns):
+        if isinstance(other, Columns) and not other._transposed:  # Xᵀ Y: d × d' sums
+            out = np.empty((len(self._columns), len(other._columns)), dtype=object)
+            for i, a in enumerate(self._columns):
+                for j, b in enumerate(other._columns):
                     out[i, j] = _sum(a * b)
             return out
         if isinstance(other, SymVector):  # Xᵀ v
-            return np.array([_sum(a * other) for a in self.columns] + [None], dtype=object)[:-1]
-        outside("a product with the transpose of a batch matrix")
+            return np.array([_sum(a * other) for a in self._columns] + [None], dtype=object)[:-1]
+        outside("a product with the transpose of a batch matrix", self._rec)
 
     def __rmatmul__(self, other):
-        if isinstance(other, SymVector) and not self.transposed:  # vᵀ X
-            return np.array([_sum(other * a) for a in self.columns] + [None], dtype=object)[:-1]
-        outside("a product with a batch matrix")
+        if isinstance(other, SymVector) and not self._transposed:  # vᵀ X
+            return np.array([_sum(other * a) for a in self._columns] + [None], dtype=object)[:-1]
+        outside("a product with a batch matrix", self._rec)
 
     def __getitem__(self, key):
-        outside("indexing an entry of a batch matrix")
+        outside("indexing an entry of a batch matrix", self._rec)
 
     def __iter__(self):
-        outside("a Python loop over the rows of a batch matrix")
-
-    def __bool__(self):
-        outside("a Python branch on a traced value")
+        outside("a Python loop over the rows of a batch matrix", self._rec)
 
 
 def _sum(v: Sym) -> SymScalar:
-    if v.kind == "S":
+    if v._kind == "S":
         return v
-    if v.kind != "V":
-        outside("the sum of a matrix's entries")
-    return SymScalar(v.rec, v.rec.emit(["sum", v.index]))
+    if v._kind != "V":
+        outside("the sum of a matrix's entries", v._rec)
+    return SymScalar(v._rec, v._rec.emit(["sum", v._index]))
