@@ -37,7 +37,7 @@ from ..claims.xp import floating
 from .certify import Judge, Refutation
 from .coverage import Coverage
 from .equalities import on_constraints
-from .screen import badness, faint, nominated, screen
+from .screen import badness, faint, near_tie, nominated, screen
 
 
 class Found(BaseException):
@@ -71,6 +71,12 @@ MAX_EXACT = 64
 # the rounding noise of exact equalities, but a claim false by 10**-12
 # everywhere must not survive.
 MAX_FAINT = 16
+# Near-ties (screen.near_tie: a residual floats round to the boundary, such as tanh(x² + 20) − 1
+# = 0.0, false by 8.5e-18) go to the exact engine too, at most this many per search: a claim whose
+# residual is ≡ 0 ties everywhere.  As many as the SAMPLES survival decides exactly anyway, and
+# the first near-ties of such a claim are its first samples (decided once: the judge remembers),
+# so it costs no exact decision more than before.
+MAX_TIES = 8
 
 
 def _integers(domain: str):
@@ -137,7 +143,7 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
     certified or None.  Every evaluated instance is tallied in `coverage`;
     `on_found` hears of the certified refutation as it is found."""
     xp = floating()
-    state = {"count": 0, "first": None, "best": None, "exact": 0, "faint": 0}
+    state = {"count": 0, "first": None, "best": None, "exact": 0, "faint": 0, "ties": 0}
 
     def found_one(instance, found):
         state["first"], state["best"] = time.monotonic(), found
@@ -178,6 +184,12 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
                 found_one(instance, found)
         elif state["faint"] < MAX_FAINT and faint(claim, instance, s.r, xp):
             state["faint"] += 1
+            found = judge.confirm(instance)
+            if found:
+                found_one(instance, found)
+        elif state["ties"] < MAX_TIES and near_tie(claim, instance, s.r):
+            # floats cannot place it: they nominate, the exact engine judges
+            state["ties"] += 1
             found = judge.confirm(instance)
             if found:
                 found_one(instance, found)

@@ -6,6 +6,11 @@ A nomination must stand out of the residual's rounding noise, measured by
 moving every entry a few ulps (space.jittered): at large magnitudes a true
 identity evaluates to ±1e-4 in floats, and sending every such instance to the
 exact engine (minimal polynomials) would spend the budget on nothing.
+
+What floats cannot place is not theirs to judge either: a residual within
+rounding of the boundary (`near_tie`: 0.0 itself, as tanh(x² + 20) − 1 rounds
+to, or within a slack scaled to the instance's magnitude) may be a violation
+of 10⁻¹⁸; the search sends a bounded number of them to the exact engine.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ HYPOTHESIS_FLOOR = 1e-12  # a hypothesis must exceed this in floats to count as 
 INEQUALITY_SLACK = 1e-9  # an inequality holding with equality sits at r ≈ ±1e-15: not a candidate
 IDENTITY_SLACK = 1e-7
 NOISE_FACTOR = 16
+# a residual within this of 0, relative to 1 + the instance's largest entry squared, is a near-tie:
+# floats cannot say on which side of the boundary it is (tanh(20) rounds to 1.0, 8.5e-18 away)
+TIE_SLACK = 1e-9
 # an equality hypothesis (Claim.equalities) counts as met in floats where its largest entry is
 # within this of 0, relative to 1 + the instance's largest entry squared: floats only nominate,
 # the exact engine requires it to be exactly 0 (search/equalities.py puts instances there)
@@ -148,6 +156,29 @@ def nominated(claim: Claim, instance: dict, r: float, xp) -> bool:
     if noise is None:
         return True  # noise unknown: let the exact engine judge
     return bool(plausible(claim, r, noise))
+
+
+def magnitude(values: dict) -> float:
+    """1 + the largest |entry| squared, in floats: what a residual's rounding scales with."""
+    largest = 0.0
+    for v in values.values():
+        a = np.abs(np.asarray(v, dtype=float))
+        if a.size:
+            largest = max(largest, float(np.max(a)))
+    return 1.0 + largest * largest
+
+
+def near_tie(claim: Claim, instance: dict, r: float) -> bool:
+    """Is the float residual within rounding of the claim's boundary r = 0 (0.0 itself
+    included), where only the exact engine can say which side the instance is on?"""
+    if claim.kind == "inequality" and claim.strict:
+        return False  # r ≤ 0 refutes: plausible() nominates r within the noise of 0 already
+    with np.errstate(all="ignore"):
+        try:
+            scale = magnitude(_floats(instance))
+        except OverflowError:
+            return False  # unrepresentable: the screen sends it to the exact engine itself
+    return bool(abs(r) <= TIE_SLACK * scale)
 
 
 def faint(claim: Claim, instance: dict, r: float, xp) -> bool:
