@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 
+from ..program.trace import refuse
+
 
 def stats(xp, y):
     """μ and σ of a batch (divide by m)."""
@@ -67,7 +69,7 @@ def activate(xp, x, activation: str, slope=None):
     if activation == "abs":
         return xp.abs(x)
     if activation not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {ACTIVATIONS}")
+        raise refuse(ValueError(f"activation must be one of {ACTIVATIONS}"))
     if activation == "leaky_relu" and slope is not None:
         return xp.maximum(x, x * slope)
     return getattr(xp, activation)(x)
@@ -106,7 +108,7 @@ class Layer:
 
     def __init__(self, W, b=None, gamma=None, beta=None, mu=None, var=None):
         if (mu is None) != (var is None):
-            raise ValueError("test-mode BN needs both mu and var")
+            raise refuse(ValueError("test-mode BN needs both mu and var"))
         self.W, self.b, self.gamma, self.beta, self.mu, self.var = W, b, gamma, beta, mu, var
 
     def statistics(self, xp, U):
@@ -157,7 +159,7 @@ def regions(xp, layers, activation: str = "relu", *, slope=None, batch=None):
     elif activation in SLOPES:
         on_off = SLOPES[activation]
     else:
-        raise ValueError(f"regions need a piecewise-linear activation, not {activation!r}")
+        raise refuse(ValueError(f"regions need a piecewise-linear activation, not {activation!r}"))
     layers = [as_layer(layer) for layer in layers]
     d = layers[0].W.shape[1]
     pieces = [([], [[1 if i == j else 0 for j in range(d)] for i in range(d)], [0] * d)]
@@ -166,7 +168,7 @@ def regions(xp, layers, activation: str = "relu", *, slope=None, batch=None):
         UB = None if B is None else pre_activation(xp, layer, B)
         mu, var = layer.statistics(xp, UB) if layer.mu is not None or UB is not None else (None, None)
         if mu is None and layer.gamma is not None:  # without BN no statistics are used
-            raise ValueError("regions need test-mode statistics (mu, var) or a batch")
+            raise refuse(ValueError("regions need test-mode statistics (mu, var) or a batch"))
         if B is not None:
             B = activate(xp, bn_apply(xp, UB, mu, var, layer.gamma, layer.beta), activation, slope)
         pieces = [grown for piece in pieces for grown in _split(xp, layer, mu, var, piece, on_off, fold)]

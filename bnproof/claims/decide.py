@@ -11,8 +11,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..errors import ClaimError
 from ..program.evaluate import MAX_WORK, DomainError, Evaluator, Sign
-from ..program.trace import Node, Program
+from ..program.trace import Node, Program, TraceRefused
 from . import xp as namespaces
 from .api import Claim
 
@@ -37,18 +38,53 @@ def _inputs(program: Program, var, shape) -> np.ndarray:
     return out if shape else out[()]
 
 
-def _node(program: Program, value) -> Node:
+class BadOutput(ClaimError, ValueError):
+    """A function of the claim returned what no instance can give a value to (a residual
+    that is a vector, a float, a truth value): the claim's mistake, with its file:line."""
+
+
+class NotAScalar(BadOutput):
+    """The residual is an array of several entries: no instance can make it a verdict, so
+    decide() lets it through as bad input instead of calling every instance undecided."""
+
+
+def where(fn) -> str:
+    """file:line of a claim's function (through a Law's wrapper), for BadOutput."""
+    fn = getattr(fn, "__wrapped__", fn)
+    code = getattr(fn, "__code__", None)
+    return f"{code.co_filename}:{code.co_firstlineno}" if code else repr(fn)
+
+
+def _node(program: Program, value, fn=None, what: str = "a residual or hypothesis") -> Node:
+    """The program's node for a value a claim's function returned.  A value that is not
+    an exact scalar is the claim's mistake (BadOutput, naming `fn`'s file:line when
+    given); a traced value the tracer refused to make (a dual that escaped its gradient,
+    a node of another program) is a refusal, and a poisoned program is never used."""
+    program.check()
     if isinstance(value, np.ndarray):
         if value.size != 1:
-            raise ValueError(f"a residual must be a scalar, got shape {value.shape}")
+            raise _bad(fn, f"{what} must be a scalar, got shape {value.shape}", NotAScalar)
         value = value.reshape(()).item()
     if isinstance(value, Node):
+        if value.program is not program:
+            program.refuse(TypeError(f"{what} is a value of another trace (a copy of the program recorder?)"))
+            program.check()
         return value
+    from .dual import Dual
+
+    if isinstance(value, Dual):  # a derivative's perturbation kept outside its xp.grad
+        program.refuse(TypeError(f"{what} still carries a perturbation of xp.grad (a value of the "
+                                 "function being differentiated, kept outside it)"))
+        program.check()
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Rational):
         # a float, a string ("1" would parse), a truth value: not an exact number the claim computed
-        raise TypeError(f"a residual or hypothesis must be an exact number, got {type(value).__name__} "
-                        "(use exact numbers: int or Fraction)")
+        raise _bad(fn, f"{what} must be an exact number, got {type(value).__name__} "
+                       "(use exact numbers: int or Fraction)")
     return program.const(value)
+
+
+def _bad(fn, message: str, kind=BadOutput) -> BadOutput:
+    return kind(f"{where(fn)}: {message}" if fn is not None else message)
 
 
 def trace(claim: Claim, sizes: dict) -> Traced:
@@ -61,19 +97,22 @@ def trace(claim: Claim, sizes: dict) -> Traced:
         program.reserve(math.prod(int(n) for n in shape))
     xp = namespaces.trace(program)
     values = {v.name: _inputs(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
-    residual = _node(program, claim.residual(xp, **values))
-    hyps = []
-    for h in claim.hypotheses:  # a hypothesis may be an array: every entry must be > 0
-        value = h(xp, **values)
-        entries = value.ravel() if isinstance(value, np.ndarray) else [value]
-        hyps.extend(_node(program, e).index for e in entries)
-    hyps = tuple(hyps)
-    equalities = []
-    for e in getattr(claim, "equalities", ()):  # every entry must be exactly 0
-        value = e(xp, **values)
-        entries = value.ravel() if isinstance(value, np.ndarray) else [value]
-        equalities.extend(_node(program, x).index for x in entries)
-    return Traced(program.steps, residual.index, hyps, tuple(equalities))
+    with program:  # refusals with no traced value at hand are recorded on this program
+        residual = _node(program, claim.residual(xp, **values), claim.residual,
+                         f"claim {claim.id}: the residual")
+        hyps = []
+        for h in claim.hypotheses:  # a hypothesis may be an array: every entry must be > 0
+            value = h(xp, **values)
+            entries = value.ravel() if isinstance(value, np.ndarray) else [value]
+            hyps.extend(_node(program, e, h, f"claim {claim.id}: a hypothesis").index for e in entries)
+        equalities = []
+        for e in getattr(claim, "equalities", ()):  # every entry must be exactly 0
+            value = e(xp, **values)
+            entries = value.ravel() if isinstance(value, np.ndarray) else [value]
+            equalities.extend(_node(program, x, e, f"claim {claim.id}: an equality").index for x in entries)
+    # whatever the claim's code caught: a refusal means the program is not what numpy runs
+    program.check()
+    return Traced(program.steps, residual.index, tuple(hyps), tuple(equalities))
 
 
 def sizes_of(claim: Claim, instance: dict) -> dict:
@@ -145,8 +184,10 @@ def decide(claim: Claim, instance: dict, traced: Traced | None = None,
            max_work: int = MAX_WORK) -> Decision:
     """Exact verdict of the claim on an instance of exact rationals.
 
-    Never raises (short of KeyboardInterrupt): whatever cannot be decided, for
-    whatever reason, is UNDECIDED with the reason.  An entry outside its
+    Never raises (short of KeyboardInterrupt, and NotAScalar: a claim whose residual
+    is not a scalar is the user's to fix): whatever cannot be decided, for whatever
+    reason, is UNDECIDED with the reason (a refusal of the tracer that the claim
+    caught: "outside the fragment: <reason>").  An entry outside its
     variable's declared domain, a hypothesis proved ≤ 0, or an operation proved
     undefined, puts the instance outside the claim; a hypothesis whose sign is
     undecided leaves the verdict undecided.  All of it within max_work."""
@@ -177,7 +218,9 @@ def decide(claim: Claim, instance: dict, traced: Traced | None = None,
         sign = evaluator.sign(traced.residual)
     except DomainError as err:
         return decision(OUTSIDE, None, f"outside the claim's domain: {err}")
-    except KeyboardInterrupt:
+    except TraceRefused as err:
+        return decision(UNDECIDED, None, f"outside the fragment: {err.reason}")
+    except (KeyboardInterrupt, NotAScalar):  # NotAScalar: the claim's mistake, bad input (exit 3)
         raise
     except BaseException as err:  # a bug or a hostile claim (even sys.exit): never a verdict it did not earn
         return decision(UNDECIDED, None, f"undecided: {type(err).__name__}: {err}")

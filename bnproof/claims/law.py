@@ -90,8 +90,8 @@ def _with_distributions(fn, laws: tuple[Law, ...]):
 
 def expand_laws(claim) -> None:
     """Replace the Law declarations of a (frozen) Claim by their two variables and
-    wrap its residual and hypotheses; nothing to do for a claim without laws (so a
-    dataclasses.replace of an expanded claim does not expand it twice)."""
+    wrap its residual, hypotheses, equalities and quantities; nothing to do for a claim
+    without laws (so a dataclasses.replace of an expanded claim does not expand it twice)."""
     laws = tuple(v for v in claim.variables if isinstance(v, Law))
     if not laws:
         return
@@ -104,5 +104,11 @@ def expand_laws(claim) -> None:
     variables = tuple(x for v in claim.variables
                       for x in (v.variables() if isinstance(v, Law) else (v,)))
     object.__setattr__(claim, "variables", variables)
+    # every function of the claim gets what the residual gets: a Distribution, never the
+    # two variables it stands for
     object.__setattr__(claim, "residual", _with_distributions(claim.residual, laws))
     object.__setattr__(claim, "hypotheses", tuple(_with_distributions(h, laws) for h in claim.hypotheses))
+    object.__setattr__(claim, "equalities", tuple(_with_distributions(e, laws) for e in claim.equalities))
+    if isinstance(claim.quantities, dict):  # anything else is refused by the claim's own checks
+        object.__setattr__(claim, "quantities", {
+            name: _with_distributions(q, laws) if callable(q) else q for name, q in claim.quantities.items()})

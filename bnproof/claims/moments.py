@@ -35,6 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import BadInput
+from ..program.trace import MAX_POWER, refuse
 from ..symbolic_m.poly import mono_mul  # sparse monomials ((var, exponent), ...), sorted
 
 MAX_PRODUCTS = 2_000_000  # monomial products per expectation: a hostile batch stops here
@@ -57,7 +58,7 @@ def _is_exact(c) -> bool:
 def _exact(x):
     """x as a Fraction if it is a plain exact number, else None."""
     if isinstance(x, (bool, np.bool_)):
-        raise TypeError("a truth value is not a number")
+        raise refuse(TypeError("a truth value is not a number"))
     if isinstance(x, (int, Fraction, np.integer)):
         return Fraction(int(x)) if not isinstance(x, Fraction) else x
     return None
@@ -114,8 +115,9 @@ class Ring:
     def charge(self, count: int) -> None:
         self.products += count
         if self.products > MAX_PRODUCTS:
-            raise ExpansionTooLarge(f"xp.expect: the polynomial expansion of f exceeds {MAX_PRODUCTS} "
-                                    "monomial products (fewer samples or a lower degree)")
+            raise refuse(ExpansionTooLarge(f"xp.expect: the polynomial expansion of f exceeds "
+                                           f"{MAX_PRODUCTS} monomial products (fewer samples or a "
+                                           "lower degree)"))
 
 
 class Poly:
@@ -152,7 +154,7 @@ class Poly:
             return _same_ring(other, self.ring)
         if isinstance(other, np.ndarray):
             return other if other.dtype == object else lift_array(other, self.ring)
-        shape = getattr(other, "shape", ())
+        shape = _shape(other)
         if shape:  # a JAX array, say captured by f from outside: lifted entry by entry
             return lift_array(other, self.ring)
         if isinstance(other, (str, bytes, bool, np.bool_)) or other is None:
@@ -194,8 +196,8 @@ class Poly:
 
     def _div(self, other: "Poly") -> "Poly":
         if not other.is_constant():
-            raise NotPolynomial("xp.expect: f is not a polynomial in the samples: it divides by a value "
-                                "that depends on them")
+            raise refuse(NotPolynomial("xp.expect: f is not a polynomial in the samples: it divides by a "
+                                       "value that depends on them"))
         d = other.constant_value()
         if not self.terms and not (_is_exact(d) and d != 0):
             # 0 / d is still a division: where d = 0 it has no value, and dropping it
@@ -235,7 +237,8 @@ class Poly:
 
     def __pow__(self, k):
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral) or not -64 <= k <= 64:
-            raise TypeError("xp.expect: only integer powers -64..64 are expanded; use xp.sqrt for roots")
+            raise refuse(TypeError("xp.expect: only integer powers -64..64 are expanded; use xp.sqrt for "
+                                   "roots"))
         k = int(k)
         if k < 0:
             return Poly.constant(1, self.ring)._div(self) ** -k
@@ -249,14 +252,31 @@ class Poly:
         return result
 
     def __bool__(self):
-        raise TypeError("xp.expect: a value of f has no truth value: use xp.maximum/xp.minimum/xp.abs, "
-                        "not if/and/or")
+        raise refuse(TypeError("xp.expect: a value of f has no truth value: use xp.maximum/xp.minimum/"
+                               "xp.abs, not if/and/or"))
 
     def __eq__(self, other):
-        raise TypeError("xp.expect: values of f cannot be compared with ==/!=")
+        raise refuse(TypeError("xp.expect: values of f cannot be compared with ==/!="))
 
     __ne__ = __eq__
     __hash__ = object.__hash__
+
+
+def _shape(x) -> tuple:
+    """The shape of an array of any backend (a JAX array's too), () for a scalar: asked of
+    the type first, since asking a traced scalar for numpy's attributes is a refusal."""
+    return tuple(getattr(x, "shape", ())) if hasattr(type(x), "shape") else ()
+
+
+def _power(x, k: int):
+    """x**k (an array elementwise, or a backend scalar) with no single power above the
+    tracer's MAX_POWER: a moment E[X^65] of a claim that wrote X^64·X must not need a
+    power step the claim never wrote, and one the tracer refuses."""
+    if k <= MAX_POWER:
+        return x if k == 1 else x**k
+    high, low = divmod(k, MAX_POWER)
+    out = _power(x**MAX_POWER, high)
+    return out if low == 0 else out * _power(x, low)
 
 
 def _defined_zero(ring: Ring, *factors: Poly) -> Poly:
@@ -286,7 +306,7 @@ def _same_ring(p: Poly, ring: Ring) -> Poly:
     # a polynomial kept from another expectation names that batch's coordinates: mixed
     # with this batch's, it would silently read as the same samples
     if p.ring is not ring:
-        raise BadInput("xp.expect: f used a value of another expectation's batch")
+        raise refuse(BadInput("xp.expect: f used a value of another expectation's batch"))
     return p
 
 
@@ -296,12 +316,14 @@ def _lift(x, ring: Ring):
     if isinstance(x, Poly):
         return _same_ring(x, ring)
     if isinstance(x, Distribution):  # a second law is not drawn in this batch: say so, do not guess
-        raise BadInput(f"xp.expect: an argument of f is the law {x.name}, but an expectation draws from one "
-                       "law only; for independent laws take E[g(X)] and E[h(Y)] separately and multiply")
-    if isinstance(x, np.ndarray) or getattr(x, "shape", ()):
+        raise refuse(BadInput(f"xp.expect: an argument of f is the law {x.name}, but an expectation draws "
+                              "from one law only; for independent laws take E[g(X)] and E[h(Y)] "
+                              "separately and multiply"))
+    if isinstance(x, np.ndarray) or _shape(x):
         return lift_array(x, ring)
     if isinstance(x, (str, bytes, bool, np.bool_)) or x is None:
-        raise TypeError(f"xp.expect: an argument of f must be a number or an array, got {type(x).__name__}")
+        raise refuse(TypeError(f"xp.expect: an argument of f must be a number or an array, got "
+                               f"{type(x).__name__}"))
     return Poly.constant(x, ring)
 
 
@@ -336,8 +358,8 @@ def _polynomial_xp(backend: _Backend, ring: Ring):
         def apply(*args):
             polys = [_lift(a, ring) for a in args]
             if not all(p.is_constant() for p in polys):
-                raise NotPolynomial(f"xp.expect: f is not a polynomial in the samples: it takes "
-                                    f"{what} of a value that depends on them")
+                raise refuse(NotPolynomial(f"xp.expect: f is not a polynomial in the samples: it takes "
+                                           f"{what} of a value that depends on them"))
             value = getattr(backend.xp, outer_name)(*(ring.backend(p.constant_value()) for p in polys))
             if isinstance(value, np.ndarray) and value.shape == ():
                 value = value[()]
@@ -351,7 +373,7 @@ def _polynomial_xp(backend: _Backend, ring: Ring):
                            transcendental=transcendental, guard=constant_only("guard", "a guard"))
 
     def nested(*args):
-        raise BadInput("xp.expect: f cannot take an expectation itself (nested expectations)")
+        raise refuse(BadInput("xp.expect: f cannot take an expectation itself (nested expectations)"))
 
     xp.expect = xp.var = nested
     return xp
@@ -385,7 +407,7 @@ class _Moments:
             for j, e in enumerate(alpha):
                 if e:
                     s = self.support[:, j]
-                    column = column * (s if e == 1 else s ** e)
+                    column = column * _power(s, e)
             self.cache[alpha] = self.backend.total(column)
         return self.cache[alpha]
 
@@ -394,7 +416,7 @@ class _Moments:
         for alpha, count in sorted(Counter(pattern).items()):
             if any(alpha):  # the zero pattern's moment Σ p_k is 1 wherever p is defined
                 m = self.of(alpha)
-                value = ring.mul(value, m if count == 1 else m ** count)
+                value = ring.mul(value, _power(m, count))
         return value
 
     def expectation(self, poly: Poly):
@@ -416,12 +438,14 @@ def _checked(law, n):
     from .law import Distribution
 
     if not isinstance(law, Distribution) or law.xp is None:
-        raise BadInput(f"xp.expect: the law must be a Law variable of the claim, got {type(law).__name__}")
+        raise refuse(BadInput(f"xp.expect: the law must be a Law variable of the claim, got "
+                              f"{type(law).__name__}"))
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or not 1 <= n <= MAX_SAMPLES:
-        raise BadInput(f"xp.expect: the number of samples must be an integer from 1 to {MAX_SAMPLES}, got {n!r}")
+        raise refuse(BadInput(f"xp.expect: the number of samples must be an integer from 1 to "
+                              f"{MAX_SAMPLES}, got {n!r}"))
     if int(n) * math.prod(law.shape) > MAX_COORDINATES:  # refused before any polynomial is made
-        raise ExpansionTooLarge(f"xp.expect: {n} samples of shape {law.shape} are more than "
-                                f"{MAX_COORDINATES} coordinates")
+        raise refuse(ExpansionTooLarge(f"xp.expect: {n} samples of shape {law.shape} are more than "
+                                       f"{MAX_COORDINATES} coordinates"))
     return int(n)
 
 

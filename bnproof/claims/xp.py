@@ -15,6 +15,8 @@ A residual uses only: + − × ÷ by arrays or integers, ``**`` with an integer,
 ``@``, and the functions below (``max``/``min`` reduce over an axis or all
 entries; ``maximum``/``minimum`` are elementwise).  Divide arrays by integers, never an integer
 by an integer (that would be a float): write ``xp.q(1, m)``.
+In ``trace()`` every function records whatever it raises as a refusal that poisons
+the program (program/trace.py), so that a claim catching it is never judged.
 """
 
 from __future__ import annotations
@@ -36,28 +38,30 @@ FLOAT_GUARD_SLACK = 1e-9
 
 def _with_duals(sqrt, absolute, maximum, minimum, tanh, half):
     """The backend's elementwise functions, extended to dual numbers (for xp.grad):
-    a dual carries its derivative through them, straight-line (see dual.py)."""
+    a dual carries its derivative through them, straight-line (see dual.py).  Each
+    passes itself on for the dual's primal, which in a nested gradient is a dual of
+    an outer pass."""
     from .dual import Dual
     from .dual import maximum as dual_max
 
     def d_sqrt(x):
-        return x.sqrt(sqrt) if isinstance(x, Dual) else sqrt(x)
+        return x.sqrt(d_sqrt) if isinstance(x, Dual) else sqrt(x)
 
     def d_abs(x):
-        return x.abs(absolute) if isinstance(x, Dual) else absolute(x)
+        return x.abs(d_abs) if isinstance(x, Dual) else absolute(x)
 
     def d_max(a, b):
         if isinstance(a, Dual) or isinstance(b, Dual):
-            return dual_max(a, b, maximum, absolute, half())
+            return dual_max(a, b, d_max, d_abs, half())
         return maximum(a, b)
 
     def d_min(a, b):
         if isinstance(a, Dual) or isinstance(b, Dual):
-            return dual_max(a, b, minimum, absolute, half(), sign=-1)
+            return dual_max(a, b, d_min, d_abs, half(), sign=-1)
         return minimum(a, b)
 
     def d_tanh(x):
-        return x.tanh(tanh) if isinstance(x, Dual) else tanh(x)
+        return x.tanh(d_tanh) if isinstance(x, Dual) else tanh(x)
 
     return d_sqrt, d_abs, d_max, d_min, d_tanh
 
@@ -81,9 +85,9 @@ def _transcendental(functions: dict, sqrt, one, vectorize: bool) -> dict:
         return {}
 
     def dual_aware(name, f):
-        def apply(x):
+        def apply(x):  # passes itself on: a nested dual's primal is a dual of an outer pass
             if isinstance(x, Dual):
-                return getattr(x, name)(f, sqrt) if name == "arccos" else getattr(x, name)(f)
+                return getattr(x, name)(apply, sqrt) if name == "arccos" else getattr(x, name)(apply)
             return f(x)
         return np.vectorize(apply, otypes=[object]) if vectorize else apply
 
@@ -108,6 +112,11 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
 
     def asarray(x):
         return np.asarray(x, dtype=object)
+
+    def exact(x):
+        """A Python int or Fraction as the backend's number; the backend's own (xp.q(1, 10))
+        as it is."""
+        return number(x) if isinstance(x, (int, Fraction)) and not isinstance(x, bool) else x
 
     def total(x, axis=None):
         x = asarray(x)
@@ -159,7 +168,7 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
         eye=lambda n: np.array([[number(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
         asarray=asarray, q=q,
         relu=lambda x: vmax(asarray(x), number(0)),
-        leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * number(slope)),
+        leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * exact(slope)),
         tanh=vtanh, solve=solve, grad=gradient,
         expect=moments.expect, var=moments.var,  # over i.i.d. batches of a Law (moments.py)
         # v where g ≥ 0, else absent (+∞): min over guarded candidates ignores the absent
@@ -176,7 +185,7 @@ def trace(program):
     def lift(x):
         return x if isinstance(x, Node) else program.const(x)
 
-    return _object_namespace(
+    return _recording(program, _object_namespace(
         "trace",
         sqrt=lambda x: lift(x).sqrt(),
         absolute=lambda x: abs(lift(x)),
@@ -187,13 +196,40 @@ def trace(program):
         guard=lambda v, g: lift(v).guard(g),
         transcendental={"exp": lambda x: lift(x).exp(), "log": lambda x: lift(x).log(),
                         "arccos": lambda x: lift(x).arccos(), "pi": program.pi},
-    )
+    ))
+
+
+def _recording(program, namespace):
+    """The namespace with every function run as part of `program`'s trace: whatever it
+    raises is a refusal that poisons the program (program/trace.py), even if the claim's
+    code catches it, and refusals raised inside it with no traced value at hand (xp.grad
+    of a non-scalar, xp.expect's polynomials) are recorded on it."""
+    for name, value in list(vars(namespace).items()):
+        if callable(value) and name != "make_pi":
+            setattr(namespace, name, _recorded(program, name, value))
+    return namespace
+
+
+def _recorded(program, name: str, function):
+    def call(*args, **kwargs):
+        with program:
+            try:
+                return function(*args, **kwargs)
+            except Exception as err:  # noqa: BLE001 - recorded, then raised as it was
+                program.refuse(err)
+                raise
+
+    call.__name__ = call.__qualname__ = name
+    call.__wrapped__ = function
+    return call
 
 
 def symbolic(sqrt=None):
     import sympy
 
     def number(x):
+        if isinstance(x, sympy.Rational):  # xp.q's own value, passed back (a leaky_relu slope)
+            return x
         x = Fraction(x)
         return sympy.Rational(x.numerator, x.denominator)
 
@@ -219,7 +255,7 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         sqrt, absolute, maximum, minimum, tanh = (_object_or(f, g) for f, g in zip(
             (sqrt, absolute, maximum, minimum, tanh), scalar))
         duals_of = _transcendental({"exp": np.exp, "log": np.log, "arccos": np.arccos, "pi": np.pi},
-                                   np.sqrt, lambda: 1.0, vectorize=False)
+                                   scalar[0], lambda: 1.0, vectorize=False)
         for name in ("exp", "log", "arccos"):
             extra[name] = _object_or(getattr(xnp, name), duals_of[name])
         exp = extra["exp"]
@@ -233,7 +269,9 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         ones=lambda n: xnp.ones(n), zeros=lambda n: xnp.zeros(n), eye=lambda n: xnp.eye(n),
         asarray=asarray, q=q,
         relu=lambda x: maximum(x, 0.0),
-        leaky_relu=lambda x, slope=Fraction(1, 100): maximum(x, x * float(slope)),
+        # a Fraction as a float; the backend's own number (xp.q(1, 10)) as it is
+        leaky_relu=lambda x, slope=Fraction(1, 100): maximum(
+            x, x * (float(slope) if isinstance(slope, (int, Fraction)) else slope)),
         tanh=tanh, solve=xnp.linalg.solve, grad=grad,
         expect=moments.expect, var=moments.var,
         guard=lambda v, g: xnp.where(g >= -FLOAT_GUARD_SLACK, v, xnp.inf),  # absent is +∞: min ignores it
@@ -266,9 +304,11 @@ def numeric():
 
 
 def _numeric_gradient(fn, x):
-    from .dual import gradient
+    from .dual import Dual, gradient
 
-    return gradient(fn, np.asarray(x, dtype=object)).astype(np.float64)
+    out = gradient(fn, np.asarray(x, dtype=object))
+    # inside an outer gradient the entries are duals of its pass: they stay objects
+    return out if any(isinstance(g, Dual) for g in out.reshape(-1)) else out.astype(np.float64)
 
 
 def floating():

@@ -24,16 +24,33 @@ value i.
                                 (the min over candidates of which none qualifies)
 Transcendental steps are decided with rigorous balls only, never by the algebraic
 exact zero test or the identity prover (``TRANSCENDENTAL``, ``is_algebraic``).
+
+Refusals poison.  The tracer says "outside the fragment" by raising (a truth value,
+a comparison, a float, a power above MAX_POWER, a copy of the recorder, ...), and a
+claim's ``try: ... except Exception:`` could catch that and go on along a branch
+numpy would never take.  So every refusal is first recorded on its Program
+(``Program.refuse``, or ``refuse`` for the active program: ``with program:``), and
+``Program.check`` raises TraceRefused once the claim's functions have returned,
+whatever they caught: a poisoned program is never judged (claims/decide.py).
+
+Traced values behave as an ndarray of immutable numbers: arrays are numpy's own
+object arrays; a Node is immutable (a copy or deep copy is the node itself, the
+Program refuses to be copied), and what numpy's numbers would answer by value or in
+two ways (np.float64 has .shape, a Python float has not) is a refusal.
 """
 
 from __future__ import annotations
 
+import contextvars
 from fractions import Fraction
+
+import numpy as np
 
 TRANSCENDENTAL = frozenset({"exp", "log", "acos", "tanh", "pi"})
 OPS = {"input", "const", "add", "sub", "mul", "div", "neg", "sqrt", "abs", "max", "min", "pow",
        "guard", *TRANSCENDENTAL}
 MAX_STEPS = 1_000_000  # a hostile size stops the trace here, before memory runs out
+MAX_POWER = 64  # ["pow", i, k] has 0 <= k <= MAX_POWER
 
 
 def is_algebraic(steps: list, indices) -> bool:
@@ -45,17 +62,102 @@ class ProgramTooLarge(ValueError):
     """The traced program would exceed MAX_STEPS steps."""
 
 
+class TraceRefused(ValueError):
+    """The tracer refused something while the claim ran (a truth value, a float, a copy
+    of the recorder, ...) and the claim's code went on anyway, having caught the
+    refusal: the program it returned is that of another branch than numpy would take,
+    so it is never judged.  `reason` is the first refusal's message, `error` the
+    refusal itself (its traceback shows where the claim's code met it)."""
+
+    def __init__(self, reason: str, error: BaseException | None = None, count: int = 1):
+        more = f" (and {count - 1} more refusals)" if count > 1 else ""
+        caught = (" (the claim's code caught this refusal of the tracer and went on: the program "
+                  "it returned is not judged)" if error is not None and error.__traceback__ else "")
+        super().__init__(f"{reason}{more}{caught}")
+        self.reason, self.error = reason, error
+
+
+# The program whose trace is running, for refusals raised where no traced value is at hand
+# (xp.grad of a non-scalar, xp.expect's polynomial values, the blocks' arguments).
+_ACTIVE: contextvars.ContextVar = contextvars.ContextVar("bnproof_active_program", default=None)
+
+
+def active() -> "Program | None":
+    return _ACTIVE.get()
+
+
+def refuse(error: BaseException, program: "Program | None" = None) -> BaseException:
+    """Record `error` as a refusal on `program` (else the active one, if any) and return it,
+    to be raised: ``raise refuse(TypeError(...))``.  Outside a trace it is only returned."""
+    program = program if program is not None else _ACTIVE.get()
+    if program is not None:
+        program.refuse(error)
+    return error
+
+
 class Program:
+    """The step recorder of one trace.  A refusal (``refuse``) poisons it for good: whatever
+    the claim's code does with the exception, ``check`` raises TraceRefused afterwards.
+    Used as a context manager it is the active program (``refuse`` without a program)."""
+
     def __init__(self, max_steps: int = MAX_STEPS):
         self.steps: list[list] = []
         self._consts: dict[Fraction, int] = {}
         self._pi: int | None = None
         self.max_steps = max_steps
+        self._refusal: BaseException | None = None  # the first refusal; later ones only counted
+        self.refusals = 0
+        self._tokens: list = []
+
+    # ------------------------------------------------------------ poison
+
+    def refuse(self, error: BaseException) -> BaseException:
+        """Record a refusal (once per exception object) and return it, to be raised."""
+        if getattr(error, "_bnproof_refused_by", None) is not self:
+            try:
+                error._bnproof_refused_by = self
+            except AttributeError:  # an exception type with __slots__: counted again if re-raised
+                pass
+            self.refusals += 1
+            if self._refusal is None:
+                self._refusal = error
+        return error
+
+    @property
+    def poison(self) -> str | None:
+        """The first refusal's reason, or None if nothing was refused."""
+        return None if self._refusal is None else _reason(self._refusal)
+
+    def check(self) -> None:
+        """Raise TraceRefused if anything was refused during the trace."""
+        if self._refusal is not None:
+            error = self._refusal
+            raise TraceRefused(_reason(error), error, self.refusals).with_traceback(error.__traceback__)
+
+    def __enter__(self) -> "Program":
+        self._tokens.append(_ACTIVE.set(self))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _ACTIVE.reset(self._tokens.pop())
+
+    # A copy would record the claim's later steps in a second program while the first one is
+    # judged: the recorder is one per trace.
+    def __copy__(self):
+        raise self.refuse(TypeError("the program recorder of a trace cannot be copied"))
+
+    def __deepcopy__(self, memo):
+        raise self.refuse(TypeError("the program recorder of a trace cannot be copied"))
+
+    def __reduce_ex__(self, protocol):
+        raise self.refuse(TypeError("the program recorder of a trace cannot be pickled"))
+
+    # ------------------------------------------------------------ steps
 
     def reserve(self, count: int) -> None:
         """Refuse, before anything is allocated, `count` more steps beyond the limit."""
         if len(self.steps) + count > self.max_steps:
-            raise ProgramTooLarge(f"the traced program would exceed {self.max_steps} steps")
+            raise self.refuse(ProgramTooLarge(f"the traced program would exceed {self.max_steps} steps"))
 
     def emit(self, step: list) -> "Node":
         self.reserve(1)
@@ -63,9 +165,13 @@ class Program:
         return Node(self, len(self.steps) - 1)
 
     def const(self, value) -> "Node":
-        if isinstance(value, (bool, float, complex, str)):  # never a silent binary fraction or parse
-            raise TypeError(f"cannot trace the constant {value!r} (use exact numbers: int or Fraction)")
-        value = Fraction(value)
+        refused = TypeError(f"cannot trace the constant {value!r} (use exact numbers: int or Fraction)")
+        if isinstance(value, (bool, np.bool_, float, complex, str)):  # never a binary fraction or a parse
+            raise self.refuse(refused)
+        try:
+            value = Fraction(value)
+        except (TypeError, ValueError):
+            raise self.refuse(refused) from None
         if value not in self._consts:
             self.reserve(1)
             self._consts[value] = len(self.steps)
@@ -79,21 +185,57 @@ class Program:
         return Node(self, self._pi)
 
 
+def _reason(error: BaseException) -> str:
+    return str(error) or type(error).__name__
+
+
+# What a number of numpy or Python has and a traced scalar has not: numpy's scalars
+# (np.float64: .shape, .size, .item(), ...), Python's float and Fraction (.numerator,
+# .is_integer(), ...).  numpy itself gives a scalar two answers (a Python float has no
+# .shape, np.float64 has ()), so the branch a claim takes on them is not determined:
+# reading one poisons the trace.
+NUMBER_ATTRIBUTES = frozenset(
+    name for kind in (np.float64, float, Fraction, int) for name in dir(kind) if not name.startswith("_"))
+
+
+def attribute_refused(value, name: str, program: "Program | None") -> AttributeError:
+    """The AttributeError for a missing attribute of a traced scalar: recorded as a
+    refusal when numbers have the attribute (see NUMBER_ATTRIBUTES)."""
+    error = AttributeError(f"a traced scalar has no .{name}: numpy's numbers disagree on it "
+                           "(np.float64 has it, a Python float may not), so the claim's branch "
+                           "would not be numpy's")
+    if name in NUMBER_ATTRIBUTES:
+        return refuse(error, program)
+    return AttributeError(f"{type(value).__name__!r} object has no attribute {name!r}")
+
+
 class Node:
-    """One value of a program; arithmetic on nodes emits steps."""
+    """One value of a program; arithmetic on nodes emits steps.
+
+    A node is an immutable exact number: copies are the node itself.  What numpy's
+    numbers answer and a node cannot answer the same way (a truth value, a comparison,
+    float(), hashing by value, a numpy scalar's attributes) is a refusal: it raises
+    and poisons the program (Program.refuse), so that a claim which catches it is
+    still never judged on the branch it took instead."""
 
     __slots__ = ("program", "index")
 
     def __init__(self, program: Program, index: int):
         self.program, self.index = program, index
 
+    def _refuse(self, error: BaseException) -> BaseException:
+        return self.program.refuse(error)
+
     def _lift(self, other) -> "Node":
         if isinstance(other, Node):
+            if other.program is not self.program:
+                raise self._refuse(TypeError("a traced value of another trace (a copy of the program "
+                                             "recorder?) cannot be combined with this one"))
             return other
         if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
             return self.program.const(other)
-        raise TypeError(f"cannot mix a traced value with {type(other).__name__} "
-                        "(use exact numbers: int or Fraction)")
+        raise self._refuse(TypeError(f"cannot mix a traced value with {type(other).__name__} "
+                                     "(use exact numbers: int or Fraction)"))
 
     def _bin(self, op, other, swap=False):
         if not isinstance(other, (Node, int, Fraction, float)):
@@ -133,26 +275,73 @@ class Node:
         return self
 
     def __pow__(self, k):
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= 64:
-            raise TypeError("only integer powers 0..64 are traced; use xp.sqrt for roots")
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= MAX_POWER:
+            raise self._refuse(TypeError(f"only integer powers 0..{MAX_POWER} are traced; use xp.sqrt "
+                                         "for roots"))
         return self.program.emit(["pow", self.index, k])
 
     def __abs__(self):
         return self.program.emit(["abs", self.index])
 
     def __bool__(self):
-        raise TypeError("a traced value has no truth value: use xp.maximum/xp.minimum/xp.abs, "
-                        "not if/and/or, so that the program stays straight-line")
+        raise self._refuse(TypeError("a traced value has no truth value: use xp.maximum/xp.minimum/"
+                                     "xp.abs, not if/and/or, so that the program stays straight-line"))
 
     # Python's default == compares identity, not value: `x == y` on two inputs would be False
     # at x = y = 1 and silently fix a branch of the program.  Comparisons are refused, like
-    # truth values (<, <=, >, >= are undefined already).
-    def __eq__(self, other):
-        raise TypeError("a traced value cannot be compared with ==/!=: use xp.maximum/xp.minimum/"
-                        "xp.abs, so that the program stays straight-line")
+    # truth values.
+    def _compared(self, other):
+        raise self._refuse(TypeError("a traced value cannot be compared (==, !=, <, <=, >, >=): use "
+                                     "xp.maximum/xp.minimum/xp.abs, so that the program stays "
+                                     "straight-line"))
 
-    __ne__ = __eq__
-    __hash__ = object.__hash__
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _compared
+
+    # numpy's numbers hash by value (equal values are one dict key), a node could only hash
+    # by identity: a set or dict of values would have another size than under numpy
+    def __hash__(self):
+        raise self._refuse(TypeError("a traced value cannot be hashed (a set or dict key): equal "
+                                     "values are not known to be equal while tracing"))
+
+    def _converted(self, *args):
+        raise self._refuse(TypeError("a traced value cannot be converted to a Python number (float, "
+                                     "int, round, //, %): the program must stay exact"))
+
+    __float__ = __int__ = __complex__ = __round__ = __trunc__ = __floor__ = __ceil__ = _converted
+    __mod__ = __rmod__ = __floordiv__ = __rfloordiv__ = __divmod__ = __rdivmod__ = _converted
+
+    def __rpow__(self, base):
+        raise self._refuse(TypeError("a traced value cannot be an exponent (only integer powers "
+                                     f"0..{MAX_POWER} of a value are traced)"))
+
+    def __matmul__(self, other):
+        raise self._refuse(TypeError("@ of a traced scalar: numpy refuses a 0-d operand of matmul"))
+
+    __rmatmul__ = __matmul__
+
+    def __repr__(self):  # a placeholder, never the value (a debugging print must not poison)
+        return f"<traced value {self.index}>"
+
+    # immutable: a copy is the value itself (a clone of the program would record the claim's
+    # later steps in a program that is not judged)
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce_ex__(self, protocol):
+        raise self._refuse(TypeError("a traced value cannot be pickled"))
+
+    # np.float64 has v[()] (and IndexError for v[0]), a Python number has no items at all
+    def __getitem__(self, key):
+        raise self._refuse(TypeError("a traced scalar has no entries: numpy's numbers disagree on "
+                                     "v[()] (np.float64 has it, a Python float has not)"))
+
+    def __getattr__(self, name):  # only for attributes a node does not have
+        if name.startswith("__"):  # numpy and copy probe __array__, __deepcopy__, ...
+            raise AttributeError(name)
+        raise attribute_refused(self, name, self.program)
 
     def sqrt(self):
         return self.program.emit(["sqrt", self.index])
@@ -169,12 +358,18 @@ class Node:
     def arccos(self):
         return self.program.emit(["acos", self.index])
 
-    def max(self, other):
+    # x.max()/x.min() of a numpy number is the number (a reduction): only the binary
+    # form, which xp.maximum/xp.minimum use, is traced
+    def max(self, other=None):
+        if other is None:
+            raise attribute_refused(self, "max", self.program)
         return self._bin("max", other)
 
     def guard(self, condition):
         """This value where `condition` ≥ 0, else absent (see the program format)."""
         return self._bin("guard", condition)
 
-    def min(self, other):
+    def min(self, other=None):
+        if other is None:
+            raise attribute_refused(self, "min", self.program)
         return self._bin("min", other)
