@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
+import numbers
 import pickle
 from fractions import Fraction as F
 
@@ -213,6 +214,7 @@ PROBES = {
     "[::-1].copy()": lambda v: v[::-1].copy(),
     "getattr size": lambda v: getattr(v, "size", 1),
     "hasattr shape": lambda v: hasattr(v, "shape"),
+    "isinstance numbers.Real": lambda v: isinstance(v, numbers.Real),
 }
 
 

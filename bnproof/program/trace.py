@@ -42,6 +42,7 @@ two ways (np.float64 has .shape, a Python float has not) is a refusal.
 from __future__ import annotations
 
 import contextvars
+import numbers
 from fractions import Fraction
 
 import numpy as np
@@ -373,3 +374,8 @@ class Node:
         if other is None:
             raise attribute_refused(self, "min", self.program)
         return self._bin("min", other)
+
+
+# isinstance(v, numbers.Real) is True for every number numpy gives a claim (np.float64, a
+# Python float, a Fraction): a traced scalar answers the same (its conversions are refusals)
+numbers.Real.register(Node)
