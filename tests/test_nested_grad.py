@@ -238,13 +238,17 @@ def test_float_duals_and_exact_values_agree_with_jax_grad(cases):
 
 
 def test_the_classic_perturbation_confusion_is_gone():
-    # ∂/∂x (x · ∂/∂y (x + y)) = 1; without tags the inner ε_y and outer ε_x were one: 2
-    claim = Claim(id="t/confusion", source="test", statement="1", kind="identity",
-                  variables=(Var("x", ()), Var("y", ())),
-                  residual=lambda xp, x, y: xp.grad(
-                      lambda a: a * xp.grad(lambda b: a + b, y), x) - 1)
+    # ∂/∂x (x · ∂/∂y (x + y)) = 1; without tags the inner ε_y and outer ε_x were one: 2, so
+    # the false "= 2" held everywhere
+    def claim(value):
+        return Claim(id="t/confusion", source="test", statement="1", kind="identity",
+                     variables=(Var("x", ()), Var("y", ())),
+                     residual=lambda xp, x, y: xp.grad(
+                         lambda a: a * xp.grad(lambda b: a + b, y), x) - value)
+
     for x, y in ((F(0), F(0)), (F(3), F(-2)), (F(1, 3), F(5))):
-        assert decide(claim, {"x": x, "y": y}).verdict == HOLDS
+        assert decide(claim(1), {"x": x, "y": y}).verdict == HOLDS
+        assert decide(claim(2), {"x": x, "y": y}).verdict == REFUTED
 
 
 def test_a_false_nested_identity_is_refuted_and_a_true_one_holds():
