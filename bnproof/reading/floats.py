@@ -1,0 +1,133 @@
+"""JAX float64 as an independent bound on the exact residual.
+
+The claim's residual runs in the numeric namespace (claims/xp.py numeric():
+jax.numpy float64, jax.grad for xp.grad) at the instance rounded to float64,
+and its value f is compared with the exact value v.  They disagree only when
+
+    |f − v| > REL · κ,        REL = 2⁻²⁶ (≈ 1.5·10⁻⁸),
+
+proved with an arb ball of v.  κ is the residual's rounding magnitude, a
+first-order bound, in units of the unit roundoff u = 2⁻⁵³, on the error of
+evaluating the claim's computation in float64, accumulated operation by
+operation by the reference reading itself (values.py, ``Session.track``):
+|x| for every constant and input (its rounding), κa + κb + |a ± b| for a sum,
+κa·|b| + κb·|a| + |ab| for a product, κa/|b| + κb·|a|/b² + |a/b| for a
+quotient, κa/(2√a) + √a for a root, the derivative's factor times κ for
+exp, log, arccos, tanh and powers; for a value of xp.grad, the same rules
+over its symbolic expression plus the function's own κ.  REL is u·2²⁷: the
+bound allows about 10⁸ times the first-order error, for the terms' count and
+for JAX's own order of operations and gradient algorithm.  It is a
+conservative heuristic, not a proof about XLA's arithmetic: a disagreement
+means a float value that no rounding of the same computation explains.
+
+Inconclusive, never a disagreement: JAX missing or failing (a Python branch on
+a traced value, say), a float result that is not finite, no exact value, an
+infinite κ (a root or quotient of a value that rounds to 0), and any decision
+the reading took within REL·κ of a tie (a comparison, a guard, a max/min or
+|x| inside a gradient: floats may take the other branch there).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from flint import arb, ctx, fmpq
+
+from . import signs
+from .confirm import AGREES, DISAGREES, INCONCLUSIVE, Confirmation
+from .instances import array_of
+from .read import Reading, read
+from .values import Value, text
+
+REL = 2.0**-26
+
+
+def _float_inputs(claim, instance: dict, witness: dict | None, jnp) -> dict:
+    merged = dict(instance)
+    merged.update(witness or {})
+    names = [v.name for v in claim.variables] + [v.name for v in getattr(claim, "exists", ())]
+    out = {}
+    for name in names:
+        if name in merged:
+            a = array_of(merged[name])
+            out[name] = jnp.asarray(np.vectorize(float, otypes=[np.float64])(a) if a.shape else float(a[()]),
+                                    dtype=jnp.float64)
+    return out
+
+
+def _jax_value(claim, instance, witness) -> float:
+    """The residual in JAX float64: compiled as one XLA program (cached on disk across runs,
+    as the search's are), else run op by op where the claim branches on a value in
+    Python, which a compiled program cannot."""
+    import jax
+
+    from ..claims.xp import numeric
+    from ..numeric.jax_setup import enable_compilation_cache
+
+    xp = numeric()
+    enable_compilation_cache(jax)
+    import jax.numpy as jnp
+
+    inputs = _float_inputs(claim, instance, witness, jnp)
+    names = list(inputs)
+    try:
+        out = jax.jit(lambda *a: claim.residual(xp, **dict(zip(names, a))))(*(inputs[n] for n in names))
+    except jax.errors.JAXTypeError:  # a Python branch on a traced value: run it op by op
+        out = claim.residual(xp, **inputs)
+    arr = np.asarray(out, dtype=np.float64)
+    if arr.size != 1:
+        raise ValueError(f"the float residual has shape {arr.shape}")
+    return float(arr.reshape(()))
+
+
+def _ball(v) -> arb:
+    if isinstance(v, Value):
+        return signs.ball(v.e, 256)
+    q = Fraction(v)
+    old = ctx.prec
+    ctx.prec = 256
+    try:
+        return arb(fmpq(q.numerator, q.denominator))
+    finally:
+        ctx.prec = old
+
+
+def confirm_floats(claim, instance: dict, exact_value=None, witness: dict | None = None) -> Confirmation:
+    """Compare JAX float64's residual at `instance` with the exact one (`exact_value`: a
+    Reading, a Value or an exact number; by default the reference reading's own), within
+    the bound of this module's docstring.  Never raises, short of KeyboardInterrupt."""
+    try:
+        tracked = read(claim, instance, witness, track=True)
+        if tracked.value is None or tracked.magnitude is None:
+            return Confirmation(INCONCLUSIVE, f"no exact scalar residual to compare ({tracked.detail})")
+        if tracked.fragile:
+            return Confirmation(INCONCLUSIVE, f"floats may take another branch here: {tracked.fragile[0]}")
+        kappa = tracked.magnitude
+        if not math.isfinite(kappa):
+            return Confirmation(INCONCLUSIVE, "float64's error here has no finite bound (a root or quotient "
+                                              "of a value that rounds to 0, or an overflow)")
+        exact = exact_value.value if isinstance(exact_value, Reading) else exact_value
+        exact = tracked.value if exact is None else exact
+        try:
+            f = _jax_value(claim, instance, witness)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:  # JAX missing, or the claim's code under JAX
+            return Confirmation(INCONCLUSIVE, f"JAX float64 did not evaluate the residual: "
+                                              f"{type(err).__name__}: {str(err)[:200]}")
+        if not math.isfinite(f):
+            return Confirmation(INCONCLUSIVE, f"JAX float64 gives {f}")
+        bound = REL * kappa
+        gap = abs(_ball(exact) - arb(fmpq(*Fraction(f).as_integer_ratio())))
+        shown = text(exact.e, 60) if isinstance(exact, Value) else str(exact)
+        if gap > arb(fmpq(*Fraction(bound).as_integer_ratio())):
+            return Confirmation(DISAGREES, f"JAX float64 gives {f!r}, the exact residual is {shown}: "
+                                           f"further apart than {bound:.3g} (2^-26 × the rounding magnitude "
+                                           f"{kappa:.3g})")
+        return Confirmation(AGREES, f"JAX float64 gives {f!r}, within {bound:.3g} of {shown}")
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:
+        return Confirmation(INCONCLUSIVE, f"the float check did not run: {type(err).__name__}: {err}")

@@ -1,0 +1,114 @@
+"""The reference reading's ``xp``: every name the other backends give a claim
+(claims/xp.py), over numpy object arrays of values.py's exact values, with
+numpy's own broadcasting, reductions and products."""
+
+from __future__ import annotations
+
+import functools
+import math
+from fractions import Fraction
+from types import SimpleNamespace
+
+import numpy as np
+import symengine as se
+
+from . import expect as expectations
+from .errors import Refused
+from .grad import gradient
+from .linalg import solve
+from .session import current
+from .values import FLOAT_MIX, Value, _unary, branch, constant, guard, lift, symbolic_constant
+
+
+def _value(x) -> Value:
+    v = lift(x)
+    if v is None:
+        raise TypeError(f"expected a number, got {type(x).__name__}")
+    return v
+
+
+def _elementwise(f, arity: int = 1):
+    vectorized = np.vectorize(f, otypes=[object])
+
+    def apply(*args):
+        return vectorized(*args[:arity])
+
+    return apply
+
+
+def _exact(x):
+    """An exact number the claim passes to a namespace function (a size, xp.q's parts)."""
+    if isinstance(x, (float, complex, np.floating, np.complexfloating)):
+        current().stop(Refused(f"{FLOAT_MIX} ({type(x).__name__} {x!r} given to the namespace)"))
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer, Fraction)):
+        raise TypeError(f"expected an exact number (int or Fraction), got {type(x).__name__}")
+    return Fraction(int(x)) if isinstance(x, np.integer) else Fraction(x)
+
+
+def reference() -> SimpleNamespace:
+    """The namespace the reference reading runs a claim's functions in (kind "reference")."""
+
+    def asarray(x):
+        return np.asarray(x, dtype=object)
+
+    sqrt = _elementwise(lambda v: _unary(_value(v), "sqrt"))
+    absolute = _elementwise(lambda v: _unary(_value(v), "abs"))
+    exp = _elementwise(lambda v: _unary(_value(v), "exp"))
+    log = _elementwise(lambda v: _unary(_value(v), "log"))
+    arccos = _elementwise(lambda v: _unary(_value(v), "acos"))
+    tanh = _elementwise(lambda v: _unary(_value(v), "tanh"))
+    maximum = _elementwise(lambda a, b: branch(_value(a), _value(b), True), 2)
+    minimum = _elementwise(lambda a, b: branch(_value(a), _value(b), False), 2)
+    guarded = _elementwise(lambda v, g: guard(_value(v), _value(g)), 2)
+    pi = symbolic_constant(se.pi, math.pi)
+
+    def q(p, r=1):
+        return constant(_exact(p) / _exact(r))
+
+    def total(x, axis=None):
+        x = asarray(x)
+        if x.size == 0:
+            return constant(0)
+        return np.sum(x, axis=axis)
+
+    def mean(x, axis=None):
+        x = asarray(x)
+        if x.size == 0:
+            raise ValueError("xp.mean of an empty array")
+        return np.mean(x, axis=axis)
+
+    def reduce(pairwise):
+        def over(x, axis=None):
+            x = asarray(x)
+            slices = list(x.reshape(-1) if axis is None else np.moveaxis(x, axis, 0))
+            return functools.reduce(pairwise, slices)
+        return over
+
+    def leaky_relu(x, slope=Fraction(1, 100)):
+        x = asarray(x)
+        if not isinstance(slope, (Value, np.ndarray)):
+            slope = constant(_exact(slope))
+        return maximum(x, x * slope)
+
+    def sigmoid(x):
+        one = constant(1)
+        return one / (one + exp(-asarray(x)))
+
+    xp = SimpleNamespace(
+        kind="reference",
+        sum=total, mean=mean, sqrt=sqrt, abs=absolute, maximum=maximum, minimum=minimum,
+        max=reduce(maximum), min=reduce(minimum),
+        dot=lambda a, b: np.dot(asarray(a), asarray(b)),
+        outer=lambda a, b: np.outer(asarray(a), asarray(b)),
+        ones=lambda n: np.array([constant(1) for _ in range(n)], dtype=object),
+        zeros=lambda n: np.array([constant(0) for _ in range(n)], dtype=object),
+        eye=lambda n: np.array([[constant(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
+        asarray=asarray, q=q,
+        relu=lambda x: maximum(asarray(x), constant(0)),
+        leaky_relu=leaky_relu,
+        tanh=tanh, exp=exp, log=log, arccos=arccos, sigmoid=sigmoid, pi=pi, make_pi=lambda: pi,
+        solve=solve, grad=gradient, guard=guarded,
+    )
+    xp.expect = lambda f, law, n, *args: expectations.expectation(xp, f, law, n, args, second=False)
+    xp.var = lambda f, law, n, *args: expectations.expectation(xp, f, law, n, args, second=True)
+    return xp
