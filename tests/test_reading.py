@@ -91,6 +91,15 @@ def test_existential_claims_read_at_a_witness():
     assert r.verdict == "holds" and r.value.fraction() == 0
 
 
+def test_a_dead_root_at_a_witness_is_not_read():
+    """Class 5 of issue 22: "for every x there is p with p² = x²" with a dead √(p − 1): at
+    x = 1/2 the witness p = 1/2 makes the radicand negative, but nothing reads it."""
+    claim = Claim(id="t/dead-root", source="t", statement="x", kind="identity", variables=(Var("x"),),
+                  exists=(Var("p"),), residual=lambda xp, x, p: (xp.sqrt(p - 1), p * p - x * x)[1])
+    r = reading.read(claim, {"x": Fraction(1, 2)}, {"p": Fraction(-1, 2)})
+    assert r.verdict == "holds" and r.value.fraction() == 0
+
+
 def test_laws_expectations_by_enumeration():
     claims = {c.id: c for c in load_file("docs/examples/expectations.py")}
     law = {"X_support": [1, 0], "X_weights": [1, 1]}

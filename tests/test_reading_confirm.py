@@ -205,6 +205,43 @@ def test_floats_never_flag_the_paper_claims_or_examples_at_generic_instances():
             assert c.status != "disagrees", (claim.id, instance, c)
 
 
+def _small_integer_instances(claim, sizes, count, rng):
+    """Instances of small integers with zeros and ties, as a shrunk counterexample is."""
+    out = []
+    for _ in range(count):
+        instance = {}
+        for v in claim.variables:
+            a = np.empty(claim.shape_of(v, sizes), dtype=object)
+            for k in np.ndindex(a.shape):
+                x = rng.choice([-2, -1, 0, 0, 1, 1, 2, 3])
+                x = abs(x) + 1 if v.domain == "positive" else (x or 1) if v.domain == "nonzero" else x
+                a[k] = a[k[::-1]] if v.domain == "symmetric" and k[0] > k[1] else Fraction(x)
+            instance[v.name] = a.tolist() if a.shape else a[()]
+        out.append(instance)
+    return out
+
+
+def test_floats_never_flag_the_examples_at_counterexamples():
+    """docs/examples' false claims at small-integer instances where the reading refutes them
+    (what fuzz's shrinking ends with): JAX float64 never disagrees."""
+    import random
+
+    pytest.importorskip("jax")
+    rng = random.Random(0)
+    refuted = 0
+    for path in sorted(glob.glob("docs/examples/*.py")):
+        for claim in load_file(path):
+            if claim.exists:
+                continue
+            sizes = {s: lo for s, (lo, hi) in claim.sizes.items()}
+            for instance in _small_integer_instances(claim, sizes, 12, rng):
+                if reading.read(claim, instance).verdict == "refuted":
+                    refuted += 1
+                    c = reading.confirm_floats(claim, instance)
+                    assert c.status != "disagrees", (claim.id, instance, c)
+    assert refuted >= 10
+
+
 def test_a_wrong_exact_value_disagrees_with_floats():
     pytest.importorskip("jax")
     claim = CLAIMS["santurkar2018/theorem-4.1"]

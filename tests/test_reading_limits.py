@@ -115,6 +115,10 @@ def test_huge_instances_are_refused_before_work():
     undecided(claim, {"y": [0] * 200_000}, "entries")
 
 
+def test_a_huge_number_in_the_instance_is_refused_before_arithmetic():
+    undecided(claim_of(lambda xp, y: y[0] * y[0] + y[1]), {"y": [3**1_000_000, 1]}, "bits")
+
+
 def test_expectations_over_too_many_batches():
     claim = Claim(id="t/e", source="t", statement="x", variables=(Law("X", (), "k"),), sizes={"k": (1, 9)},
                   residual=lambda xp, X: xp.expect(lambda xp, B: xp.sum(B), X, 13))

@@ -6,33 +6,51 @@ checker and the SMT export all judge.  This package reads the claim again,
 independently: the claim's own code runs unchanged on genuine numpy object
 arrays of exact values (values.py: symengine expressions), with numpy's real
 broadcasting, reductions and introspection; xp.grad differentiates
-symbolically along fresh symbols (grad.py), so nested gradients are exact by
-construction; signs are proved with arb balls and an exact zero test
+symbolically along fresh symbols per call (grad.py), so nested gradients are
+exact by construction; signs are proved with arb balls and an exact zero test
 (signs.py); expectations enumerate the batches (expect.py); xp.solve
-eliminates with row exchanges (linalg.py).
+eliminates with row exchanges (linalg.py); every reading is bounded by caps
+on operations, work, expression size and depth (session.py, values.py).
 
 Independence rule: nothing here imports bnproof.program, bnproof.claims.dual,
 the trace() or symbolic() namespaces of bnproof.claims.xp, bnproof.symbolic_m,
-bnproof.exact or bnproof.claims.decide (which imports the program
-evaluator).  It may import bnproof.claims.api (Claim, Var), bnproof.claims.law
-for the layout of a Law's Distribution (not its algebra), and
-bnproof.claims.xp.numeric() for the JAX float check only (floats.py, imported
-where it is used).  tests/test_reading_independence.py holds it to that.
+bnproof.exact, bnproof.claims.decide (which imports the program evaluator) or
+bnproof.claims.moments.  It may import bnproof.claims.api (Claim, Var),
+bnproof.claims.law for the layout of a Law's Distribution (not its algebra),
+and bnproof.claims.xp.numeric() with bnproof.numeric.jax_setup for the JAX
+float check only (floats.py, imported where it is used).  A claim's decision
+passed to confirm() is read by its fields, never by importing its module.
+tests/test_reading_independence.py holds the package to this.
 
-API:
-  read(claim, instance, witness=None) -> Reading
-      verdict "refuted" | "holds" | "outside-hypotheses" | "undecided", the
-      residual's exact value (a Value, or None), a one-line detail.
+API (verdict strings as claims/decide.py's):
+  read(claim, instance, witness=None, *, track=False) -> Reading
+      Reading(verdict, value, detail, sign, values, magnitude, fragile):
+      verdict "refuted" | "holds" | "outside-hypotheses" | "undecided"; value
+      the residual's exact Value (None when undefined, undecided, outside, or
+      an array residual of an existential claim: then `values` has every
+      entry); detail one line; sign −1/0/1 or None.  `instance` maps names to
+      nested lists of exact numbers (Fractions, ints, "p/q" text); an
+      existential claim is read at the values `witness` gives its existential
+      variables (without them: undecided).  Never raises but KeyboardInterrupt.
   confirm(claim, instance, decision, witness=None) -> Confirmation
-      status "agrees" | "disagrees" | "inconclusive" against a claims.decide.Decision.
+      Confirmation(status, detail, compared): status "agrees" | "disagrees" |
+      "inconclusive" for a claims.decide.Decision (verdict, residual Sign with
+      an exact Interval): disagrees when both decided and the verdicts or the
+      residual's signs differ, or the interval excludes the reference value.
   program_value(steps, output, instance) -> Value (a list for a list of outputs)
-      the certificate program format (fixed sizes) in the reference algebra.
+      the certificate program format at fixed sizes, in the reference algebra,
+      only the outputs' cone evaluated; malformed programs raise ValueError.
   confirm_program(claim, program, instances) -> Confirmation
-      the program's residual, hypotheses and equalities equal the claim's.
+      the program's residual, hypotheses and equalities equal the claim's at
+      each instance (exactly), wherever both are defined; `compared` counts
+      instances whose residuals were compared (inconclusive at 0).
   generic_instances(claim, sizes, count, seed=0, avoid=(), with_exists=False) -> list[dict]
   confirm_floats(claim, instance, exact_value=None, witness=None) -> Confirmation
       JAX float64 against the exact residual, within the bound floats.py states.
   reference() -> the namespace (xp.kind == "reference").
+  Value: .is_defined, .why, .expr, .sign(), .fraction(); Refused, Undefined,
+  Inconclusive (ReadingStop, BaseException subclasses a claim cannot catch
+  with `except Exception`).
 """
 
 from .confirm import AGREES, DISAGREES, INCONCLUSIVE, Confirmation, confirm, confirm_program

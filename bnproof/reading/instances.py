@@ -139,8 +139,11 @@ def generic_instances(claim, sizes: dict, count: int, seed=0, avoid=(), with_exi
     ties), in their declared domains, every 2-d non-symmetric variable of full rank, none
     equal to an instance of `avoid`.  With `with_exists`, the existential variables get
     values too (for confirm_program)."""
-    rng = _rng(claim, sizes, seed)
     variables = tuple(claim.variables) + (tuple(claim.exists) if with_exists else ())
+    missing = sorted({s for v in variables for s in v.shape if not isinstance(s, int) and s not in sizes})
+    if missing:
+        raise ValueError(f"generic_instances needs a value of every size: {', '.join(missing)} missing")
+    rng = _rng(claim, sizes, seed)
     shapes = {v.name: claim.shape_of(v, sizes) for v in variables}
     entries = sum(int(np.prod(s)) for s in shapes.values())
     height = max(9, 2 * entries)

@@ -48,17 +48,17 @@ def rational_sign(e) -> int:
 def nodes(e, known=()):
     """Every distinct subexpression of e, children before parents (iterative); those in
     `known` (and below them) are left out."""
-    seen, order, stack = set(known), [], [(e, False)]
+    seen, order, stack = set(), [], [(e, False)]
     while stack:
         x, done = stack.pop()
         if done:
             order.append(x)
             continue
-        if x in seen:
+        if x in seen or x in known:
             continue
         seen.add(x)
         stack.append((x, True))
-        stack.extend((a, False) for a in x.args if a not in seen)
+        stack.extend((a, False) for a in x.args if a not in seen and a not in known)
     return order
 
 

@@ -277,11 +277,15 @@ def text(e, limit: int = 200) -> str:
 
 
 def constant(q) -> Value:
-    """An exact int or Fraction as a value."""
+    """An exact int or Fraction as a value (poisoned beyond MAX_WORDS: a hostile instance's
+    million-digit entry is refused before any arithmetic on it)."""
     q = Fraction(q)
+    words = 1 + (abs(q.numerator).bit_length() + q.denominator.bit_length()) // 64
+    if words > MAX_WORDS:
+        return poison(INCONCLUSIVE, f"a number of more than {64 * MAX_WORDS} bits")
     e = se.Integer(q.numerator) if q.denominator == 1 else se.Rational(q.numerator, q.denominator)
     f = _float(q)
-    return Value(e, w=1 + (q.numerator.bit_length() + q.denominator.bit_length()) // 64, f=f, k=abs(f))
+    return Value(e, w=words, f=f, k=abs(f))
 
 
 def symbolic_constant(e, f: float) -> Value:
