@@ -22,7 +22,10 @@ either way, so it is skipped.  At most ``MAX_CASES`` combinations are tried.
 A proof of "0 wherever defined" is vacuous if the claim is defined nowhere,
 so "proved" also requires one exact witness at that size: an instance of
 small rationals (seeded deterministically) on which ``decide`` finds the
-hypotheses true and the residual defined and 0.
+hypotheses true and the residual defined and 0.  And since the proof is about
+the traced program, the claim's own code, read without the tracer
+(claims/second_reading.py), must compute the same values at generic instances of
+that size: otherwise there is no proof (a reason), or exit 7 on a disagreement.
 
 Only the field operations, integer powers, square roots and the piecewise
 steps are in the fragment; a transcendental step (exp, log, acos, tanh, π) is
@@ -43,6 +46,7 @@ from ..program.radicals import Radicals, TooMuchWork, Vacuous
 from ..program.trace import is_algebraic
 from .api import Claim
 from .decide import HOLDS, Traced, decide, trace
+from .second_reading import fixed_size_proof
 
 PROVED, NOT_PROVED, OUTSIDE_FRAGMENT = "proved", "not-proved", "outside-fragment"
 MAX_CASES = 256  # branch combinations of the case split
@@ -143,8 +147,9 @@ def _branch(op: str, a, b, choice: int, field: Radicals):
 def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES,
              max_work: int = MAX_PROOF_WORK) -> ProofResult:
     """Prove claim's residual ≡ 0 at these sizes wherever it is defined, with a witness.
-    Never raises: whatever stops the proof (the case or work limit, the claim's own code)
-    is NOT_PROVED with the reason."""
+    Raises only errors.Disagreement (exit 7: the traced program is not the claim's own
+    code, read independently): whatever else stops the proof (the case or work limit, the
+    claim's own code, a second reading that cannot confirm) is NOT_PROVED with the reason."""
     field = None
 
     def result(status, reason, **extra):
@@ -200,6 +205,11 @@ def prove_at(claim: Claim, sizes: dict, max_cases: int = MAX_CASES,
         return result(NOT_PROVED, "not proved: no instance where the claim is defined was found",
                       cases=split.cases)
     cases = f" in {split.cases} cases" if split.cases > 1 else ""
+    # the proof is about the traced program: it is the claim's only if the claim's own code,
+    # read without the tracer, computes the same values (errors.Disagreement, exit 7, if not)
+    why = fixed_size_proof(claim, sizes, traced, avoid=[witness])
+    if why is not None:
+        return result(NOT_PROVED, f"not proved: {why}", cases=split.cases)
     return result(PROVED, f"proved: the residual reduces to 0{cases} wherever it is defined, "
                           "and a witness instance is inside the claim's domain",
                   witness=witness, cases=split.cases)

@@ -12,6 +12,8 @@ decision alone (milliseconds), `certify` builds and checks the certificate
 (the checker re-runs the program in stdlib Fractions, up to a second at
 m = 256).  Shrinkers walk through exactly refuted instances with `refutes` and
 certify only what they would report (`simplest_certified`); `confirm` is both.
+A certified violation is reported only when the second reading of the claim
+(claims/second_reading.py) refutes it too.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..certificate.program import sealed
 from ..checker import Rejected, check_document
 from ..claims.api import Claim
 from ..claims.decide import REFUTED, UNDECIDED, Decision, decide, lookup, sizes_of, trace
+from ..claims.second_reading import instance_verdict
 from .space import valid_exact
 
 # Programs longer than this are shown unsimplified (expanding surds grows with the program).
@@ -56,8 +59,9 @@ class Judge:
     `verdict(instance)` the exact verdict of an instance already judged;
     `on_undecided(count)` hears each time the exact engine cannot decide one."""
 
-    def __init__(self, claim: Claim, on_undecided=None):
+    def __init__(self, claim: Claim, on_undecided=None, floats: bool = True):
         self.claim = claim
+        self.floats = floats  # the second reading's JAX float64 check too
         self.rejection: str | None = None
         self.undecided = 0  # nominated instances the exact engine could not decide
         self.on_undecided = on_undecided
@@ -125,6 +129,12 @@ class Judge:
             return None
         except (RecursionError, MemoryError) as err:  # the checker's own last resorts
             self.rejection = f"the checker ran out of {'stack' if isinstance(err, RecursionError) else 'memory'}"
+            return None
+        # the checker judged the traced program; the claim's own code, read without the
+        # tracer, must refute too (errors.Disagreement, exit 7, when it reads otherwise)
+        why = instance_verdict(claim, instance, decision, floats=self.floats)
+        if why is not None:
+            self.rejection = why
             return None
         how = decision.residual.how if decision.residual is not None else decision.detail
         return Refutation(instance, how, text, established)

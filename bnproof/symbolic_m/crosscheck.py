@@ -1,21 +1,88 @@
-"""The symbolic-length program against the claim itself, at concrete instances.
+"""The symbolic-length program against the claim itself: the second reading.
 
 The checker replays the traced program faithfully, but whether that program IS the
 claim's residual under numpy's semantics rests on the tracer (values.py,
-namespace.py): a broadcasting rule or an axis read otherwise gives a proof of another
-statement.  So before a proof is certified, the program instantiated at the witness's
-m (the checker's instantiate) and the claim's own fixed-size trace (the exact engine's)
-are evaluated on the same instance by the checker's exact evaluator, and their
-residuals and hypotheses must be exactly equal.  A point never proves agreement; a
-disagreement refutes it, and then there is no proof."""
+namespace.py): a broadcasting rule, a branch the claim took on an introspection, a
+refusal it caught, each gives a proof of another statement.  So before a proof is
+reported, the program instantiated at several batch sizes (the checker's
+instantiate) is compared with the claim's own code read by bnproof.reading, which
+shares nothing with the tracer: at random *generic* instances (no ties, no zeros,
+full rank, never the witness), where a misreading shows, rather than at the
+witness, where the hypotheses hold and degenerate readings often agree.  Every
+residual and hypothesis value must be exactly equal.  Points never prove
+agreement; one disagreement refutes it (exit 7, a bug of the tracer).
+"""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
+# batch sizes the program is compared at: beyond the witness's small m, past the
+# thresholds a claim's Python could hide (m ≥ 7 in the review's example)
+SIZES = (2, 3, 4, 5, 7, 9)
+PER_SIZE = 1  # generic instances per batch size
 
 
+def claim_steps(steps: list) -> list:
+    """The instantiated program with the claim's own input names: the symbolic program
+    names a column j of a batch matrix X "X:j" and an entry k of a fixed-size array w
+    "w:k"; the claim's instance has X[i][j] and w[k]."""
+    out = []
+    for step in steps:
+        if step[0] == "input" and ":" in step[1]:
+            base, *fixed = step[1].split(":")
+            step = ["input", base, *step[2:], *(int(k) for k in fixed)]
+        out.append(step)
+    return out
+
+
+def instantiated(program: dict, m: int) -> dict:
+    """The symbolic-length program at batch size m, in the fixed-size certificate format
+    with the claim's input names (the checker's instantiate; raises its Rejected)."""
+    from ..checker.instantiate import instantiate
+    from ..checker.symbolic_program import read_inputs, read_steps
+
+    inputs = read_inputs(program["inputs"])
+    types: list = []
+    ops = read_steps(program["steps"], inputs, types, "program.steps")
+    steps, vals = instantiate(inputs, ops, types, m)
+    return {"steps": claim_steps(steps), "residual": vals[program["residual"]],
+            "hypotheses": [vals[h] for h in program["hypotheses"]]}
+
+
+def second_reading(claim, fixed: dict, program: dict, avoid=(), sizes=SIZES, seed: int = 0):
+    """The second reading's Confirmation (bnproof.reading: agrees | disagrees |
+    inconclusive) of the program against the claim at generic instances of every batch
+    size in `sizes`; the first disagreement or inconclusive size decides."""
+    from .. import reading
+    from ..checker.parse import Rejected
+
+    compared = 0
+    for m in sizes:
+        at = {**fixed, "m": m}
+        try:
+            fixed_program = instantiated(program, m)
+            instances = reading.generic_instances(claim, at, PER_SIZE, seed=seed, avoid=avoid)
+        except (Rejected, ValueError) as err:
+            return reading.Confirmation(reading.INCONCLUSIVE, f"at m = {m}: {err}")
+        result = reading.confirm_program(claim, fixed_program, instances)
+        if result.status != reading.AGREES:
+            return reading.Confirmation(result.status, f"at m = {m}: {result.detail}", compared)
+        compared += result.compared
+    return reading.Confirmation(reading.AGREES, f"the program equals the claim at {compared} generic "
+                                                f"instances, m = {', '.join(map(str, sizes))}", compared)
+
+
+def gate(claim, fixed: dict, program: dict, avoid=()) -> str | None:
+    """claims.second_reading's answer for a proof for every m at these fixed sizes: None
+    (agrees), a reason (cannot confirm), or errors.Disagreement raised."""
+    from ..claims.second_reading import settle
+
+    at = "".join(f" at {k} = {v}" for k, v in sorted(fixed.items()))
+    return settle(second_reading(claim, fixed, program, avoid=avoid), f"the proof of {claim.id} for every m{at}")
+
+
+# TEMPORARY (until symbolic_m/prove.py calls second_reading): the witness-only comparison
 def disagreement(claim, fixed: dict, program: dict, m: int, program_values: dict,
                  instance: dict) -> str | None:
     """Why the program and the claim differ at this instance (program_values keyed by the

@@ -1,0 +1,77 @@
+"""No verdict without the second reading: the gate every reported verdict passes.
+
+The engine, the checker and the SMT judges all judge the program the tracer made
+of a claim's Python code; when the tracer misreads the code, all three agree on a
+wrong verdict.  bnproof.reading reads the claim again, independently of the
+tracer and of the dual numbers (the claim's own code on numpy object arrays of
+exact values, gradients by symbolic differentiation).  Each function here asks
+it about one verdict and answers in one of three ways:
+
+  * None: the readings agree, the verdict may be reported;
+  * a reason (str): the second reading could not confirm it (a construct it
+    cannot read, a cap reached), so the verdict is not reported: undecided;
+  * errors.Disagreement raised (exit 7): the readings differ, a bug of the
+    tracer or of the engine, never a verdict.
+"""
+
+from __future__ import annotations
+
+from ..errors import Disagreement
+
+FIXED_SIZE_INSTANCES = 2  # generic instances a fixed-size proof is compared at
+
+
+def settle(confirmation, what: str) -> str | None:
+    from .. import reading
+
+    if confirmation.status == reading.AGREES:
+        return None
+    if confirmation.status == reading.DISAGREES:
+        raise Disagreement(f"internal disagreement: {what}: the traced program and the claim's own "
+                           f"code read independently differ ({confirmation.detail})")
+    return f"the second reading could not confirm {what}: {confirmation.detail}"
+
+
+def instance_verdict(claim, instance: dict, decision, witness: dict | None = None,
+                     floats: bool = True) -> str | None:
+    """The engine's decision at an instance (a refutation's counterexample, the data of
+    `verify --data`) against the reference reading, then against JAX float64 (floats)."""
+    from .. import reading
+
+    why = settle(reading.confirm(claim, instance, decision, witness),
+                  f"the verdict {decision.verdict} of {claim.id}")
+    if why is not None or not floats or decision.verdict not in ("refuted", "holds"):
+        return why
+    # floats only flag a gross difference; an inconclusive float check withholds nothing
+    result = reading.confirm_floats(claim, instance, witness=witness)
+    if result.status == reading.DISAGREES:
+        raise Disagreement(f"internal disagreement: JAX float64 and the exact residual of {claim.id} "
+                           f"differ ({result.detail})")
+    return None
+
+
+def program_of(traced) -> dict:
+    program = {"steps": traced.steps, "residual": traced.residual,
+               "hypotheses": list(traced.hypotheses)}
+    if traced.equalities:
+        program["equalities"] = list(traced.equalities)
+    return program
+
+
+def fixed_size_proof(claim, sizes: dict, traced, avoid=(), seed: int = 0) -> str | None:
+    """A proof at fixed sizes is a proof about the traced program: at generic instances
+    of those sizes (never the witness) the program must be the claim's own code."""
+    from .. import reading
+
+    instances = reading.generic_instances(claim, sizes, FIXED_SIZE_INSTANCES, seed=seed, avoid=avoid)
+    sizes_text = ", ".join(f"{k} = {v}" for k, v in sorted(sizes.items()))
+    return settle(reading.confirm_program(claim, program_of(traced), instances),
+                   f"the proof of {claim.id} at {sizes_text}")
+
+
+def certificate_program(claim, program: dict, instances) -> str | None:
+    """A certificate's fixed-size program against the claim (check --claim)."""
+    from .. import reading
+
+    return settle(reading.confirm_program(claim, program, instances),
+                   f"the certificate's program of {claim.id}")
