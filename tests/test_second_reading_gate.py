@@ -136,3 +136,28 @@ def test_columns_and_fixed_entries_are_renamed_to_the_claims_inputs():
     steps = [["input", "X:1", 4], ["input", "w:0"], ["input", "W:1:2"], ["input", "y", 3], ["input", "g"]]
     assert claim_steps(steps) == [["input", "X", 4, 1], ["input", "w", 0], ["input", "W", 1, 2],
                                   ["input", "y", 3], ["input", "g"]]
+
+
+# ------------------------------------------------------------ existential claims
+
+
+# TRUE: p = x is a witness.  The tracer reads the residual 1, which no p makes 0.
+EXISTS = Claim(id="gate/exists", source="test", statement=r"\exists p: p = x", kind="identity",
+               variables=(Var("x", ()),), exists=(Var("p", ()),),
+               residual=lambda xp, x, p: p - x + _traced_only(xp, x - p + 1))
+
+
+def test_no_witness_for_another_program_is_a_disagreement():
+    from bnproof.search.exists import search
+
+    with pytest.raises(Disagreement, match="certificate's program of gate/exists"):
+        search(EXISTS, max_examples=5, time_budget=30)
+
+
+def test_an_honest_existential_refutation_passes_the_gate():
+    from bnproof.search.exists import search
+
+    inverse = Claim(id="gate/inverse", source="test", statement=r"\exists p: p x = 1", kind="identity",
+                    variables=(Var("x", ()),), exists=(Var("p", ()),), residual=lambda xp, x, p: p * x - 1)
+    outcome = search(inverse, max_examples=40, time_budget=60)
+    assert outcome.verdict == "refuted" and outcome.refutation.instance == {"x": 0}

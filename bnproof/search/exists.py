@@ -65,11 +65,29 @@ def _certified(claim, instance, sizes, traced, inner) -> tuple[Refutation | None
         return None, str(err).partition("so it is not written: ")[2] or str(err)
     except Rejected as err:
         return None, str(err)
+    why = _second_reading(claim, instance, sizes, traced)
+    if why is not None:
+        return None, why
     how = ("a Farkas certificate" if inner.method == "farkas"
            else "z3 and cvc5 (not checked by the bnproof kernel)")
     what = ("no witness: Farkas multipliers y = (" + ", ".join(map(str, inner.multipliers)) + ")"
             if inner.method == "farkas" else "no witness: z3 and cvc5 answer unsat")
     return Refutation(instance, how, text, established, what, None), None
+
+
+def _second_reading(claim, instance: dict, sizes: dict, traced) -> str | None:
+    """"No witness" is a theorem about the traced program: at the instance, with generic
+    values of the existential variables, the claim's own code read without the tracer
+    must compute the same residuals and hypotheses (claims/second_reading.py; exit 7 when
+    it does not)."""
+    from .. import reading
+    from ..claims.second_reading import certificate_program
+
+    generic = reading.generic_instances(claim, sizes, 2, with_exists=True)
+    points = [{**g, **instance} for g in generic]  # the counterexample's x, generic p
+    program = {"steps": traced.steps, "residual": list(traced.residuals),
+               "hypotheses": list(traced.hypotheses)}
+    return certificate_program(claim, program, points)
 
 
 def search(claim: Claim, seed: int = 0, max_examples: int = 200, time_budget: float = 20.0,
