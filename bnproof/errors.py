@@ -53,7 +53,8 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
                              "(`check`: every certificate accepted; otherwise: done as asked)", {
         "verify": "the claim holds on the instance",
         "fuzz": "no counterexample found (survived), or verified exactly",
-        "prove": "proved for every m (each proof certificate accepted by the independent checker)",
+        "prove": "proved for every m, at every fixed size the claim declares (each proof certificate "
+                 "accepted by the independent checker)",
         "list": "the claims were listed",
         "check": "every certificate accepted",
         "latex": "the document was written",
@@ -68,11 +69,13 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
         "scan": "the Lemma fails on some layer (numerically: evidence, not an exact refutation)",
         "study": "a failure of Lemma 4.5 was confirmed exactly"}),
     ExitCodeRow(ExitCode.USAGE, "bad command line (unknown option, missing argument)", EVERY),
-    ExitCodeRow(ExitCode.BAD_INPUT, "bad input: a missing, empty or malformed file, non-numeric, NaN/inf "
-                                    "or ragged data, an unknown claim, a mistake in a claim file (with "
-                                    "its file:line)", {
+    ExitCodeRow(ExitCode.BAD_INPUT, "bad input: a missing, empty or malformed file, or one that is not a "
+                                    "regular file (a FIFO), non-numeric, NaN/inf or ragged data, data "
+                                    "outside the sizes a claim declares, an unknown claim, a mistake in a "
+                                    "claim file (with its file:line)", {
         "verify": "", "fuzz": "", "prove": "", "list": "",
-        "check": "a file is missing, unreadable, empty or binary: no certificate to check",
+        "check": "a file is missing, unreadable, empty, binary or not a regular file (a FIFO): no "
+                 "certificate to check",
         "latex": "", "plot": "", "export": "", "scan": "", "study": ""}),
     ExitCodeRow(ExitCode.DEGENERATE, "degenerate instance: σ = 0 in a BN unit, or singular least squares", {
         "verify": "", "latex": "", "plot": "", "scan": ""}),
@@ -81,7 +84,8 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
     ExitCodeRow(ExitCode.REJECTED, "a certificate was rejected by the independent checker (or not "
                                    "confirmed by `export --solve`)", {
         "verify": "the certificate was rejected by the independent checker (a bug, never ignored)",
-        "check": "a certificate was rejected by the checker",
+        "check": "a certificate was rejected by the checker, or (--claim) is not of the claim given: "
+                 "another claim, another program, or sizes outside those the claim declares",
         "latex": "the certificate was rejected by the independent checker",
         "export": "the certificate was rejected, or the solver did not answer unsat"}),
     ExitCodeRow(ExitCode.DISAGREEMENT, "internal disagreement between the exact and numeric layers (a bug)",
@@ -89,11 +93,12 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
     ExitCodeRow(ExitCode.INTERNAL, "internal error (a bug of bnproof)", EVERY),
     ExitCodeRow(ExitCode.VACUOUS, "vacuous: no instance searched met the claim's hypotheses, so nothing "
                                   "was tested", {"fuzz": ""}),
-    ExitCodeRow(ExitCode.UNDECIDED, "undecided, or not proved: no verdict could be established (the "
-                                    "reason is printed)", {
+    ExitCodeRow(ExitCode.UNDECIDED, "undecided, or not proved (or proved for part of the declared sizes "
+                                    "only): no verdict could be established (the reason is printed)", {
         "verify": "undecided: the exact engine could not decide the instance (the reason is printed)",
         "fuzz": "undecided, e.g. an exact violation the checker cannot certify (the reason is printed)",
-        "prove": "not proved, or not in the provable fragment (the reason is printed)"}),
+        "prove": "not proved, proved for part of the declared sizes only, not in the provable fragment, "
+                 "or the time budget ran out (the reason is printed)"}),
     ExitCodeRow(ExitCode.INTERRUPTED, "interrupted (Ctrl-C); certificates and records already written are "
                                       "kept", EVERY),
 )

@@ -159,7 +159,7 @@ def test_exact_note_appears_for_proved_identities(tmp_path):
     proc = run("fuzz", "remark-2.7/corrected", "--max-examples", "10", "--no-jax", "--json",
                cwd=tmp_path)
     (out,) = json.loads(proc.stdout)
-    assert out["verdict"] == "verified-exactly" and out["exact"] == "verified exactly for m ≤ 6"
+    assert out["verdict"] == "verified-exactly" and out["exact"] == "verified exactly for 2 ≤ m ≤ 6"
 
 
 def test_malformed_claim_file_is_bad_input(tmp_path):

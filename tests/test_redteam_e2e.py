@@ -78,12 +78,13 @@ def test_a_proof_that_starts_above_the_smallest_size_says_where_it_starts():
                   residual=lambda xp, y: xp.sum(y) - xp.sum(y))
     grid = [{"m": 3}, {"m": 4}, {"m": 5}]
     outcome = Outcome(claim, "verified-exactly", 0, 0.0, proof_grid=grid, proved_sizes=grid)
-    assert outcome.exact_note == "verified exactly for 3 ≤ m ≤ 5"
+    assert outcome.exact_note == "verified exactly for 3 ≤ m ≤ 5 only, of 2 ≤ m ≤ 6 declared"
     one = Outcome(claim, "verified-exactly", 0, 0.0, proof_grid=grid[:1], proved_sizes=grid[:1])
-    assert one.exact_note == "verified exactly for m = 3"
+    assert one.exact_note == "verified exactly for m = 3 only, of 2 ≤ m ≤ 6 declared"
     from_smallest = [{"m": 2}, {"m": 3}]
     assert Outcome(claim, "verified-exactly", 0, 0.0, proof_grid=from_smallest,
-                   proved_sizes=from_smallest).exact_note == "verified exactly for m ≤ 3"
+                   proved_sizes=from_smallest).exact_note == ("verified exactly for 2 ≤ m ≤ 3 only, "
+                                                              "of 2 ≤ m ≤ 6 declared")
 
 
 NEAR = '''

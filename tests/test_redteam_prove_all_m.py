@@ -351,7 +351,8 @@ def test_prove_a_claim_outside_the_fragment_says_why_in_one_line(tmp_path):
     assert code == 10 and output == "me/relu: not in the provable fragment: uses relu\n"
     code, output = _cli("prove", str(path), "--json", "--out-dir", str(tmp_path / "out"))
     (obj,) = json.loads(output)
-    assert code == 10 and set(obj) == {"claim", "status", "text", "fixed", "normal_form", "certificates"}
+    assert code == 10 and set(obj) == {"claim", "status", "text", "fixed", "covered", "normal_form",
+                                        "certificates"}
     assert obj["status"] == "outside-fragment" and obj["certificates"] == [] and obj["fixed"] == [{}]
     assert not (tmp_path / "out").exists()
 

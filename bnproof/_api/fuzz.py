@@ -22,8 +22,9 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
     search switches JAX to float64 in this process), `prove=False` is
     `--no-prove` (with prove, an identity that survives is proved at the claim's
     fixed sizes, and every claim that survives is proved for every m where it can
-    be, as `bnproof.prove` does: the result's first note then says "proved for
-    every m" or why not).
+    be, as `bnproof.prove` does, within the same time budget: the result's first
+    note then says "proved for every m", or "proved for part of the range" and
+    which sizes, and `to_json()["proof"]` says so with the sizes it covers).
 
     The search runs in this process and keeps `time_budget` (seconds)
     cooperatively: it stops at its next check of the clock, which the claim's
@@ -42,6 +43,9 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
     size_grid(c, sizes)  # bad sizes are bad input before any search
     options = {"seed": seed, "max_examples": max_examples, "batch": batch, "time_budget": float(time_budget),
                "sizes": dict(sizes or {}), "use_jax": bool(jax), "prove": bool(prove)}
+    import time
+
+    deadline = time.monotonic() + float(time_budget)  # the proof for every m is kept within it too
     target = None
     if out_dir is not None:  # where `bnproof fuzz` would write, with out_dir for certificates/
         target = Path(out_dir) / search.certificate_path(c).relative_to("certificates")
@@ -68,7 +72,8 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
     if prove:  # a claim that survives gets a proof for every m, its line first among the notes
         from ..symbolic_m.survivor import prove_survivor
 
-        prove_survivor(c, outcome, Path(out_dir) if out_dir is not None else None)
+        # isolated, the worker made the attempts under the budget; here they stop at the deadline
+        prove_survivor(c, outcome, Path(out_dir) if out_dir is not None else None, deadline)
     path = None
     if outcome.refutation is not None and outcome.verdict == search.REFUTED and target is not None:
         try:

@@ -92,7 +92,10 @@ def _checked(where, step):
 
 
 def _certificate_path(claim: str) -> Path:
+    from .files import refuse_special
+
     path = Path(claim)
+    refuse_special(path)  # a FIFO named as the certificate: refused, not read as an id
     if path.is_file():
         return path
     if claim.endswith(".json"):
@@ -132,9 +135,14 @@ def _from_document(doc, name: str, path: Path | None = None, source=None):
     if doc.get("kind") == "proof":
         return _proof(doc, f"ACCEPTED {name}: {line}", name, path, source)
     if "program" in doc:
+        from ..cli.run_check import sizes_difference
         from ..render.latex_program import document
 
-        return document(doc, f"ACCEPTED {name}: {line}", name, _source(doc, source))
+        claim = _source(doc, source)
+        why = None if source is None else sizes_difference(claim, doc["sizes"])
+        if why is not None:  # a refutation at sizes the claim given does not declare is none of its
+            raise CertificateRejected(f"{path or name}: {why}")
+        return document(doc, f"ACCEPTED {name}: {line}", name, claim)
     from ..claims import lemma45
     from ..instance import instance_from_json
     from ..render.latex_lemma45 import document

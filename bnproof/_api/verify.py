@@ -51,7 +51,9 @@ def claim_data(claim, data):
         return _exact_floats(data, "data")
     if isinstance(data, (str, os.PathLike)):
         from ..instance import read_json
+        from .files import refuse_special
 
+        refuse_special(data)  # a FIFO would block the read for ever
         return read_json(data)
     raise BadInput(f"data is a dict or the path of a JSON file, not {type(data).__name__}")
 
@@ -92,6 +94,9 @@ def instance_of(data, certifiable: bool = True):
     elif isinstance(data, dict):
         instance = instance_from_json(_exact_floats(data, "data"))
     elif isinstance(data, (str, os.PathLike)):
+        from .files import refuse_special
+
+        refuse_special(data)  # a FIFO would block the read for ever
         instance = load_instance(data)
     else:
         raise BadInput(f"data is None, a dict or the path of a JSON file, not {type(data).__name__}")

@@ -89,11 +89,8 @@ def verify_claim(claim, data, out: str | Path | None = None) -> ClaimVerifyResul
     `--data`); write a refutation's certificate to `out` if given."""
     from .claim_data import claim_instance, to_strings
 
-    instance = claim_instance(claim, data)
-    if claim.exists:
-        verdict, reason, text = _existential(claim, instance)
-    else:
-        verdict, reason, text = _universal(claim, instance)
+    instance = claim_instance(claim, data)  # refused outside the claim's declared sizes
+    verdict, reason, text = decided(claim, instance)
     residual, approx = (None, None) if claim.exists or verdict == OUTSIDE else _residual(claim, instance)
     path = check = None
     if text is not None:
@@ -101,6 +98,15 @@ def verify_claim(claim, data, out: str | Path | None = None) -> ClaimVerifyResul
     return ClaimVerifyResult(claim.id, claim.source, claim.statement,
                              {k: to_strings(v) for k, v in instance.items()}, verdict, reason,
                              residual, approx, text, path, check, claim.reading)
+
+
+def decided(claim, instance: dict) -> tuple[str, str, str | None]:
+    """(verdict, reason, certificate text or None): where `verify CLAIM --data` and
+    `bnproof.verify` decide a claim on one instance (already read exactly and within the
+    claim's declared sizes)."""
+    if claim.exists:
+        return _existential(claim, instance)
+    return _universal(claim, instance)
 
 
 def _sizes(claim, instance: dict) -> dict:

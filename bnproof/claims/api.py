@@ -121,7 +121,8 @@ def proofs_root() -> Path:
 def load_file(path: str | Path) -> list[Claim]:
     path = Path(path)
     if not path.is_file():
-        raise BadInput(f"cannot read claim file {path}: no such file")
+        raise BadInput(f"cannot read claim file {path}: "
+                       f"{'not a regular file' if path.exists() else 'no such file'}")
     name = "bnproof_claim_" + re.sub(r"\W", "_", str(path.resolve()))
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None:  # Python only loads source files it recognises by their suffix

@@ -27,13 +27,16 @@ def fuzz(
     time_budget: float = typer.Option(
         20.0, "--time-budget", min=0.1,
         help="Seconds per claim, at most, for everything: search, JAX compilation, shrinking, "
-             "certification and the symbolic proof (half of it when an identity is to be proved). "
-             "The search process is killed a moment after; what it found is kept."),
+             "certification and the symbolic proofs (the search takes half of it when an identity is to "
+             "be proved at fixed sizes; the proof for every m gets what is left). The search process is "
+             "killed a moment after; what it found is kept."),
     size: List[str] = typer.Option([], "--size", help="Fix a size, e.g. --size m=3 (repeatable)."),
     no_jax: bool = typer.Option(False, "--no-jax", help="Hypothesis only; skip the JAX search."),
     as_json: bool = typer.Option(
         False, "--json", help='Print a JSON list, one object per claim (also for one): '
-        '{"claim", "verdict", "reason", "instances", ...}, each what bnproof.fuzz(...).to_json() returns.'),
+        '{"claim", "verdict", "reason", "instances", ..., "proof"}, each what bnproof.fuzz(...).to_json() '
+        'returns; "proof" is the proof for every m of a claim that survived, as `bnproof prove --json` '
+        'gives it ({"status", "text", "covered", "certificates"}), else null.'),
     timings: bool = typer.Option(True, "--timings/--no-timings",
                                  help="Report wall time (--no-timings makes output byte-identical per seed)."),
     out_dir: Path = typer.Option(
@@ -51,7 +54,8 @@ def fuzz(
                                      "(continue an interrupted run)."),
     prove: bool = typer.Option(True, "--prove/--no-prove",
                                help="For identities that survive, prove them with symbols at the claim's fixed sizes; "
-                                    "prove every claim that survives for every m (bnproof prove)."),
+                                    "prove every claim that survives for every m (bnproof prove), within "
+                                    "--time-budget."),
     distributed: bool = options.DISTRIBUTED,
     coordinator: Optional[str] = options.COORDINATOR,
     num_processes: Optional[int] = options.NUM_PROCESSES,
@@ -170,9 +174,12 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                     f"written: {err.filename or directory}: {err.strerror or err}")
         proof = None
         if prove:  # a claim that survives gets a proof for every m (its line comes first among the notes)
+            import time
+
             from ..symbolic_m.survivor import prove_survivor, record_field
 
-            proof = prove_survivor(c, outcome, directory)
+            # the worker made the attempts under the claim's budget; none is made here, unbounded
+            proof = prove_survivor(c, outcome, directory, deadline=time.monotonic())
         result = render_fuzz.to_json(outcome, path, timings)
         if record:  # at once, so an interrupted run loses nothing it finished
             entries[c.id] = render_fuzz.record_entry(outcome)

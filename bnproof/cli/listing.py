@@ -14,7 +14,8 @@ def list_claims(
     as_json: bool = typer.Option(
         False, "--json", help="Print a JSON list, one object per claim: "
         '{"id", "aliases", "source", "verdict", "certificate", "proof", ...}; "proof" is '
-        '{"text", "certificates"} for a claim proved for every m, else null.'),
+        '{"status", "text", "covered", "certificates"} for a claim proved for every m ("proved") or for '
+        'part of its declared sizes ("proved-partly", covered naming the fixed sizes proved), else null.'),
 ) -> None:
     """Every known claim with its source and current verdict."""
     from ..claims.api import all_claims

@@ -38,6 +38,10 @@ def plot(
     from ..claims import lemma45
     from ..instance import example_3_2, load_instance
 
+    from .._api.files import refuse_special
+
+    if data is not None:
+        refuse_special(data)  # a FIFO would block the read for ever
     instance = example_3_2() if data is None else load_instance(data)
     if not 1 <= neuron <= instance.n:
         raise BadInput(f"--neuron {neuron}: the instance has {instance.n} neuron"

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from .._api.prove import DEFAULT_BUDGET
+from ..errors import BadInput, BnproofError, ExitCode
 from .application import EPILOG, app
 
 DEFAULT_OUT_DIR = "bnproof-out"  # as fuzz: never the committed certificates/ unless --record
@@ -18,9 +20,10 @@ def prove(
                                           "santurkar2018, or a claim file FILE.py."),
     as_json: bool = typer.Option(
         False, "--json", help='Print a JSON list, one object per claim (also for one): {"claim", "status", '
-        '"text", "fixed", "normal_form", "certificates"}; status is "proved", "not-proved" or '
-        '"outside-fragment", normal_form is the LaTeX of the residual normal form ("0" when it is 0), each what '
-        'bnproof.prove(...).to_json() returns.'),
+        '"text", "fixed", "covered", "normal_form", "certificates"}; status is "proved", "proved-partly", '
+        '"not-proved" or "outside-fragment", covered lists the fixed sizes proved (each an object, {} when m '
+        'is the only size), normal_form is the LaTeX of the residual normal form ("0" when it is 0), each '
+        'what bnproof.prove(...).to_json() returns.'),
     out_dir: Path = typer.Option(
         Path(DEFAULT_OUT_DIR), "--out-dir", metavar="DIR",
         help="Where proof certificates are written, as DIR/<claim id>.proof.json (DIR/<claim id>.d2.proof.json "
@@ -29,15 +32,33 @@ def prove(
     record: bool = typer.Option(False, "--record",
                                 help="Write each proof certificate into the committed certificates/ "
                                      "(claims of proofs/ only)."),
+    time_budget: float = typer.Option(
+        DEFAULT_BUDGET, "--time-budget", min=0.1,
+        help="Seconds per claim, at most, for its proof at every fixed size. The proof runs in a worker "
+             "process that is killed a moment after; the sizes proved by then are kept (\"proved for part "
+             "of the range\"), else \"not proved: time budget exhausted\"."),
 ) -> None:
     """Prove claims for every batch size m: the residual's normal form in an algebra of
     batch sums and roots is 0 (an identity), or a manifestly nonnegative combination
     (an inequality).  Each proof is replayed by the independent checker before its
-    certificate is written.  Otherwise: "not proved: normal form …" or "not in the
-    provable fragment: uses …" (exit 10); never more than is established."""
+    certificate is written.  "proved" (exit 0) only when every fixed size the claim
+    declares (each size but m) is proved; otherwise "proved for part of the range:
+    …" naming the sizes proved and those not, "not proved: normal form …" or "not in
+    the provable fragment: uses …" (exit 10); never more than is established.
+    Ctrl-C stops at once (exit code 130)."""
+    try:
+        _prove(claim, as_json, out_dir, record, time_budget)
+    except KeyboardInterrupt:  # wherever it lands; main() says "interrupted" for every command
+        from .fuzz import _ignore_further_interrupts
+
+        _ignore_further_interrupts()
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
+
+
+def _prove(claim: str, as_json: bool, out_dir: Path, record: bool, time_budget: float) -> None:
     from ..claims.api import proofs_root, resolve
-    from ..errors import BadInput, ExitCode
-    from .._api.prove import prove as prove_one
+    from ..search.worker import Supervisor, digest
+    from .._api.prove import concluded
 
     claims = resolve(claim)
     if record:
@@ -47,12 +68,23 @@ def prove(
                 raise BadInput(f"--record writes the committed certificates/ of the claims in {root}; "
                                f"{c.path or c.id} is not one of them: prove it without --record")
     directory = proofs_root().parent / "certificates" if record else out_dir
+    digests = {c.path: digest(c.path) for c in claims if c.path}
     results = []
-    for c in claims:
-        result = prove_one(c, out_dir=directory)
-        results.append(result)
-        if not as_json:
-            typer.echo(result.line())
+    with Supervisor() as supervisor:  # the claim's code runs there, killed when its budget is spent
+        try:
+            for c in claims:
+                attempts, stopped = supervisor.prove(c, time_budget, digests.get(c.path))
+                result = concluded(c, attempts, stopped, directory)
+                results.append(result)
+                if not as_json:
+                    typer.echo(result.line())
+        except BnproofError as err:  # a run stopped by an error still reports the claims it finished
+            err.finished = [r.to_json() for r in results]
+            raise
+        except KeyboardInterrupt:
+            if as_json and results:
+                typer.echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
+            raise
     if as_json:
         typer.echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
     raise typer.Exit(ExitCode.OK if all(r.proved for r in results) else ExitCode.UNDECIDED)

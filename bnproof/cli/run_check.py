@@ -52,15 +52,36 @@ def difference(claims: list, claim_file: Path, doc: dict) -> str | None:
     return None
 
 
+def sizes_difference(claim, sizes, what: str = "the certificate is at") -> str | None:
+    """Why a certificate's sizes are not the claim's, or None: each must lie in the range
+    the claim declares, since the sizes are part of the statement (a refutation at m = 3
+    of a claim that fixes m = 2 refutes a claim nobody made)."""
+    from .._api.claim_data import size_outside
+
+    if not isinstance(sizes, dict):
+        return None  # the checker has read the document: never the case
+    for name in sorted(sizes):
+        problem = size_outside(claim, name, sizes[name])
+        if problem is not None:
+            return f"{what} {problem}"
+    return None
+
+
 def proof_difference(claim, doc: dict, where: str) -> str | None:
     """The first difference between an accepted proof certificate and the claim it names:
-    the claim object, then the symbolic-length program the engine's tracer gives for it at
-    the certificate's fixed sizes (byte for byte), or None."""
+    the claim object, its fixed sizes and its witness's m in the claim's ranges, then the
+    symbolic-length program the engine's tracer gives for it at the certificate's fixed
+    sizes (byte for byte), or None."""
     from ..certificate.program import claim_object
     from ..symbolic_m.trace import program_for
 
     if claim_object(claim) != doc["claim"]:
         return f"the claim object differs from that of {claim.id} in {where}"
+    why = sizes_difference(claim, doc["fixed"], "the proof is at")
+    if why is None and "m" in claim.sizes:  # the witness shows the proof is not vacuous: in the claim's range
+        why = sizes_difference(claim, {"m": doc["witness"]["m"]}, "the proof's witness is at")
+    if why is not None:
+        return why
     try:
         traced = program_for(claim, doc["fixed"])
     except Exception as err:  # noqa: BLE001 - outside the fragment, or the user's code raised
@@ -101,6 +122,10 @@ def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
         return ok, why or ""
     if "program" not in doc:
         return False, "not a program certificate, so there is no program to compare"
+    claim = next((c for c in claims if c.id == doc["claim"]["id"]), None)
+    why = None if claim is None else sizes_difference(claim, doc.get("sizes"))
+    if why is not None:  # before any tracing: an instance outside the statement is no instance of it
+        return False, why
     if "nonexistence" in doc:
         from ..certificate.exists import difference as exists_difference
 
@@ -142,12 +167,23 @@ def unreadable(path: Path) -> str | None:
     binary): bad input (exit 3), not a certificate the checker rejected (exit 6).
     None for any text file, which the checker then judges."""
     import codecs
+    import os
+    import stat
 
+    nonblock = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
     try:
-        with open(path, "rb") as file:
+        fd = os.open(path, os.O_RDONLY | nonblock)
+    except OSError as err:
+        return f"cannot read {path}: {err.strerror or type(err).__name__}"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or device: refused, never waited on
+            return f"cannot read {path}: not a regular file"
+        with os.fdopen(fd, "rb", closefd=False) as file:
             head = file.read(PEEK)
     except OSError as err:
         return f"cannot read {path}: {err.strerror or type(err).__name__}"
+    finally:
+        os.close(fd)
     if len(head) < PEEK and not head.strip():
         return f"{path} is empty"
     try:

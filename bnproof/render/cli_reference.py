@@ -24,6 +24,7 @@ many claims or files the command covers:
 |---|---|
 | `bnproof list` | a list, one object per claim |
 | `bnproof fuzz` | a list, one object per claim, also when CLAIM names one claim |
+| `bnproof prove` | a list, one object per claim, also when CLAIM names one claim |
 | `bnproof check` | a list, one object per file, also for one file |
 | `bnproof verify` | one object: one claim on one instance |
 | `bnproof scan` | one object: one network, its `layers` a list |
@@ -33,8 +34,9 @@ A command stopped by an error prints instead one object, `{"error": MESSAGE,
 "exit_code": CODE}`, with `"finished"`, the list of the objects finished before
 the error, when there are any; the message is also printed on stderr.  `check`
 lists a file it cannot read as a rejected entry (exit code 3); a bad command
-line (exit code 2) prints only the usage message on stderr; `fuzz` stopped by
-Ctrl-C (exit code 130) prints the list of the claims it finished, if any.
+line (exit code 2) prints only the usage message on stderr; `fuzz` or `prove`
+stopped by Ctrl-C (exit code 130) prints the list of the claims it finished, if
+any.
 """
 
 

@@ -116,6 +116,7 @@ def to_json(outcome, path: str | None, timings: bool) -> dict:
         "exact": outcome.exact_note,
         "undecided_candidates": outcome.undecided_candidates,
         "notes": list(outcome.notes),
+        "proof": outcome.proof,  # the proof for every m of a claim that survived (symbolic_m/survivor.py)
     }
     ref = outcome.refutation
     if outcome.verdict == search.REFUTED and ref is not None:

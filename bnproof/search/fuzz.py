@@ -60,6 +60,11 @@ class Outcome:
     stopped: str | None = None  # what cut the run short (BUDGET), if anything
     undecided_candidates: int = 0  # nominated instances the exact engine could not decide
     notes: list = field(default_factory=list)  # one line each, e.g. why a size was not proved
+    # the proof for every m of a claim that survived (symbolic_m/survivor.py): its summary once
+    # made, and the attempts the search's process made under its budget (None: none made there)
+    proof: dict | None = None
+    proof_attempts: list | None = None
+    proof_stopped: str | None = None  # why those attempts ended early, if they did
 
     @property
     def instances(self) -> int:
@@ -71,15 +76,25 @@ class Outcome:
 
     @property
     def exact_note(self) -> str | None:
+        """Which sizes the identity was proved at, exactly, and no more: every bound is
+        written out ("2 ≤ m ≤ 6", never "m ≤ 6" that reads as m = 1 too), and where the
+        proved sizes leave part of the claim's declared range, that range is named."""
         if not self.proved_sizes:
             return None
-        if len(self.proved_sizes) == len(self.proof_grid):
-            # "m ≤ 6" when the proof starts at the claim's smallest m, else "4 ≤ m ≤ 6"
-            bounds = ", ".join(_range_text(k, min(s[k] for s in self.proved_sizes),
-                                           max(s[k] for s in self.proved_sizes),
-                                           self.claim.sizes[k][0] if self.claim else None)
-                               for k in sorted(self.proved_sizes[0]))
-            return f"verified exactly for {bounds}" if bounds else "verified exactly"
+        if len(self.proved_sizes) == len(self.proof_grid):  # the whole grid: a product of ranges
+            names = sorted(self.proved_sizes[0])
+            spans = {k: (min(s[k] for s in self.proved_sizes), max(s[k] for s in self.proved_sizes))
+                     for k in names}
+            bounds = ", ".join(_range_text(k, *spans[k]) for k in names)
+            if not bounds:
+                return "verified exactly"
+            declared = self.claim.sizes if self.claim is not None else {}
+            short = [k for k in sorted(declared) if k not in spans or not (
+                spans[k][0] <= declared[k][0] and declared[k][1] <= spans[k][1])]
+            if not short:
+                return f"verified exactly for {bounds}"
+            claim_range = ", ".join(_range_text(k, *declared[k]) for k in sorted(declared))
+            return f"verified exactly for {bounds} only, of {claim_range} declared"
         names = sorted(self.proved_sizes[0])
         if len(names) == 1:
             at = f"{names[0]} = " + ", ".join(str(s[names[0]]) for s in self.proved_sizes)
@@ -273,11 +288,9 @@ def _prove_at(claim: Claim, sizes: dict) -> tuple[bool, str | None]:
         return False, f"the prover failed: {type(err).__name__}: {err}"
 
 
-def _range_text(name: str, lo: int, hi: int, smallest) -> str:
-    smallest = lo if smallest is None else smallest
-    if lo == hi and lo != smallest:
-        return f"{name} = {lo}"
-    return f"{name} ≤ {hi}" if lo == smallest else f"{lo} ≤ {name} ≤ {hi}"
+def _range_text(name: str, lo: int, hi: int) -> str:
+    """"m = 3", "2 ≤ m ≤ 6": both bounds, always."""
+    return f"{name} = {lo}" if lo == hi else f"{lo} ≤ {name} ≤ {hi}"
 
 
 def _sizes_text(sizes: dict) -> str:

@@ -1,4 +1,5 @@
-"""Run `bnproof fuzz`'s search in a worker process that can always be stopped.
+"""Run `bnproof fuzz`'s search, and the proofs for every m of `fuzz` and `bnproof
+prove`, in a worker process that can always be stopped.
 
 Some work cannot stop itself: an XLA compilation of a large residual, a
 symbolic proof, a claim's own code that blocks.  So the search runs in a
@@ -15,9 +16,12 @@ claim itself from its file (Claim.path) and id, and refuses a file changed
 since the parent loaded it; everything else crosses as plain data
 (Fractions, strings, numbers, coverage counts and Refutation records).  The
 worker reports as it goes: coverage after every instance, each certified
-counterexample (the first at once), each proved size.  A claim cut short
-thus keeps what was found: the parent concludes from those reports
-(fuzz.conclude).
+counterexample (the first at once), each proved size and, for the proof for
+every m that follows the search of a claim that survives (or that is the
+whole job of `bnproof prove`), each attempt at a fixed size.  A claim cut
+short thus keeps what was found: the parent concludes from those reports
+(fuzz.conclude, symbolic_m/survivor.summary).  The proof shares the claim's
+budget: it gets what the search left.
 
 The worker runs in a session of its own and ignores SIGINT: Ctrl-C reaches
 the parent only, which kills the worker and stops the run (so the worker
@@ -185,12 +189,26 @@ def _load(path: str, claim_id: str, expected: str | None = None):
 
 
 def _run_job(conn, job: dict) -> None:
+    from ..symbolic_m import survivor
     from .fuzz import fuzz
 
+    start = time.monotonic()
     claim = _load(job["path"], job["id"], job.get("digest"))
+    options = job["options"]
+    deadline = start + float(options["time_budget"])
+    if job.get("task") == "prove":  # `bnproof prove`: the attempts alone, each reported as it ends
+        _, stopped = survivor.attempts_within(claim, deadline, on_attempt=lambda a: conn.send(("attempt", a)))
+        conn.send(("proof-done", stopped))
+        return
     reporter = _Reporter(conn, claim)
-    outcome = fuzz(claim, report=reporter, **job["options"])
-    conn.send(("done", replace(outcome, claim=None)))
+    outcome = fuzz(claim, report=reporter, **options)
+    if not (options.get("prove") and survivor.due(claim, outcome)):
+        conn.send(("done", replace(outcome, claim=None)))
+        return
+    # a claim that survives: its proof for every m, within what is left of the same budget
+    conn.send(("searched", replace(outcome, claim=None)))
+    _, stopped = survivor.attempts_within(claim, deadline, on_attempt=lambda a: conn.send(("attempt", a)))
+    conn.send(("proof-done", stopped))
 
 
 def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> None:
@@ -244,18 +262,30 @@ class _SoFar:
     phases: dict = field(default_factory=dict)
     failure: str | None = None
     undecided: int = 0
+    searched: object = None  # the search's Outcome, once it ended and a proof for every m began
+    attempts: list = field(default_factory=list)  # that proof's attempts, one per fixed size
 
-    def outcome(self, claim, options: dict, seconds: float, stopped: str | None):
+    def outcome(self, claim, options: dict, seconds: float, stopped: str | None, proof_stopped=None):
+        """The claim's Outcome from the reports so far.  With `proof_stopped` (the search
+        process was stopped): the proof for every m keeps the attempts it reported and
+        says why it went no further, so that nothing is attempted again unbounded."""
         from .fuzz import Outcome, _proof_grid, conclude
 
-        prove = options.get("prove") and claim.kind == "identity" and claim.exact_sizes and claim.variables
-        grid = _proof_grid(claim) if prove else []
-        verdict, reason = conclude(self.coverage, self.refutation, None, self.proved, grid, stopped,
-                                   self.failure, undecided=self.undecided)
-        return Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage, self._phases(),
-                       refutation=self.refutation, first_seconds=self.first_seconds,
-                       proved_sizes=list(self.proved), proof_grid=grid, reason=reason, stopped=stopped,
-                       undecided_candidates=self.undecided)
+        if self.searched is not None:  # the search had ended: only the proof was cut
+            outcome = self.searched
+            outcome.claim = claim
+        else:
+            prove = options.get("prove") and claim.kind == "identity" and claim.exact_sizes and claim.variables
+            grid = _proof_grid(claim) if prove else []
+            verdict, reason = conclude(self.coverage, self.refutation, None, self.proved, grid, stopped,
+                                       self.failure, undecided=self.undecided)
+            outcome = Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage, self._phases(),
+                              refutation=self.refutation, first_seconds=self.first_seconds,
+                              proved_sizes=list(self.proved), proof_grid=grid, reason=reason, stopped=stopped,
+                              undecided_candidates=self.undecided)
+        if proof_stopped is not None:
+            outcome.proof_attempts, outcome.proof_stopped = list(self.attempts), proof_stopped
+        return outcome
 
     def _phases(self) -> dict:
         """The instances per phase; those of the phase cut short (reported as
@@ -384,68 +414,133 @@ class Supervisor:
 
     def run(self, claim, options: dict, on_refutation=None, on_progress=None, digest: str | None = None):
         """The claim's Outcome, within options["time_budget"] plus grace, whatever
-        the worker does.  `on_refutation(refutation)` hears of every certified
-        counterexample as soon as it arrives; `on_progress(coverage, seconds
-        left)` is called a few times a second.  Raises Interrupted on Ctrl-C."""
+        the worker does: the search and then, with options["prove"] for a claim
+        that survives, its proof for every m (outcome.proof_attempts).
+        `on_refutation(refutation)` hears of every certified counterexample as soon
+        as it arrives; `on_progress(coverage, seconds left)` is called a few times a
+        second.  Raises Interrupted on Ctrl-C."""
+        so_far = _SoFar()
+
+        def heard(kind, payload, seconds):
+            if kind == "coverage":
+                for sizes, drawn, met, defined in payload:
+                    so_far.coverage.add(sizes, drawn, met, defined)
+            elif kind == "undecided":
+                so_far.undecided = payload
+            elif kind == "refutation":
+                if so_far.refutation is None:
+                    so_far.first_seconds = seconds
+                so_far.refutation = payload
+                if on_refutation:
+                    on_refutation(payload)
+            elif kind == "proved":
+                so_far.proved.append(payload)
+            elif kind == "phases":
+                so_far.phases.update(payload)
+            elif kind == "searched":
+                so_far.searched = payload
+            elif kind == "attempt":
+                so_far.attempts.append(payload)
+            elif kind == "proof-done":
+                outcome = so_far.outcome(claim, options, seconds, None)
+                outcome.proof_attempts, outcome.proof_stopped = list(so_far.attempts), payload
+                return outcome
+            elif kind == "done":
+                payload.claim = claim
+                return payload
+            elif kind == "failed":
+                if so_far.searched is not None:  # the search's verdict stands; the proof stopped
+                    return so_far.outcome(claim, options, seconds, None, payload)
+                so_far.failure = payload
+                return so_far.outcome(claim, options, seconds, None)
+            return None
+
+        def died(why, seconds):
+            if so_far.searched is not None:  # the search had ended: its verdict stands, the proof did not
+                return so_far.outcome(claim, options, seconds, None, f"the proof process died ({why})")
+            so_far.failure = so_far.failure or f"the search process died ({why})"
+            return so_far.outcome(claim, options, seconds, None)
+
+        from ..symbolic_m.survivor import BUDGET as PROOF_BUDGET
+
+        return self._exchange(
+            {"path": claim.path, "id": claim.id, "options": options, "digest": digest}, options["time_budget"],
+            heard, died,
+            on_budget=lambda seconds: so_far.outcome(claim, options, seconds, BUDGET, PROOF_BUDGET),
+            on_interrupt=lambda seconds: so_far.outcome(claim, options, seconds, "interrupt", "interrupted"),
+            on_tick=(lambda left: on_progress(so_far.coverage, left)) if on_progress else None)
+
+    def prove(self, claim, time_budget: float, digest: str | None = None) -> tuple[list, str | None]:
+        """(attempts, why they stopped early or None): `bnproof prove`'s proof for every m
+        of one claim, within time_budget plus grace, whatever the claim's code does
+        (symbolic_m/survivor.py: attempts_within).  Raises Interrupted on Ctrl-C."""
+        from ..symbolic_m.survivor import BUDGET as PROOF_BUDGET
+
+        attempts: list = []
+
+        def heard(kind, payload, seconds):
+            if kind == "attempt":
+                attempts.append(payload)
+            elif kind == "proof-done":
+                return attempts, payload
+            elif kind == "failed":
+                return attempts, payload
+            return None
+
+        return self._exchange(
+            {"task": "prove", "path": claim.path, "id": claim.id, "options": {"time_budget": time_budget},
+             "digest": digest}, time_budget, heard,
+            lambda why, seconds: (attempts, f"the proof process died ({why})"),
+            on_budget=lambda seconds: (attempts, PROOF_BUDGET),
+            on_interrupt=lambda seconds: None)
+
+    def _exchange(self, job: dict, budget, heard, died, on_budget, on_interrupt, on_tick=None):
+        """Send one job to the worker and read its reports until `heard(kind, payload,
+        seconds)` returns a result.  The budget spent (plus grace): the worker is killed
+        and on_budget(seconds) is the result; the worker gone: died(why, seconds).  Its
+        BnproofError is raised here (WorkerError); Ctrl-C, or a KeyboardInterrupt in the
+        claim's code, raises Interrupted(on_interrupt(seconds)).  on_tick(seconds left)
+        a few times a second."""
         if self.worker is None or not self.worker.alive():
             self._kill_worker()
             self._start()
-        budget = float(options["time_budget"])
+        budget = float(budget)
         start = time.monotonic()
         hard = start + budget + grace(budget)
-        so_far = _SoFar()
         worker = self.worker
         try:
             try:
-                worker.jobs.send({"path": claim.path, "id": claim.id, "options": options, "digest": digest})
+                worker.jobs.send(job)
             except OSError:  # it died since it was last seen alive
                 pass  # the next receive says so
             while True:
                 now = time.monotonic()
                 left = hard - now
-                if on_progress:
-                    on_progress(so_far.coverage, max(0.0, start + budget - now))
+                if on_tick:
+                    on_tick(max(0.0, start + budget - now))
                 if now > start + budget + min(0.5, grace(budget) / 2):
                     self._start_spare()  # it may have to be killed: a replacement starts meanwhile
                 if left <= 0 and not worker.conn.poll(0):
                     self._kill_worker()  # the budget is spent: SIGKILL, the spare next time
-                    return so_far.outcome(claim, options, time.monotonic() - start, BUDGET)
+                    return on_budget(time.monotonic() - start)
                 if not worker.conn.poll(min(max(left, 0.0), 0.1)):
                     continue
                 try:
                     kind, payload = worker.conn.recv()
                 except (EOFError, OSError):
-                    so_far.failure = so_far.failure or f"the search process died ({_death(worker.process)})"
+                    why = _death(worker.process)
                     self._kill_worker()
-                    return so_far.outcome(claim, options, time.monotonic() - start, None)
-                if kind == "coverage":
-                    for sizes, drawn, met, defined in payload:
-                        so_far.coverage.add(sizes, drawn, met, defined)
-                elif kind == "undecided":
-                    so_far.undecided = payload
-                elif kind == "refutation":
-                    if so_far.refutation is None:
-                        so_far.first_seconds = time.monotonic() - start
-                    so_far.refutation = payload
-                    if on_refutation:
-                        on_refutation(payload)
-                elif kind == "proved":
-                    so_far.proved.append(payload)
-                elif kind == "phases":
-                    so_far.phases.update(payload)
-                elif kind == "done":
-                    payload.claim = claim
-                    return payload
-                elif kind == "failed":
-                    so_far.failure = payload
-                    return so_far.outcome(claim, options, time.monotonic() - start, None)
-                elif kind == "error":
+                    return died(why, time.monotonic() - start)
+                if kind == "error":
                     raise WorkerError(*payload)
-                elif kind == "interrupted":
+                if kind == "interrupted":
                     raise KeyboardInterrupt
+                result = heard(kind, payload, time.monotonic() - start)
+                if result is not None:
+                    return result
         except KeyboardInterrupt:
             self.close()
-            raise Interrupted(so_far.outcome(claim, options, time.monotonic() - start, "interrupt")) from None
+            raise Interrupted(on_interrupt(time.monotonic() - start)) from None
 
 
 def _death(process) -> str:

@@ -14,6 +14,9 @@ fragment" with what the claim uses.
 
 from __future__ import annotations
 
+import itertools
+import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,10 +28,15 @@ from .crosscheck import disagreement
 from .evaluate import Replay
 from .fragment import NotDefined, OutsideFragment
 from .show import normal_form_latex, normal_form_text
-from .trace import BATCH, fixed_sizes, program_for
+from .trace import BATCH, fixed_sizes, other_sizes, program_for
 
 PROVED, NOT_PROVED, OUTSIDE = "proved", "not-proved", "outside-fragment"
+PROVED_PARTLY = "proved-partly"  # proved for every m at some of the declared fixed sizes, not all
 WITNESS_TRIES = 8
+# Every declared combination of the fixed sizes is attempted when there are at most this
+# many (d in (1, 6) is proved at each d); beyond, trace.fixed_sizes' smallest three of each,
+# and the proof is then "proved for part of the range" at best.
+MAX_COMBINATIONS = 6
 
 
 @dataclass
@@ -128,12 +136,35 @@ def at_fixed(fixed_list: list[dict]) -> str:
     return " at " + "; ".join(", ".join(f"{n} = {f[n]}" for n in names) for f in fixed_list)
 
 
-def prove_claim(claim: Claim, certify: bool = True) -> list[Attempt]:
-    """An attempt at each fixed size of the claim's range (trace.fixed_sizes); the first
-    failure ends the list (the claim is then not proved at every listed size)."""
+def declared_combinations(claim: Claim) -> int:
+    """How many choices of the fixed sizes (every size but m) the claim declares: a proof
+    covers the claim only when it is proved at each of them."""
+    return math.prod(max(0, hi - lo + 1) for lo, hi in (claim.sizes[n] for n in other_sizes(claim)))
+
+
+def plan(claim: Claim) -> list[dict]:
+    """The fixed sizes a proof is attempted at, in order: every declared combination when
+    there are at most MAX_COMBINATIONS, else trace.fixed_sizes (the smallest of each)."""
+    names = other_sizes(claim)
+    if declared_combinations(claim) > MAX_COMBINATIONS:
+        return fixed_sizes(claim)
+    ranges = [range(claim.sizes[n][0], claim.sizes[n][1] + 1) for n in names]
+    return [dict(zip(names, combo)) for combo in itertools.product(*ranges)]
+
+
+def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = None,
+                on_attempt=None) -> list[Attempt]:
+    """An attempt at each fixed size of plan(claim); the first failure ends the list (the
+    claim is then not proved at every listed size), and so does `deadline` (time.monotonic()),
+    checked before each attempt: an attempt under way is not interrupted here (a worker
+    process is killed for that, search/worker.py).  `on_attempt(attempt)` hears of each."""
     out = []
-    for fixed in fixed_sizes(claim):
+    for fixed in plan(claim):
+        if deadline is not None and time.monotonic() > deadline:
+            break
         out.append(attempt(claim, fixed, certify))
+        if on_attempt is not None:
+            on_attempt(out[-1])
         if not out[-1].proved:
             break
     return out
@@ -217,7 +248,6 @@ def _search(alg: Algebra, replay, program, value, y, r, others, hyps, positive_i
                 rest = {k: v for k, v in hq.items() if k != mono}
                 mine.append((mono, P.scale(P.add(P.mul(P.var(t), den), rest, -1), 1 / c)))
         options.append(mine)
-    import itertools
     for choice in itertools.islice(itertools.product(*options), NN.MAX_CHOICES):
         candidate = q
         for pick in choice:
