@@ -253,7 +253,7 @@ def test_a_claim_defined_nowhere_in_exact_arithmetic_is_vacuous_not_survived(tmp
     assert outcome.coverage.total().defined > 0  # the floats alone would have said survived
 
 
-def test_a_residual_that_is_not_a_scalar_is_undecided_with_the_reason_not_vacuous(tmp_path):
+def test_a_residual_that_is_not_a_scalar_is_bad_input_with_its_line_not_vacuous(tmp_path):
     path = tmp_path / "vector.py"
     path.write_text("from bnproof.claims import Claim, Var\n"
                     "C = Claim(id='t/vector', source='s', statement='y >= 0',\n"
@@ -265,4 +265,6 @@ def test_a_residual_that_is_not_a_scalar_is_undecided_with_the_reason_not_vacuou
     with pytest.raises(ValueError, match="must be a scalar"):
         fuzz(load_file(path)[0], max_examples=10, time_budget=10, use_jax=False)
     proc = run_cli("fuzz", str(path), "--time-budget", "5", cwd=tmp_path)
-    assert proc.returncode == ExitCode.UNDECIDED and "must be a scalar" in proc.stdout
+    # the claim's mistake (issue 22): exit 3 naming its file and line, not "undecided"
+    assert proc.returncode == ExitCode.BAD_INPUT and "must be a scalar" in proc.stderr
+    assert f"{path}:4" in proc.stderr

@@ -93,3 +93,17 @@ def test_what_a_near_tie_is():
     assert near_tie(TANH_CLAIM, {"x": 0}, 0.0)
     assert not near_tie(strict, {"x": 0}, 0.0)  # nominated already: r ≤ 0 refutes
     assert not near_tie(inequality, {"y": [10 ** 400, 1]}, 0.0)  # unrepresentable: the exact engine's
+
+
+def test_a_residual_floats_place_is_no_near_tie_whatever_the_magnitude():
+    """Inside the magnitude's slack (1 at entries of 10⁶) but unmoved by ulps of the
+    entries: floats place it, so it costs no exact decision (fuzz_budget's stall claim
+    traced at sizes the test forbids when this was sent to the engine)."""
+    from bnproof.claims.xp import floating
+
+    constant = Claim(id="tie/constant", source="t", statement="1 >= 0", variables=(Var("y", ("m",)),),
+                     sizes={"m": (2, 2)}, residual=lambda xp, y: 1 + 0 * y[0])
+    instance = {"y": [10 ** 6, 2]}
+    assert near_tie(constant, instance, 1.0)  # the slack alone would send it
+    assert not near_tie(constant, instance, 1.0, floating())
+    assert near_tie(TANH_CLAIM, {"x": 0}, 0.0, floating())  # 0.0 itself always is one

@@ -138,26 +138,28 @@ def test_the_mean_of_a_scalar_is_the_scalar():
                    {}, certify=True).proved
 
 
-def test_a_program_that_is_not_the_claims_is_caught_at_the_witness(monkeypatch):
-    """Defence in depth against the next tracer bug: the program is evaluated against the
-    claim's own exact trace at the witness (and at the next m), so a program of another
-    statement, here residual 0 for a false inequality, is not proved."""
+def test_a_program_that_is_not_the_claims_is_a_disagreement(monkeypatch):
+    """Defence in depth against the next tracer bug: the program is compared with the
+    claim's own code read without the tracer (bnproof.reading) at generic instances of
+    several m, so a program of another statement, here residual 0 for a false
+    inequality, is not proved: it is an internal disagreement (exit 7)."""
+    from bnproof import reading
+    from bnproof.errors import Disagreement
     from bnproof.symbolic_m import prove
-    from bnproof.symbolic_m.crosscheck import disagreement
+    from bnproof.symbolic_m.crosscheck import second_reading
     from bnproof.symbolic_m.trace import program_for
 
     false = make("cross-false", lambda xp, y, g: xp.sum(y) * xp.sum(g) - xp.sum(y * g))
     zero = make("cross-zero", lambda xp, y, g: xp.sum(y * g) - xp.sum(g * y))
     assert_false_at(false, {"y": vec(1, -1), "g": vec(1, 0)})
     monkeypatch.setattr(prove, "program_for", lambda claim, fixed: program_for(zero, fixed))
-    result = prove.attempt(false, {})
-    assert not result.proved and "not the claim's" in result.reason
+    with pytest.raises(Disagreement, match="cross-false"):
+        prove.attempt(false, {})
     monkeypatch.undo()
     assert prove.attempt(zero, {}).proved  # the same program, bound to its own claim
-    inputs = {"y": ["1", "2"], "g": ["3", "5"]}
-    assert disagreement(zero, {}, program_for(zero, {}), 2, inputs, {"y": vec(1, 2), "g": vec(3, 5)}) is None
-    why = disagreement(false, {}, program_for(zero, {}), 2, inputs, {"y": vec(1, 2), "g": vec(3, 5)})
-    assert "the residual" in why
+    assert second_reading(zero, {}, program_for(zero, {})).status == reading.AGREES
+    result = second_reading(false, {}, program_for(zero, {}))
+    assert result.status == reading.DISAGREES and "residual" in result.detail
 
 
 # --- (b) forged certificates -------------------------------------------------------------

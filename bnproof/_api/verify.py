@@ -23,7 +23,9 @@ def verify(claim="lemma-4.5", data=None, *, crosscheck: bool = True, out: str | 
     it returns a ClaimVerifyResult (verdict, exact residual, certificate).
 
     For Lemma 4.5, it cross-checks every derivative
-    with JAX autodiff (crosscheck=False skips it) and certifies the verdict.
+    with JAX autodiff (crosscheck=False skips it) and certifies the verdict.  For any
+    other claim the verdict is reported only when the second reading of the claim
+    (claims/second_reading.py) agrees; crosscheck=False skips its JAX float64 part.
 
     `claim` is "lemma-4.5" under any name `bnproof list` shows for it (or its
     Claim object).  `data` is None (Example 3.2 of Dannemann & Junike), a dict
@@ -36,7 +38,7 @@ def verify(claim="lemma-4.5", data=None, *, crosscheck: bool = True, out: str | 
     if not isinstance(chosen, str):
         from .verify_claim import verify_claim
 
-        return verify_claim(chosen, claim_data(chosen, data), out=out)
+        return verify_claim(chosen, claim_data(chosen, data), out=out, crosscheck=crosscheck)
     return run(chosen, instance_of(data), crosscheck=crosscheck, out=out)
 
 

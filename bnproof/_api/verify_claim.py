@@ -84,13 +84,15 @@ class ClaimVerifyResult:
         return self.text()
 
 
-def verify_claim(claim, data, out: str | Path | None = None) -> ClaimVerifyResult:
+def verify_claim(claim, data, out: str | Path | None = None, crosscheck: bool = True) -> ClaimVerifyResult:
     """Decide `claim` (a Claim) exactly on `data` (the parsed JSON object of
-    `--data`); write a refutation's certificate to `out` if given."""
+    `--data`); write a refutation's certificate to `out` if given.  The verdict stands
+    only when the second reading agrees (errors.Disagreement, exit 7, when it reads
+    otherwise; undecided when it cannot confirm); crosscheck=False skips its JAX part."""
     from .claim_data import claim_instance, to_strings
 
     instance = claim_instance(claim, data)  # refused outside the claim's declared sizes
-    verdict, reason, text = decided(claim, instance)
+    verdict, reason, text = decided(claim, instance, floats=crosscheck)
     residual, approx = (None, None) if claim.exists or verdict == OUTSIDE else _residual(claim, instance)
     path = check = None
     if text is not None:
@@ -100,13 +102,13 @@ def verify_claim(claim, data, out: str | Path | None = None) -> ClaimVerifyResul
                              residual, approx, text, path, check, claim.reading)
 
 
-def decided(claim, instance: dict) -> tuple[str, str, str | None]:
+def decided(claim, instance: dict, floats: bool = True) -> tuple[str, str, str | None]:
     """(verdict, reason, certificate text or None): where `verify CLAIM --data` and
     `bnproof.verify` decide a claim on one instance (already read exactly and within the
     claim's declared sizes)."""
     if claim.exists:
         return _existential(claim, instance)
-    return _universal(claim, instance)
+    return _universal(claim, instance, floats)
 
 
 def _sizes(claim, instance: dict) -> dict:
@@ -115,17 +117,22 @@ def _sizes(claim, instance: dict) -> dict:
     return sizes_of(claim, instance)
 
 
-def _universal(claim, instance: dict) -> tuple[str, str, str | None]:
+def _universal(claim, instance: dict, floats: bool) -> tuple[str, str, str | None]:
     from ..certificate.io import CheckerRefused, pretty
     from ..certificate.program import build
     from ..checker import Rejected, check_document
     from ..claims.decide import decide, trace
+    from ..claims.second_reading import instance_verdict
 
     try:
         traced = trace(claim, _sizes(claim, instance))
     except Exception as err:  # noqa: BLE001 - the claim's own code, traced on the user's sizes
         raise _untraceable(err, claim) from None
     decision = decide(claim, instance, traced=traced)
+    # the traced program's verdict, read again from the claim's own code without the tracer
+    why = instance_verdict(claim, instance, decision, floats=floats)
+    if why is not None:
+        return UNDECIDED, f"{decision.verdict}, but {why}", None
     if decision.verdict == HOLDS:
         return HOLDS, f"the residual's sign is decided by {decision.residual.how}", None
     if decision.verdict != REFUTED:
@@ -140,6 +147,7 @@ def _universal(claim, instance: dict) -> tuple[str, str, str | None]:
 
 def _existential(claim, instance: dict) -> tuple[str, str, str | None]:
     from ..claims.exists import NO_WITNESS, WITNESS, decide_inner, trace
+    from ..claims.second_reading import witness_verdict
     from ..search.exists import _certified
 
     sizes = _sizes(claim, instance)
@@ -149,6 +157,9 @@ def _existential(claim, instance: dict) -> tuple[str, str, str | None]:
         raise _untraceable(err, claim) from None
     inner = decide_inner(claim, traced, instance, sizes)
     if inner.verdict == WITNESS:
+        why = witness_verdict(claim, instance, inner.witness)
+        if why is not None:
+            return UNDECIDED, f"a witness of the traced program, but {why}", None
         return HOLDS, f"a witness exists: {inner.witness}", None
     if inner.verdict == NO_WITNESS:
         found, why = _certified(claim, instance, sizes, traced, inner)

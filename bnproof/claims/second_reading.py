@@ -50,6 +50,21 @@ def instance_verdict(claim, instance: dict, decision, witness: dict | None = Non
     return None
 
 
+def witness_verdict(claim, instance: dict, witness: dict) -> str | None:
+    """An existential claim holds at `instance` by the engine's `witness`: the claim's own
+    code at that witness must hold too."""
+    from .. import reading
+
+    read = reading.read(claim, instance, witness)
+    if read.verdict == reading.HOLDS:
+        return None
+    if read.verdict == reading.UNDECIDED:
+        return f"the second reading could not confirm the witness of {claim.id}: {read.detail}"
+    raise Disagreement(f"internal disagreement: the engine's witness of {claim.id} makes the traced "
+                       f"program hold, but the claim's own code read independently is {read.verdict} "
+                       f"there ({read.detail})")
+
+
 def program_of(traced) -> dict:
     program = {"steps": traced.steps, "residual": traced.residual,
                "hypotheses": list(traced.hypotheses)}
@@ -63,7 +78,9 @@ def fixed_size_proof(claim, sizes: dict, traced, avoid=(), seed: int = 0) -> str
     of those sizes (never the witness) the program must be the claim's own code."""
     from .. import reading
 
-    instances = reading.generic_instances(claim, sizes, FIXED_SIZE_INSTANCES, seed=seed, avoid=avoid)
+    # a claim without variables has one instance, its witness too
+    instances = reading.generic_instances(claim, sizes, FIXED_SIZE_INSTANCES, seed=seed,
+                                          avoid=avoid if claim.variables else ())
     sizes_text = ", ".join(f"{k} = {v}" for k, v in sorted(sizes.items()))
     return settle(reading.confirm_program(claim, program_of(traced), instances),
                    f"the proof of {claim.id} at {sizes_text}")

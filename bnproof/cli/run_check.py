@@ -88,7 +88,43 @@ def proof_difference(claim, doc: dict, where: str) -> str | None:
         return f"{claim.id} in {where} has no symbolic-length program at {doc['fixed']}: {err}"
     if traced != doc["program"]:
         return f"the program is not the one {where} gives for {claim.id} (a proof of another program)"
-    return None
+    from ..symbolic_m.crosscheck import gate
+
+    return second_reading(lambda: gate(claim, doc["fixed"], doc["program"]))
+
+
+def second_reading(ask) -> str | None:
+    """The second reading's answer as a reason to reject, or None: the tracer produced the
+    program compared above, so a binding that rested on it alone would repeat its mistakes;
+    the claim's own code, read without the tracer (claims/second_reading.py), must agree."""
+    from ..errors import Disagreement
+
+    try:
+        return ask()
+    except Disagreement as err:
+        return str(err)
+
+
+def instance_reading(claim, doc: dict) -> str | None:
+    """A refutation certificate: the claim's own code must refute at its instance, and its
+    program must be the claim's there and at generic instances of the same sizes (for an
+    existential certificate: at its instance x, with generic existential values)."""
+    from .. import reading
+    from ..claims.second_reading import certificate_program
+
+    instance, sizes = doc["instance"], doc["sizes"]
+    program = doc["program"]
+    if "nonexistence" in doc:
+        points = [{**g, **instance} for g in reading.generic_instances(claim, sizes, 2, with_exists=True)]
+        program = {"steps": program["steps"], "residual": program["residuals"],
+                   "hypotheses": program["hypotheses"]}
+        return second_reading(lambda: certificate_program(claim, program, points))
+    read = reading.read(claim, instance)
+    if read.verdict != reading.REFUTED:
+        return (f"the claim's own code, read without the tracer, is {read.verdict} at the certificate's "
+                f"instance ({read.detail})")
+    points = [instance] + reading.generic_instances(claim, sizes, 2, avoid=[instance])
+    return second_reading(lambda: certificate_program(claim, program, points))
 
 
 def bind_proof(claims: list | None, claim_file, doc: dict) -> tuple[bool, str | None]:
@@ -111,8 +147,9 @@ def bind_proof(claims: list | None, claim_file, doc: dict) -> tuple[bool, str | 
     why = proof_difference(claim, doc, where)
     if why is not None:
         return False, why
-    return True, f"the claim and its program are those {where} give" if claims is None else \
-        f"the claim and its program are those {where} gives"
+    verb = "give" if claims is None else "gives"
+    return True, (f"the claim and its program are those {where} {verb}, and its own code read without "
+                  "the tracer computes the program at generic instances")
 
 
 def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
@@ -132,9 +169,12 @@ def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
         why = exists_difference(claims, claim_file, doc)
     else:
         why = difference(claims, claim_file, doc)
+    if why is None:
+        why = instance_reading(claim, doc)
     if why is not None:
         return False, why
-    return True, f"the claim, its variables and the program are those {claim_file} gives"
+    return True, (f"the claim, its variables and the program are those {claim_file} gives, "
+                  "and its own code read without the tracer refutes it too")
 
 
 PEEK = 1 << 16  # bytes read to tell a text file from a binary one

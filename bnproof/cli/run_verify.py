@@ -21,7 +21,7 @@ def run(claim: str, data: Path | None, as_json: bool, out: Path | None, crossche
 
     chosen = canonical(claim)
     if not isinstance(chosen, str):
-        return _verify_claim(chosen, data, out, as_json)
+        return _verify_claim(chosen, data, out, as_json, crosscheck)
     claim = chosen
     instance = instance_of(data)  # refused before any work if the checker would refuse it
     result = decide(claim, instance, crosscheck=crosscheck, status=_status,
@@ -51,7 +51,7 @@ def run(claim: str, data: Path | None, as_json: bool, out: Path | None, crossche
     return result.exit_code
 
 
-def _verify_claim(claim, data: Path | None, out: Path | None, as_json: bool) -> int:
+def _verify_claim(claim, data: Path | None, out: Path | None, as_json: bool, crosscheck: bool) -> int:
     """Any claim but Lemma 4.5, on the user's --data."""
     from .._api.verify import claim_data
     from .._api.verify_claim import verify_claim
@@ -61,7 +61,7 @@ def _verify_claim(claim, data: Path | None, out: Path | None, as_json: bool) -> 
         from .fuzz import DEFAULT_OUT_DIR
 
         out = Path(DEFAULT_OUT_DIR) / f"{claim.id}-{data.stem}.json"
-    result = verify_claim(claim, raw, out=out)
+    result = verify_claim(claim, raw, out=out, crosscheck=crosscheck)
     if as_json:
         echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:

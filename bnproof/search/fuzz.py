@@ -30,7 +30,8 @@ import numpy as np
 
 from ..claims.api import Claim
 from ..claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide
-from ..errors import BadInput, claim_error
+from ..claims.second_reading import instance_verdict
+from ..errors import BadInput, Disagreement, claim_error
 from . import hypothesis_search
 from .certify import Judge, Refutation, described
 from .coverage import Coverage
@@ -159,7 +160,7 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     report = report or (lambda kind, payload: None)
     start = time.monotonic()
     deadline = start + time_budget
-    judge = Judge(claim, on_undecided=lambda n: report("undecided", n))
+    judge = Judge(claim, on_undecided=lambda n: report("undecided", n), floats=use_jax)
     grid = size_grid(claim, sizes) if claim.variables else [{}]
     _traced(claim, judge, grid[0])  # the claim's own mistakes (a residual that is not a scalar) first
     if not claim.variables:
@@ -180,6 +181,22 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
         report("phases", phases)
     stopped = BUDGET if time.monotonic() > search_deadline else None
     outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage, phases, proof_grid=proof_grid, notes=notes)
+    exactly = None
+    if found is None and judge.samples and time.monotonic() < deadline:
+        # a few instances the floats put inside, decided exactly: floats can misplace a
+        # violation (a near-tie), so one refuted here is a counterexample like any other
+        nominated, hear = judge.undecided, judge.on_undecided  # only nominated violations count
+        judge.on_undecided = None
+        for instance in judge.samples:
+            found = found or judge.confirm(instance)
+        judge.undecided, judge.on_undecided = nominated, hear
+        if found is not None:
+            first = time.monotonic()
+            report("refutation", found)
+        # undecided (say through tanh) is not known to be outside: only OUTSIDE (or a
+        # domain violation, None) counts against the floats' coverage
+        exactly = (sum(judge.verdict(i) not in (OUTSIDE, None) for i in judge.samples),
+                   len(judge.samples))
     if found is not None:
         outcome.first_seconds = first - start
         found = _shrunk(claim, judge, found, deadline, report)
@@ -197,17 +214,6 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
                 report("proved", sizes_now)
             elif why and not any(n.startswith("not proved at") for n in outcome.notes):
                 outcome.notes.append(f"not proved at {_sizes_text(sizes_now)}: {why}")
-    exactly = None
-    if found is None and judge.samples and time.monotonic() < deadline:
-        nominated, hear = judge.undecided, judge.on_undecided  # only nominated violations count
-        judge.on_undecided = None
-        for instance in judge.samples:
-            judge.confirm(instance)  # a refutation here would have been found already
-        judge.undecided, judge.on_undecided = nominated, hear
-        # undecided (say through tanh) is not known to be outside: only OUTSIDE (or a
-        # domain violation, None) counts against the floats' coverage
-        exactly = (sum(judge.verdict(i) not in (OUTSIDE, None) for i in judge.samples),
-                   len(judge.samples))
     outcome.undecided_candidates = judge.undecided
     outcome.verdict, outcome.reason = conclude(coverage, outcome.refutation, judge.rejection,
                                                outcome.proved_sizes, proof_grid, stopped,
@@ -264,6 +270,10 @@ def _decide_alone(claim: Claim, judge: Judge, seed: int, start: float, report) -
         outcome.verdict, outcome.reason = VACUOUS, decision.detail
     elif decision.verdict != HOLDS:
         outcome.verdict, outcome.reason = UNDECIDED, decision.detail or "the exact engine could not decide"
+    else:  # holds: reported only when the claim's own code, read without the tracer, holds too
+        why = instance_verdict(claim, {}, decision, floats=judge.floats)
+        if why is not None:
+            outcome.verdict, outcome.reason = UNDECIDED, why
     outcome.seconds = time.monotonic() - start
     return outcome
 
@@ -280,10 +290,10 @@ def _prove_at(claim: Claim, sizes: dict) -> tuple[bool, str | None]:
     from ..claims import prove
 
     try:
-        if hasattr(prove, "prove_at"):
-            result = prove.prove_at(claim, sizes)
-            return bool(result.proved), getattr(result, "reason", None)
-        return bool(prove.identity_holds(claim, sizes)), None
+        result = prove.prove_at(claim, sizes)
+        return bool(result.proved), result.reason
+    except Disagreement:  # the traced program is not the claim's: a bug, exit 7
+        raise
     except Exception as err:  # noqa: BLE001 - reported as a note, never as a proof
         return False, f"the prover failed: {type(err).__name__}: {err}"
 

@@ -187,10 +187,17 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
             found = judge.confirm(instance)
             if found:
                 found_one(instance, found)
-        elif state["ties"] < MAX_TIES and near_tie(claim, instance, s.r):
-            # floats cannot place it: they nominate, the exact engine judges
+        elif state["ties"] < MAX_TIES and near_tie(claim, instance, s.r, xp):
+            # floats cannot place it: the exact engine judges.  Floats did not nominate it,
+            # so one the engine cannot decide (an identity through exp, exactly 0) is no
+            # undecided candidate: only a refutation counts
             state["ties"] += 1
-            found = judge.confirm(instance)
+            counted, hear = judge.undecided, judge.on_undecided
+            judge.on_undecided = None
+            try:
+                found = judge.confirm(instance)
+            finally:
+                judge.undecided, judge.on_undecided = counted, hear
             if found:
                 found_one(instance, found)
 

@@ -168,9 +168,12 @@ def magnitude(values: dict) -> float:
     return 1.0 + largest * largest
 
 
-def near_tie(claim: Claim, instance: dict, r: float) -> bool:
+def near_tie(claim: Claim, instance: dict, r: float, xp=None) -> bool:
     """Is the float residual within rounding of the claim's boundary r = 0 (0.0 itself
-    included), where only the exact engine can say which side the instance is on?"""
+    included), where only the exact engine can say which side the instance is on?
+    Within TIE_SLACK of the entries' magnitude, and, given the namespace xp, 0.0 or
+    within its measured rounding noise too: a residual of 1 at entries of 10⁶ is inside
+    the slack but moves by nothing when the entries move by ulps, so floats place it."""
     if claim.kind == "inequality" and claim.strict:
         return False  # r ≤ 0 refutes: plausible() nominates r within the noise of 0 already
     with np.errstate(all="ignore"):
@@ -178,7 +181,12 @@ def near_tie(claim: Claim, instance: dict, r: float) -> bool:
             scale = magnitude(_floats(instance))
         except OverflowError:
             return False  # unrepresentable: the screen sends it to the exact engine itself
-    return bool(abs(r) <= TIE_SLACK * scale)
+    if not abs(r) <= TIE_SLACK * scale:
+        return False
+    if xp is None or r == 0.0:
+        return True
+    noise = _noise(claim, instance, r, xp)
+    return noise is None or bool(abs(r) <= NOISE_FACTOR * noise)
 
 
 def faint(claim: Claim, instance: dict, r: float, xp) -> bool:

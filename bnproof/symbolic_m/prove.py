@@ -8,6 +8,9 @@ the normal form is 0, or by a manifestly nonnegative decomposition
 is replayed by this module's zero test, then by the independent checker (the
 certificate is written only if it accepts), and is not vacuous: an exact witness
 instance at a small m where every hypothesis holds and the residual is defined.
+A proof is of the traced program, so it is reported only when the claim's own code,
+read without the tracer (bnproof.reading), computes the program's values at generic
+instances of several m (crosscheck.py); a disagreement is errors.Disagreement.
 Anything else is "not proved" with the normal form, or "not in the provable
 fragment" with what the claim uses.
 """
@@ -24,7 +27,7 @@ from ..claims.api import Claim
 from . import nonnegative as NN
 from . import poly as P
 from .algebra import Algebra, Scalar, TooLarge
-from .crosscheck import disagreement
+from .crosscheck import gate
 from .evaluate import Replay
 from .fragment import NotDefined, OutsideFragment
 from .show import normal_form_latex, normal_form_text
@@ -61,7 +64,8 @@ class Attempt:
 
 def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> Attempt:
     """Try to prove the claim for every m at these fixed sizes.  Never raises for the
-    claim's mathematics: every failure is an Attempt saying why."""
+    claim's mathematics: every failure is an Attempt saying why; errors.Disagreement
+    (exit 7) when the traced program is not the claim's own code."""
     fixed = dict(fixed or {})
     try:
         program = program_for(claim, fixed)
@@ -105,14 +109,13 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
                                    "vacuous)", fixed, program, proof, normal_form=text,
                        normal_form_latex=latex)
     witness = {"m": found[0], "inputs": _program_inputs(claim, program, found[1])}
-    # the program must be the claim's (numpy's reading) at the witness and, where the claim
-    # has an instance there, at the next m: a tracer that reads the claim otherwise proves
-    # another statement, which the checker would replay faithfully
-    for m, instance in [found] + [x for x in [find_instance(claim, fixed, found[0] + 1, 1)] if x]:
-        why = disagreement(claim, fixed, program, m, _program_inputs(claim, program, instance), instance)
-        if why is not None:
-            return Attempt(NOT_PROVED, f"not proved: {why}", fixed, program, proof,
-                           normal_form=text, normal_form_latex=latex)
+    # a proof of the traced program is the claim's only if the claim's own code, read
+    # without the tracer at generic instances of m = 2..9 (never the witness, where
+    # degenerate readings agree), computes the same values (errors.Disagreement if not)
+    why = gate(claim, fixed, program, avoid=[found[1]])
+    if why is not None:
+        return Attempt(NOT_PROVED, f"not proved: {why}", fixed, program, proof,
+                       normal_form=text, normal_form_latex=latex)
     result = Attempt(PROVED, "proved for every m" + at_fixed([fixed]), fixed, program, proof, witness,
                      normal_form="0" if value.is_zero() else text,
                      normal_form_latex="0" if value.is_zero() else latex, equality=equality)

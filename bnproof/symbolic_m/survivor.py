@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .prove import NOT_PROVED, PROVED, PROVED_PARTLY, at_fixed, declared_combinations, plan, prove_claim
+from .prove import NOT_PROVED, OUTSIDE, PROVED, PROVED_PARTLY, at_fixed, declared_combinations, plan, prove_claim
 from .trace import BATCH, other_sizes
 
 SURVIVING = ("survived", "verified-exactly")
@@ -105,13 +105,34 @@ def attempts_within(claim, deadline: float | None, on_attempt=None) -> tuple[lis
         if on_attempt is not None:
             on_attempt(a)
 
+    from ..errors import Disagreement
+
     try:
         prove_claim(claim, deadline=deadline, on_attempt=heard)
-    except (KeyboardInterrupt, MemoryError):
+    except (KeyboardInterrupt, MemoryError, Disagreement):  # a disagreement is a bug: exit 7
         raise
     except Exception as err:  # noqa: BLE001 - a bug in the attempt is never a proof, and never ends fuzz
         return attempts, f"the attempt failed: {type(err).__name__}: {err}"
+    if attempts and attempts[0].status == OUTSIDE:
+        _not_a_scalar(claim)
     return attempts, cut(claim, attempts, deadline)
+
+
+def _not_a_scalar(claim) -> None:
+    """A residual that is a vector is the claim's mistake (bad input with file:line, as
+    fuzz and verify say), not a construct outside the provable fragment: where the
+    first attempt found the claim outside the fragment, it is traced once at the
+    smallest declared sizes by the fixed-size tracer, which names the line."""
+    from ..claims.decide import NotAScalar, trace
+
+    if claim.exists:
+        return
+    try:
+        trace(claim, {name: lo for name, (lo, _) in claim.sizes.items()})
+    except NotAScalar:
+        raise
+    except Exception:  # noqa: BLE001 - anything else is the attempt's to report, with its reason
+        return
 
 
 def cut(claim, attempts: list, deadline: float | None) -> str | None:
