@@ -35,18 +35,24 @@ def settle(confirmation, what: str) -> str | None:
 def instance_verdict(claim, instance: dict, decision, witness: dict | None = None,
                      floats: bool = True) -> str | None:
     """The engine's decision at an instance (a refutation's counterexample, the data of
-    `verify --data`) against the reference reading, then against JAX float64 (floats)."""
+    `verify --data`) against the reference reading, then against numpy's float64 reading
+    (always: it needs no JAX) and JAX float64 (floats)."""
     from .. import reading
 
     why = settle(reading.confirm(claim, instance, decision, witness),
                   f"the verdict {decision.verdict} of {claim.id}")
-    if why is not None or not floats or decision.verdict not in ("refuted", "holds"):
+    if why is not None or decision.verdict not in ("refuted", "holds"):
         return why
-    # floats only flag a gross difference; an inconclusive float check withholds nothing
-    result = reading.confirm_floats(claim, instance, witness=witness)
-    if result.status == reading.DISAGREES:
-        raise Disagreement(f"internal disagreement: JAX float64 and the exact residual of {claim.id} "
-                           f"differ ({result.detail})")
+    # floats only flag a gross difference; an inconclusive float check withholds nothing.
+    # numpy's is the semantics the claim is written in: a claim that branches on type(v)
+    # or dtype reads alike in every exact reading and otherwise under numpy
+    checks = [("numpy float64", reading.confirm_numpy)] + ([("JAX float64", reading.confirm_floats)]
+                                                            if floats else [])
+    for name, check in checks:
+        result = check(claim, instance, witness=witness)
+        if result.status == reading.DISAGREES:
+            raise Disagreement(f"internal disagreement: {name} and the exact reading of {claim.id} "
+                               f"differ ({result.detail})")
     return None
 
 
@@ -86,9 +92,13 @@ def fixed_size_proof(claim, sizes: dict, traced, avoid=(), seed: int = 0) -> str
                    f"the proof of {claim.id} at {sizes_text}")
 
 
-def certificate_program(claim, program: dict, instances) -> str | None:
-    """A certificate's fixed-size program against the claim (check --claim)."""
+def certificate_program(claim, program: dict, instances, everywhere: bool = True) -> str | None:
+    """A certificate's fixed-size program against the claim (check --claim).  everywhere:
+    the certificate's conclusion reaches beyond the instances compared (no witness for
+    any value of the existential variables); a refutation's is its own instance, where
+    the claim's own code is read in full, so it may pass everywhere=False (see
+    reading.confirm_program)."""
     from .. import reading
 
-    return settle(reading.confirm_program(claim, program, instances),
+    return settle(reading.confirm_program(claim, program, instances, everywhere=everywhere),
                    f"the certificate's program of {claim.id}")

@@ -47,6 +47,13 @@ API (verdict strings as claims/decide.py's):
   generic_instances(claim, sizes, count, seed=0, avoid=(), with_exists=False) -> list[dict]
   confirm_floats(claim, instance, exact_value=None, witness=None) -> Confirmation
       JAX float64 against the exact residual, within the bound floats.py states.
+  confirm_numpy(claim, instance, witness=None) -> Confirmation
+      numpy float64 (claims/xp.py floating()) against the exact residual, hypotheses
+      and equalities, within the same bound: the check on what every exact reading
+      shares and numpy does not (type(v), dtype).  confirm_program runs it at each
+      instance it compares, and is inconclusive when the claim's code asked a value
+      something in Python (values.py) or decided abs/max/min/guard where the program
+      reads no such step: agreement at points then says nothing of other points.
   reference() -> the namespace (xp.kind == "reference").
   Value: .is_defined, .why, .expr, .sign(), .fraction(); Refused, Undefined,
   Inconclusive (ReadingStop, BaseException subclasses a claim cannot catch
@@ -55,7 +62,7 @@ API (verdict strings as claims/decide.py's):
 
 from .confirm import AGREES, DISAGREES, INCONCLUSIVE, Confirmation, confirm, confirm_program
 from .errors import Inconclusive, ReadingStop, Refused, Undefined
-from .floats import confirm_floats
+from .floats import confirm_floats, confirm_numpy
 from .instances import generic_instances
 from .namespace import reference
 from .program import program_value
@@ -63,6 +70,6 @@ from .read import HOLDS, OUTSIDE, REFUTED, UNDECIDED, Reading, read
 from .values import Value
 
 __all__ = ["read", "Reading", "confirm", "Confirmation", "program_value", "confirm_program",
-           "generic_instances", "confirm_floats", "reference", "Value", "ReadingStop", "Refused",
+           "generic_instances", "confirm_floats", "confirm_numpy", "reference", "Value", "ReadingStop", "Refused",
            "Undefined", "Inconclusive", "REFUTED", "HOLDS", "OUTSIDE", "UNDECIDED", "AGREES",
            "DISAGREES", "INCONCLUSIVE"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import Inconclusive, ReadingStop, Refused, Undefined
-from .program import program_values
+from .program import PIECEWISE, piecewise_steps, program_values
 from .read import OUTSIDE, UNDECIDED, Reading, evaluate, read
 from .session import Session, scope
 from .values import Value, arith, constant, read_sign, text, _SUB
@@ -80,29 +80,43 @@ def _indices(x) -> list:
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-def confirm_program(claim, program: dict, instances) -> Confirmation:
+def confirm_program(claim, program: dict, instances, everywhere: bool = True) -> Confirmation:
     """Is `program` (certificate format, fixed sizes: steps, residual, hypotheses,
     equalities) the claim's residual and hypotheses?  At each instance (for an
     existential claim, with values of its existential variables too) every value the
-    program and the reference both define must be exactly equal; an instance where the
-    residual is undefined on either side is not compared, and at least one must be."""
+    program and the reference both define must be exactly equal, and numpy's float64
+    reading of the claim must agree with them within rounding (floats.py); an instance
+    where the residual is undefined on either side is not compared, and at least one
+    must be.
+
+    Agreement at instances reaches the others only where the claim's code is what a
+    straight-line program can be.  So it is inconclusive when the claim's own code asked
+    a value something in Python (a comparison, a truth value, a hash, its text, its
+    class: values.py), which no program records and which may steer the code off the
+    instances compared, or took a decision of abs, max, min or guard where the
+    program's outputs read no such step (a piecewise claim read as a smooth program).
+    With everywhere=False (a refutation, which speaks of its own instance only) those two
+    rules are not applied: equality at the instances compared is all that is asked."""
+    from .floats import compare_numpy
+
     try:
         steps = program["steps"]
         parts = [("residual", _indices(program["residual"])),
                  ("hypothesis", _indices(program.get("hypotheses", ()))),
                  ("equality", _indices(program.get("equalities", ())))]
-    except (KeyError, TypeError) as err:
+        outputs = [i for _, indices in parts for i in indices]
+        smooth = not piecewise_steps(steps, outputs)
+    except (KeyError, TypeError, ValueError) as err:
         return Confirmation(INCONCLUSIVE, f"not a program in the certificate format: {err}")
-    compared, skipped = 0, []
+    compared, skipped, observed, piecewise = 0, [], [], False
     for number, instance in enumerate(instances, 1):
         universal, witness = _split(claim, instance)
-        session = Session()
+        session = Session(track=True)
         try:
             reference = evaluate(claim, universal, witness, session=session)
             if isinstance(reference, Reading):
                 skipped.append(f"instance {number}: {reference.detail}")
                 continue
-            outputs = [i for _, indices in parts for i in indices]
             values = program_values(steps, outputs, instance, session=session)
         except KeyboardInterrupt:
             raise
@@ -111,16 +125,34 @@ def confirm_program(claim, program: dict, instances) -> Confirmation:
             continue
         except (ValueError, TypeError, KeyError) as err:
             return Confirmation(INCONCLUSIVE, f"instance {number}: {type(err).__name__}: {err}")
+        runs = [reference[0], *reference[1], *reference[2]]
+        observed.extend(w for run in runs for w in run.observed if w not in observed)
+        piecewise = piecewise or any(run.piecewise for run in runs)
         outcome = _compare(session, number, parts, values, reference)
         if isinstance(outcome, Confirmation):
             return outcome
-        if outcome is True:
-            compared += 1
-        else:
+        if outcome is not True:
             skipped.append(outcome)
+            continue
+        compared += 1
+        numpy = compare_numpy(claim, universal, witness, {"residual": [reference[0]],
+                                                          "hypothesis": reference[1],
+                                                          "equality": reference[2]})
+        if numpy.status == DISAGREES:  # inconclusive floats withhold nothing (rounding at a tie)
+            return Confirmation(DISAGREES, f"instance {number}: the program and the claim's exact reading "
+                                           f"agree, numpy's float64 reading does not: {numpy.detail}")
     if not compared:
         why = f" ({skipped[0]})" if skipped else ""
         return Confirmation(INCONCLUSIVE, f"no instance could be compared{why}")
+    if observed and everywhere:
+        return Confirmation(INCONCLUSIVE, f"the claim's own code asks {observed[0]} in Python, which no "
+                                          "program records: agreement at the instances compared says "
+                                          "nothing of the others", compared)
+    if piecewise and smooth and everywhere:
+        return Confirmation(INCONCLUSIVE, f"the claim's own code takes decisions of "
+                                          f"{'/'.join(sorted(PIECEWISE))} where the program has none: "
+                                          "agreement at the instances compared says nothing of the others",
+                            compared)
     return Confirmation(AGREES, f"the program equals the claim at {compared} instance"
                                 f"{'s' if compared != 1 else ''}", compared)
 

@@ -25,6 +25,18 @@ a traced value, say), a float result that is not finite, no exact value, an
 infinite κ (a root or quotient of a value that rounds to 0), and any decision
 the reading took within REL·κ of a tie (a comparison, a guard, a max/min or
 |x| inside a gradient: floats may take the other branch there).
+
+numpy's float64 reading (``numpy_values``, ``compare_numpy``) is the same
+bound applied to numpy itself, the semantics a claim is written in: the claim's
+residual, hypotheses and equalities in claims/xp.py's floating() namespace, on
+the instance as the float screen gives it (arrays of float64, scalars as
+Python floats).  It needs no JAX and no compilation, so it runs wherever the
+exact reading does.  It is the one check on what the exact readings share and
+numpy does not: a claim that branches on ``type(v)``, on an array's ``dtype``,
+on ``isinstance(v, float)``, takes the same branch in every exact reading
+(their numbers are no floats) and another one under numpy.  Agreement at an
+instance says nothing of other instances: such a claim that differs from its
+exact readings only on a set of measure zero is beyond any check at points.
 """
 
 from __future__ import annotations
@@ -80,6 +92,90 @@ def _jax_value(claim, instance, witness) -> float:
     if arr.size != 1:
         raise ValueError(f"the float residual has shape {arr.shape}")
     return float(arr.reshape(()))
+
+
+def numpy_values(claim, instance: dict, witness: dict | None = None) -> dict:
+    """{"residual": [...], "hypothesis": [...], "equality": [...]}: every entry of the
+    claim's functions in numpy float64 at the instance (run in the order the exact
+    readings run them, on one set of inputs); raises what the claim's code raises."""
+    from ..claims.xp import floating
+
+    xp = floating()
+    merged = dict(instance)
+    merged.update(witness or {})
+    names = [v.name for v in claim.variables] + [v.name for v in getattr(claim, "exists", ())]
+    inputs = {}
+    for name in names:
+        if name in merged:
+            a = array_of(merged[name])
+            inputs[name] = np.vectorize(float, otypes=[np.float64])(a) if a.shape else float(a[()])
+    out = {}
+    with np.errstate(all="ignore"):  # inf and nan are values here, as in the float screen
+        for what, fns in (("residual", [claim.residual]), ("hypothesis", list(claim.hypotheses)),
+                          ("equality", list(getattr(claim, "equalities", ())))):
+            out[what] = [np.asarray(fn(xp, **inputs), dtype=np.float64).reshape(-1) for fn in fns]
+    return out
+
+
+def compare_numpy(claim, instance: dict, witness: dict | None, outcomes: dict) -> Confirmation:
+    """numpy's float64 reading against the exact one: `outcomes` maps "residual",
+    "hypothesis", "equality" to the tracked reading's Outcomes (read.py, one per function,
+    made with Session(track=True)).  Disagrees where a float value is further from its
+    exact value than REL·κ, or where numpy gives another number of values; inconclusive
+    where numpy gives no finite number for a value that is defined exactly and whose own
+    float evaluation, along the exact reading's operations, is finite (numpy computed
+    something else there).  A function whose reading took a decision near a tie
+    (fragile), and values whose float evaluation overflows, are not compared."""
+    try:
+        floats = numpy_values(claim, instance, witness)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:  # the claim's code under numpy floats: no number to compare
+        return Confirmation(AGREES, f"numpy float64 did not evaluate the claim ({type(err).__name__}); "
+                                    "nothing compared")
+    compared = 0
+    for what, exact in outcomes.items():
+        for k, (outcome, got) in enumerate(zip(exact, floats[what])):
+            if outcome.entries is None or outcome.fragile:
+                continue
+            if len(got) != len(outcome.entries):
+                return Confirmation(DISAGREES, f"numpy float64 gives {len(got)} values of the {what} "
+                                               f"{k + 1}, the exact reading {len(outcome.entries)}")
+            for f, v in zip(got.tolist(), outcome.entries):
+                if v.bad is not None:
+                    continue
+                kappa = max(outcome.scale, v.k)
+                if not (math.isfinite(kappa) and math.isfinite(v.f)):
+                    continue
+                if not math.isfinite(f):
+                    return Confirmation(INCONCLUSIVE, f"numpy float64 gives {f} for a value of the {what} "
+                                                      f"that is {text(v.e, 60)} exactly")
+                bound = REL * kappa
+                gap = abs(_ball(v) - arb(fmpq(*Fraction(f).as_integer_ratio())))
+                if gap > arb(fmpq(*Fraction(bound).as_integer_ratio())):
+                    return Confirmation(DISAGREES, f"numpy float64 gives {f!r} for a value of the {what}, "
+                                                   f"exactly {text(v.e, 60)}: further apart than {bound:.3g}")
+                compared += 1
+    return Confirmation(AGREES, f"numpy float64 agrees on {compared} values", compared)
+
+
+def confirm_numpy(claim, instance: dict, witness: dict | None = None) -> Confirmation:
+    """numpy's float64 reading of the claim at `instance` against its exact reading (see
+    compare_numpy).  Never raises, short of KeyboardInterrupt."""
+    from .read import evaluate
+    from .session import Session
+
+    try:
+        parts = evaluate(claim, instance, witness, session=Session(track=True))
+        if isinstance(parts, Reading):
+            return Confirmation(INCONCLUSIVE, f"no exact value to compare ({parts.detail})")
+        residual, hypotheses, equalities = parts
+        return compare_numpy(claim, instance, witness,
+                             {"residual": [residual], "hypothesis": hypotheses, "equality": equalities})
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:
+        return Confirmation(INCONCLUSIVE, f"the numpy float check did not run: {type(err).__name__}: {err}")
 
 
 def _ball(v) -> arb:

@@ -94,20 +94,35 @@ def outside_domains(claim, arrays: dict) -> str | None:
 # ---------------------------------------------------------------- generic instances
 
 
-def _rank(rows: list) -> int:
-    rows = [list(r) for r in rows]
-    rank, columns = 0, len(rows[0]) if rows else 0
-    for c in range(columns):
-        pivot = next((r for r in range(rank, len(rows)) if rows[r][c] != 0), None)
-        if pivot is None:
-            continue
-        rows[rank], rows[pivot] = rows[pivot], rows[rank]
-        for r in range(len(rows)):
-            if r != rank and rows[r][c] != 0:
-                f = rows[r][c] / rows[rank][c]
-                rows[r] = [a - f * b for a, b in zip(rows[r], rows[rank])]
-        rank += 1
-    return rank
+PRIME = 2_147_483_647  # 2^31 − 1: products of two residues fit in int64
+
+
+def _full_rank(a: np.ndarray) -> bool:
+    """Whether the matrix of Fractions `a` has full rank, by its rank modulo PRIME: never
+    above the rank over Q, so "full" is proved; an unlucky prime only costs a redraw.
+    Elimination over Q let the entries' heights grow (a 120 × 120 matrix took minutes,
+    in `check --claim` of a certificate at that size); residues stay one word."""
+    rows, columns = a.shape
+    if rows > columns:
+        a, rows, columns = a.T, columns, rows
+    m = np.empty((rows, columns), dtype=np.int64)
+    for k in np.ndindex(a.shape):
+        q = Fraction(a[k])
+        if q.denominator % PRIME == 0:
+            return False
+        m[k] = q.numerator % PRIME * pow(q.denominator, -1, PRIME) % PRIME
+    for r in range(rows):  # a pivot in every row, each in a new column
+        nonzero = np.nonzero(m[r:, :])
+        if nonzero[0].size == 0:
+            return False
+        column = int(nonzero[1].min())
+        pivot = r + int(nonzero[0][nonzero[1] == column][0])
+        m[[r, pivot]] = m[[pivot, r]]
+        m[r] = m[r] * pow(int(m[r, column]), -1, PRIME) % PRIME
+        factors = m[:, column].copy()
+        factors[r] = 0
+        m = (m - np.outer(factors, m[r]) % PRIME) % PRIME
+    return True
 
 
 def _rng(claim, sizes: dict, seed) -> random.Random:
@@ -155,7 +170,7 @@ def generic_instances(claim, sizes: dict, count: int, seed=0, avoid=(), with_exi
         taken: set = set()
         arrays = {v.name: _draw(rng, shapes[v.name], v.domain, taken, height) for v in variables}
         if any(a.ndim == 2 and v.domain != "symmetric" and 0 not in a.shape
-               and _rank(a.tolist()) < min(a.shape) for v, a in ((v, arrays[v.name]) for v in variables)):
+               and not _full_rank(a) for v, a in ((v, arrays[v.name]) for v in variables)):
             continue
         if any(all(k in a and np.array_equal(a[k], arrays[k]) for k in arrays) for a in avoided):
             continue

@@ -38,7 +38,7 @@ def _elementwise(f, arity: int = 1):
 
 def _exact(x):
     """An exact number the claim passes to a namespace function (a size, xp.q's parts)."""
-    if isinstance(x, (float, complex, np.floating, np.complexfloating)):
+    if type(x) is not Value and isinstance(x, (float, complex, np.floating, np.complexfloating)):
         current().stop(Refused(f"{FLOAT_MIX} ({type(x).__name__} {x!r} given to the namespace)"))
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer, Fraction)):
         raise TypeError(f"expected an exact number (int or Fraction), got {type(x).__name__}")

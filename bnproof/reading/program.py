@@ -104,6 +104,16 @@ def _step(step: list, values: dict, instance: dict) -> Value:
     raise ValueError(f"unknown operation {op!r}")  # pragma: no cover - _cone refused it
 
 
+PIECEWISE = frozenset({"abs", "max", "min", "guard"})
+
+
+def piecewise_steps(steps: list, outputs: list) -> int:
+    """How many steps of abs, max, min and guard the outputs read (their cone)."""
+    if not isinstance(steps, list) or len(steps) > MAX_STEPS:
+        raise ValueError(f"a program is a list of at most {MAX_STEPS} steps")
+    return sum(steps[i][0] in PIECEWISE for i in _cone(steps, [_index(o, len(steps)) for o in outputs]))
+
+
 def program_values(steps: list, outputs: list, instance: dict, session: Session | None = None) -> list:
     """The values of `outputs` (step indices) at `instance`, each a Value (poisoned where
     undefined or inconclusive).  Malformed programs raise ValueError."""

@@ -49,6 +49,8 @@ class Outcome:
     error: str | None = None  # the claim's own exception
     fragile: tuple = ()  # with track: decisions floats may not follow
     scale: float = 0.0  # with track: the largest rounding magnitude of a value the run made
+    observed: tuple = ()  # what the claim's code asked of values in Python (Session.observe)
+    piecewise: int = 0  # decisions of abs, max, min and guard the run took
 
 
 def _inputs(arrays: dict) -> dict:
@@ -65,24 +67,33 @@ def run(session: Session, fn, xp, kwargs: dict) -> Outcome:
     """fn(xp, **kwargs) with every stop it raised recorded, whatever it caught."""
     session.stops, session.fragile, session.scale = [], [], 0.0
     session.branch_kinks = set()
+    session.observed, session.piecewise = [], 0
+    session.running = True
     try:
         out = fn(xp, **kwargs)
     except KeyboardInterrupt:
         raise
     except ReadingStop as err:
-        return Outcome(None, session.stops[0] if session.stops else err)
+        return _noted(session, Outcome(None, session.stops[0] if session.stops else err))
     except BaseException as err:  # the claim's own code (even sys.exit): never a verdict
         if session.stops:  # it turned a stop of ours into its own exception
-            return Outcome(None, session.stops[0])
-        return Outcome(None, error=f"the claim's code raised {type(err).__name__}: {err}")
+            return _noted(session, Outcome(None, session.stops[0]))
+        return _noted(session, Outcome(None, error=f"the claim's code raised {type(err).__name__}: {err}"))
+    finally:
+        session.running = False
     if session.stops:
-        return Outcome(None, session.stops[0])
+        return _noted(session, Outcome(None, session.stops[0]))
     try:
-        return Outcome(_entries(out), fragile=tuple(session.fragile), scale=session.scale)
+        return _noted(session, Outcome(_entries(out), fragile=tuple(session.fragile), scale=session.scale))
     except ReadingStop as err:
-        return Outcome(None, err)
+        return _noted(session, Outcome(None, err))
     except (TypeError, ValueError) as err:
-        return Outcome(None, error=str(err))
+        return _noted(session, Outcome(None, error=str(err)))
+
+
+def _noted(session: Session, outcome: Outcome) -> Outcome:
+    outcome.observed, outcome.piecewise = tuple(session.observed), session.piecewise
+    return outcome
 
 
 def _entries(out) -> list:

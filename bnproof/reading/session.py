@@ -7,6 +7,13 @@ The gradients in progress (``active``) say which symbols a value may carry;
 ``at_point`` substitutes all of them by 0, which is where every sign is
 decided.  ``stops`` records every stop raised while a claim's function runs:
 what the claim's code catches still ends the reading.
+
+While a claim's function runs (``running``), the session also notes what a
+program could not hold: ``observed``, every question the claim's own Python
+code asked of a value (a comparison or truth value, a hash, its text, its
+class), each of which may steer the claim's code by the value; and
+``piecewise``, the decisions of abs, max, min and guard.  Neither changes the
+reading; they say how far agreement at a few instances reaches (confirm.py).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ MAX_OPS = 2_000_000  # value operations per session
 MAX_WORK = 50_000_000  # nodes walked by symengine (diff, subs, expand) and words of rational arithmetic
 MAX_SIGNS = 20_000  # cached sign decisions per session
 MAX_BALLS = 200_000  # cached balls of subexpressions per session
+MAX_OBSERVED = 8  # observations kept per run (the first says why)
 ZERO = se.Integer(0)
 ESCAPED = ("a value escaped xp.grad: it carries the perturbation of a gradient that has "
            "returned (a seeded argument kept by the function and used later)")
@@ -46,6 +54,9 @@ class Session:
         self.zero: dict = {}  # every active symbol -> 0
         self.branch_kinks: set = set()  # symbols a Python branch was decided on at a tie
         self.stops: list[ReadingStop] = []
+        self.running = False  # a claim's function is running (run() in read.py)
+        self.observed: list[str] = []  # questions the claim's code asked of values (see observe)
+        self.piecewise = 0  # decisions of abs, max, min and guard in this run
         self.fragile: list[str] = []  # track: decisions floats may take the other way
         self.scale = 0.0  # track: the largest rounding magnitude of a value made in this run
 
@@ -73,6 +84,12 @@ class Session:
             what = (f"{self.max_ops} value operations" if self.ops > self.max_ops
                     else f"{self.max_work} units of work")
             self.halt(Inconclusive(f"the reading exceeds its cap of {what}"))
+
+    def observe(self, what: str) -> None:
+        """The claim's own code asked `what` of a value: its control flow may depend on the
+        value in a way no traced program records (the tracers refuse or cannot see it)."""
+        if self.running and len(self.observed) < MAX_OBSERVED and what not in self.observed:
+            self.observed.append(what)
 
     # ------------------------------------------------------------ gradients
 

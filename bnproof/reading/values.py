@@ -27,7 +27,15 @@ Semantics (the claim's own code runs unchanged, with numpy's):
     where both slopes agree);
   * √0 with a radicand that carries symbols, and arccos at ±1 likewise;
   * ``guard(v, g)``: v where g ≥ 0, else an absent value that min ignores and
-    every other operation turns undefined.
+    every other operation turns undefined;
+  * ``isinstance`` answers as for numpy's float64 (``v.__class__`` is
+    np.float64: a float, a numbers.Real, an np.floating, never an int), so a
+    helper that asks takes numpy's branch; ``type(v)`` cannot be made to lie,
+    and the float readings (floats.py) are the check on it;
+  * what else the claim's own code asks of a value in Python (a comparison or
+    truth value, a hash, str/repr/format) is answered as numpy's numbers would
+    answer it, and noted (``Session.observe``): no traced program records such
+    a question, so agreement at a few instances says nothing of the others.
 
 Every value carries its size as a tree (nodes, a rational counted by its
 64-bit words: symengine's diff, subs and expand walk the tree, not the shared
@@ -44,8 +52,10 @@ JAX's value with the exact one within a multiple of it.
 
 from __future__ import annotations
 
+import fractions
 import math
 import numbers
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -65,6 +75,10 @@ MAX_POWER = 4096  # |k| for x**k
 FRAGILE = 2.0**-30  # floats: a decision this close to a tie, relative to its magnitude k
 UNDEFINED, INCONCLUSIVE, ABSENT = "undefined", "inconclusive", "absent"
 FLOAT_MIX = "the claim mixes an exact value with a float"
+_FRACTIONS = fractions.__file__
+TEXT = "the text of a value (str, repr, format, print)"
+HASHED = "a value hashed (a set member or dict key)"
+COMPARED = "a comparison or truth value of a value (a Python branch on it)"
 
 
 class Value:
@@ -108,12 +122,26 @@ class Value:
             return Fraction(int(num), int(den))
         return Fraction(int(self.e))
 
+    # isinstance asks this when the class is not Value itself (so the reading's own
+    # isinstance(v, Value) is unchanged): a helper's isinstance(v, float), (v, np.floating)
+    # or (v, numbers.Real) then takes the branch numpy's float64 takes, not one of its own
+    # that no other reading would take.  Fraction's operators are the exception: asked by
+    # them a value is no float, so Fraction(1, 3) * v defers to v and stays exact (as it
+    # does in the tracers)
+    @property
+    def __class__(self):
+        if sys._getframe(1).f_code.co_filename == _FRACTIONS:
+            return Value
+        return np.float64
+
     def __repr__(self):
+        current().observe(TEXT)
         if self.bad is not None:
             return f"<{self.bad[0]}: {self.bad[1]}>"
         return f"Value({text(self.e)})"
 
     def __str__(self):
+        current().observe(TEXT)
         return repr(self) if self.bad is not None else text(self.e)
 
     def __format__(self, spec):
@@ -154,7 +182,7 @@ class Value:
     def __pow__(self, k, modulo=None):
         if modulo is not None:
             return NotImplemented
-        if isinstance(k, (float, complex, np.floating, np.complexfloating)):
+        if type(k) is not Value and isinstance(k, (float, complex, np.floating, np.complexfloating)):
             current().stop(Refused(f"{FLOAT_MIX} (a float exponent)"))
         if isinstance(k, Fraction) and k.denominator == 1:
             k = k.numerator
@@ -228,6 +256,7 @@ class Value:
     def __hash__(self):
         # equal values must hash alike: a rational hashes as its Fraction; other values have
         # no canonical form to hash, so they are unhashable (as numpy arrays are)
+        current().observe(HASHED)
         q = self.fraction() if not self.tags else None
         if q is None:
             raise TypeError("an irrational value of the reference reading is unhashable")
@@ -477,6 +506,7 @@ def _unary(a: Value, op: str) -> Value:
             e = -e
         elif op == "abs":
             sg = s.sign(e, a.w)
+            s.piecewise += 1
             if sg == 0:
                 kinks = _merge(kinks, _symbols(e))
             e = -e if sg < 0 else e
@@ -574,6 +604,7 @@ def branch(a: Value, b: Value, take_larger: bool) -> Value:
     except Inconclusive as err:
         return poison(INCONCLUSIVE, f"which of two values is larger: {err.reason}")
     s.charge(1)
+    s.piecewise += 1
     if s.track and (a.tags or b.tags):
         _fragile(s, a.f - b.f, a.k + b.k, "a max/min near a tie inside a gradient")
     chosen = a if (sg >= 0) == take_larger else b
@@ -598,6 +629,7 @@ def guard(v: Value, g: Value) -> Value:
         sg = s.sign(g.e, g.w)
     except Inconclusive as err:
         return poison(INCONCLUSIVE, f"a guard's condition: {err.reason}")
+    s.piecewise += 1
     if sg == 0 and _symbols(g.e):
         s.branch_kinks.update(_symbols(g.e))
     if s.track:
@@ -614,6 +646,7 @@ def _compare(a: Value, o, test):
     if b is None:
         return NotImplemented
     s = current()
+    s.observe(COMPARED)
     for v in (a, b):
         if v.bad is not None:
             kind, why = v.bad
