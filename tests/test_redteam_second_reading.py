@@ -162,6 +162,30 @@ def test_numpy_float_reading_compares_hypotheses_too():
         fixed_size_proof(claim, {}, trace(claim, {}))
 
 
+def test_max_makes_a_new_value_as_numpy_does():
+    """xp.maximum(a, b) returned the larger operand itself: `is` told a claim which one was
+    larger, in the reference only (numpy's maximum and the tracers make a new value), so
+    the reference read another claim (a spurious disagreement, or a branch of its own)."""
+    from bnproof import reading
+    from bnproof.claims import Claim, Var
+
+    claim = Claim(id="rt/identity", source="t", statement="t", kind="identity",
+                  variables=(Var("y", (2,)),), sizes={},
+                  residual=lambda xp, y: 0 * y[0] - (1 if xp.maximum(y, y[::-1])[0] is y[0] else 0))
+    assert reading.read(claim, {"y": [3, 1]}).verdict == reading.HOLDS
+
+
+@pytest.mark.xfail(strict=True, reason="needs bnproof/search/ to ask the second reading about an instance "
+                                       "floats call a violation and the exact engine says holds")
+def test_fuzz_does_not_let_survive_a_claim_the_reference_refutes_at_a_drawn_instance(tmp_path):
+    """tracer_tie.py: Hypothesis draws y₀ = y₁, numpy's float64 gives −1 there, the exact
+    engine (the tracer) says 0, the reference −1: a disagreement the search drops, and the
+    claim "survives" with exit 0."""
+    run = run_cli("fuzz", HERE / "tracer_tie.py", "--no-jax", "--no-timings", "--time-budget", "20",
+                  "--out-dir", tmp_path / "out", cwd=tmp_path, env=env_for(tmp_path))
+    assert run.returncode != OK, run
+
+
 def test_a_refutation_speaks_of_its_instance_only():
     """The rules that make a proof's agreement inconclusive (the claim's code asked a value
     something in Python; a piecewise claim read as a smooth program) are about instances

@@ -608,11 +608,10 @@ def branch(a: Value, b: Value, take_larger: bool) -> Value:
     if s.track and (a.tags or b.tags):
         _fragile(s, a.f - b.f, a.k + b.k, "a max/min near a tie inside a gradient")
     chosen = a if (sg >= 0) == take_larger else b
-    if sg != 0:
-        return chosen
-    kinks = _merge(_merge(a.kinks, b.kinks), _merge(_symbols(a.e), _symbols(b.e)))
-    if kinks <= chosen.kinks:
-        return chosen
+    kinks = chosen.kinks if sg != 0 else \
+        _merge(_merge(a.kinks, b.kinks), _merge(_symbols(a.e), _symbols(b.e)))
+    # a new value, as numpy's maximum makes one: `xp.maximum(a, b) is a` must not tell a
+    # claim which operand is larger when no other reading would
     v = Value(chosen.e, chosen.tags, kinks, None, chosen.w, chosen.d, chosen.f, chosen.k)
     v.m, v.md = chosen.m, chosen.md
     return v
