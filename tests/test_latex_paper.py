@@ -12,6 +12,7 @@ import pytest
 
 from bnproof.certificate.io import seal
 from bnproof.errors import ExitCode
+from cli_runner import run_cli
 from latex_support import fragment, generated, run_latex
 from test_latex import ROOT, engine, one_line_error
 
@@ -180,14 +181,14 @@ CLAIM = Claim(id="my/thm", source="my notes", statement=STATEMENT,
 
 
 def test_a_certificate_of_ones_own_claim_is_written_in_its_symbols(tmp_path):
-    doc = json.loads(CERT.read_text())
-    statement = doc["claim"]["statement"]
-    doc = {k: v for k, v in doc.items() if k != "digest"}
-    doc["claim"] = {**doc["claim"], "id": "my/thm"}
-    cert = tmp_path / "thm.json"
-    cert.write_text(json.dumps(seal(doc)))
+    statement = json.loads(CERT.read_text())["claim"]["statement"]
     claim_file = tmp_path / "thm.py"
     claim_file.write_text(f"STATEMENT = {statement!r}\n" + CLAIM_FILE)
+    # a certificate of this claim file (latex --claim binds it as check --claim does)
+    cert, data = tmp_path / "thm.json", tmp_path / "data.json"
+    data.write_text(json.dumps({"g": [0, 1], "gamma": 1, "y": [0, 1]}))
+    made = run_cli("verify", claim_file, "--data", data, "--no-crosscheck", "--out", cert, cwd=tmp_path)
+    assert made.returncode == ExitCode.REFUTED, made.stderr
     text = fragment(str(cert), "--claim", str(claim_file))
     assert r"\nabla_{y_j} L &= \left(0, 1\right)" in text
     assert r"y_j &= \left(0, 1\right)" in text and r"\gamma &= 1" in text

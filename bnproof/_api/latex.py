@@ -50,7 +50,7 @@ def build(claim, data=None, source=None):
         name = claim.certificate_path.name if claim.certificate_path else f"{claim.claim_id}.json"
         # the result keeps the claim it was run on: its symbols, hypothesis names and quantities
         return _from_document(json.loads(claim.certificate), name,
-                              source=source if source is not None else claim.claim)
+                              source=source if source is not None else claim.claim, given=source is not None)
     if isinstance(claim, Claim):
         claim = LEMMA if LEMMA in claim.aliases else claim.id
     if isinstance(claim, os.PathLike):
@@ -75,7 +75,7 @@ def build(claim, data=None, source=None):
     path = _certificate_path(claim)
     from ..checker.parse import read
 
-    return _from_document(_checked(path, lambda: read(path)), path.name, path, source)
+    return _from_document(_checked(path, lambda: read(path)), path.name, path, source, given=source is not None)
 
 
 def _checked(where, step):
@@ -118,10 +118,15 @@ def _certificate_path(claim: str) -> Path:
                    "of a claim with a committed certificate (run `bnproof fuzz` to find one)")
 
 
-def _from_document(doc, name: str, path: Path | None = None, source=None):
+def _from_document(doc, name: str, path: Path | None = None, source=None, given: bool = False):
+    """`given`: the caller named `source` as the claim the certificate is of, so the document
+    writes that claim refuted only if the certificate is bound to it as `check --claim` binds
+    (its program the claim's, and the claim's own code refuting it without the tracer)."""
     from ..checker import check_document
 
     line = _checked(path or name, lambda: check_document(doc))
+    if given and doc.get("kind") != "proof" and ("program" in doc or "nonexistence" in doc):
+        _bound(doc, _source(doc, source), path or name)
     if "nonexistence" in doc:  # an existential claim: no witness at the instance
         from ..certificate.exists import confirm_line
         from ..render.latex_exists import document
@@ -151,6 +156,14 @@ def _from_document(doc, name: str, path: Path | None = None, source=None):
     data = {"X": inst["X"], "Y": inst["Y"], "W0": inst["W0"], "gamma": inst["gamma"],
             "beta": inst["beta"], "loss": inst["loss"], "name": f"the instance of {name}"}
     return document(lemma45.analyse(instance_from_json(data)))
+
+
+def _bound(doc: dict, claim, where) -> None:
+    from ..cli.run_check import bind
+
+    bound, why = bind([claim], "the claim given", doc)
+    if not bound:
+        raise CertificateRejected(f"{where}: {why}")
 
 
 def _proof(doc: dict, line: str, name: str, path, source):

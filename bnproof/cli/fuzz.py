@@ -94,15 +94,15 @@ def _ignore_further_interrupts() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _claims(name: str) -> tuple[list, dict]:
+def _claims(name: str, time_budget: float = 20.0, as_json: bool = False) -> tuple[list, dict]:
     """The claims to search, each id unique and usable as a certificate's
-    path, and each claim file's fingerprint as it was loaded."""
-    from ..claims.api import resolve
+    path, and each claim file's fingerprint as it was loaded (within the time budget)."""
     from ..search.fuzz import check_id
     from ..search.worker import digest
+    from .load_budget import resolve_within
 
     with contextlib.redirect_stdout(sys.stderr):  # a claim file's prints are not the report
-        found = resolve(name)
+        found = resolve_within(name, time_budget, as_json)
     digests = {c.path: digest(c.path) for c in found if c.path}
     claims, seen = [], {}
     for c in found:
@@ -126,7 +126,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
     from ..search.space import size_grid
     from ..search.worker import Supervisor
 
-    claims, digests = _claims(claim)
+    claims, digests = _claims(claim, time_budget, as_json)
     sizes = _parse_sizes(size)
     if resume and not record:
         raise BadInput("--resume continues a --record run: give both")

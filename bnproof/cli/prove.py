@@ -56,11 +56,12 @@ def prove(
 
 
 def _prove(claim: str, as_json: bool, out_dir: Path, record: bool, time_budget: float) -> None:
-    from ..claims.api import proofs_root, resolve
+    from ..claims.api import proofs_root
     from ..search.worker import Supervisor, digest
     from .._api.prove import concluded
+    from .load_budget import resolve_within
 
-    claims = resolve(claim)
+    claims = resolve_within(claim, time_budget, as_json)
     if record:
         root = proofs_root()
         for c in claims:

@@ -22,6 +22,7 @@ from ..certificate.io import CheckerRefused, pretty
 from ..checker import Rejected, check_document
 from ..claims.api import Claim
 from ..claims.exists import NO_WITNESS, OUTSIDE, UNDECIDED, WITNESS, decide_inner, trace
+from ..claims.second_reading import witness_verdict
 from .certify import Refutation
 from .coverage import Coverage
 from .fuzz import BUDGET, REFUTED, SURVIVED, VACUOUS, Outcome, short_error
@@ -132,6 +133,13 @@ def search(claim: Claim, seed: int = 0, max_examples: int = 200, time_budget: fl
         coverage.add(s, 1, int(inside), int(inside))
         report("coverage", coverage)
         if inner.verdict == WITNESS:
+            # a witness is the traced program's; reported as confirmed only if the claim's own
+            # code holds there too (exit 7 on a disagreement), else the instance is undecided
+            why = witness_verdict(claim, instance, inner.witness)
+            if why is not None:
+                undecided.append(why)
+                report("undecided", len(undecided))
+                continue
             witnesses.append((instance, inner.witness))
         elif inner.verdict == UNDECIDED:
             undecided.append(inner.detail)
