@@ -196,3 +196,11 @@ def test_fuzz_size_outside_the_declared_range_refutes_nothing(tmp_path):
     run = fuzz(tmp_path, claim, "--size", "m=3", "--max-examples", "20")
     assert_not_refuted(run)
     assert run.code == BAD_INPUT, run
+
+
+def test_a_size_numpy_refuses_proves_nothing(tmp_path):
+    """symbolic_m/namespace.py: ones(−1) was the empty vector (numpy raises ValueError)."""
+    (claim,) = install(tmp_path, "ones_negative.py")
+    run = prove(tmp_path, claim)
+    assert_not_proved(run)
+    assert not list((tmp_path / "proofs").rglob("*.proof.json")), run

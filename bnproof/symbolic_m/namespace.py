@@ -105,6 +105,9 @@ def namespace(rec: Recorder) -> SimpleNamespace:
             return make()
         if isinstance(n, Sym):
             outside(f"{what} of a traced size other than m")
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+            # numpy raises (a negative or inexact size), where a list repeated n times is empty
+            outside(f"{what} of the size {n!r} (numpy takes a size >= 0)")
         return None
 
     def ones(n):
