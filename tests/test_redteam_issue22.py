@@ -13,10 +13,8 @@ that the marker is removed with the fix."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -85,7 +83,18 @@ def test_latex_claim_writes_no_refutation_of_a_claim_the_certificate_is_not_of(t
     assert bnproof(tmp_path, "latex", cert, "--claim", certified, "-o", tmp_path / "own.tex").code == OK
 
 
-HANG_GUARD = 120  # s; the budget below is 2 s and the load's grace 10 s
+HANG_GUARD = 120  # s; the budgets below are 2 s, the load's grace 10 s
+
+
+def ended(started: Started, what: str) -> Run:
+    """The run of a started process, or a failure once HANG_GUARD has passed (a hang)."""
+    try:
+        started.process.wait(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        started.kill()
+        pytest.fail(f"{what}: `{' '.join(map(str, started.args))}` did not end within {HANG_GUARD} s")
+    done = started.wait()
+    return Run(done.args, done.returncode, done.stdout, done.stderr)
 
 
 @pytest.mark.parametrize("command", ["fuzz", "prove"])
@@ -94,14 +103,8 @@ def test_a_claim_file_that_never_finishes_loading_keeps_the_time_budget(tmp_path
     worker whose budget is enforced: `fuzz/prove --time-budget 2` waited forever."""
     (claim,) = install(tmp_path, "loops_at_import.py")
     extra = ["--no-jax", "--no-timings"] if command == "fuzz" else []
-    started = Started(command, claim, "--time-budget", "2", *extra, cwd=tmp_path, env=env_for(tmp_path))
-    try:
-        started.process.wait(timeout=HANG_GUARD)
-    except subprocess.TimeoutExpired:
-        started.kill()
-        pytest.fail(f"`bnproof {command}` of a claim file that never loads did not end within {HANG_GUARD} s")
-    done = started.wait()
-    run = Run(done.args, done.returncode, done.stdout, done.stderr)
+    run = ended(Started(command, claim, "--time-budget", "2", *extra, cwd=tmp_path, env=env_for(tmp_path)),
+                "a claim file that never loads")
     assert_clean(run)
     assert run.code == BAD_INPUT, run
     assert len(run.stderr.strip().splitlines()) == 1, run
@@ -204,3 +207,14 @@ def test_a_size_numpy_refuses_proves_nothing(tmp_path):
     run = prove(tmp_path, claim)
     assert_not_proved(run)
     assert not list((tmp_path / "proofs").rglob("*.proof.json")), run
+
+
+def test_huge_exponents_in_the_data_do_not_hang_verify(tmp_path):
+    """search/certify.py wrote the residual out with SymPy after the decision, whatever the
+    size of its numbers (here about 10^8 digits): `verify` hung, with no budget to stop it."""
+    (claim,) = install(tmp_path, "huge_powers.py")
+    data = write_json(tmp_path, "data.json", {"y": ["1e400", "1e-400"]})
+    run = ended(Started("verify", claim, "--data", data, "--no-crosscheck", cwd=tmp_path, env=env_for(tmp_path)),
+                "verify of huge exponents")
+    assert_clean(run)
+    assert run.code in (OK, REFUTED, UNDECIDED), run

@@ -35,6 +35,7 @@ from .space import valid_exact
 # Programs longer than this are shown unsimplified (expanding surds grows with the program).
 MAX_SIMPLIFY_STEPS = 5000
 APPROX_BITS = 4096  # working precision for the residual's float, at most (as the checker's)
+MAX_WRITTEN_BITS = 1 << 17  # a number of the residual written out (Python writes 4300 digits at most)
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,44 @@ class Judge:
         return None
 
 
+def _writable(steps: list, inputs, output: int) -> bool:
+    """Whether SymPy can write the residual out without numbers beyond MAX_WRITTEN_BITS:
+    the decision reads signs from bounded balls, while SymPy computes every rational
+    exactly (an instance entry 10^400 under two powers of 64 is a number of 10^8 digits,
+    hours of SymPy).  Rationals are computed, and a product's or power's size bounded
+    from its operands' before it is; other values are bounded by their operands' sizes."""
+    from ..program.evaluate import cone, operands
+
+    def size(x: Fraction) -> int:
+        return x.numerator.bit_length() + x.denominator.bit_length()
+
+    exact: dict[int, Fraction] = {}  # rational values
+    bits: dict[int, int] = {}  # a bound on each value's size
+    for i in cone(steps, [output % len(steps)]):
+        step, op = steps[i], steps[i][0]
+        xs = operands(step)
+        if op in ("input", "const"):
+            exact[i] = Fraction(step[1]) if op == "const" else Fraction(inputs(step[1], step[2:]))
+            bits[i] = size(exact[i])
+        elif op == "pi":
+            bits[i] = 1
+        else:
+            a = bits[xs[0]]
+            b = bits[xs[1]] if len(xs) > 1 else 0
+            bits[i] = {"mul": a + b, "div": a + b, "pow": a * (step[2] if op == "pow" else 1),
+                       "add": a + b + 1, "sub": a + b + 1}.get(op, max(a, b) + 1)
+            if bits[i] > MAX_WRITTEN_BITS:
+                return False
+            if all(j in exact for j in xs) and op in ("add", "sub", "mul", "div", "neg", "pow"):
+                x, y = exact[xs[0]], exact[xs[1]] if len(xs) > 1 else None
+                if op == "div" and y == 0:
+                    continue  # undefined: left to the decision's own words
+                exact[i] = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
+                            "div": lambda: x / y, "neg": lambda: -x, "pow": lambda: x ** step[2]}[op]()
+                bits[i] = size(exact[i])
+    return True
+
+
 def described(claim: Claim, refutation: Refutation) -> Refutation:
     """The refutation with its residual written out (SymPy) and as a float."""
     if refutation.residual_text is not None:
@@ -163,6 +202,8 @@ def described(claim: Claim, refutation: Refutation) -> Refutation:
     instance = refutation.instance
     try:
         traced = trace(claim, sizes_of(claim, instance))
+        if not _writable(traced.steps, lookup(instance), traced.residual):
+            return replace(refutation, residual_text=f"(not written out: its numbers pass {MAX_WRITTEN_BITS} bits)")
         expr = to_sympy(traced.steps, lookup(instance), traced.residual)
         if len(traced.steps) <= MAX_SIMPLIFY_STEPS:
             # sums of surds: expand, rationalize denominators, collect
