@@ -218,3 +218,12 @@ def test_huge_exponents_in_the_data_do_not_hang_verify(tmp_path):
                 "verify of huge exponents")
     assert_clean(run)
     assert run.code in (OK, REFUTED, UNDECIDED), run
+
+
+def test_prove_refuses_two_claims_with_one_id(tmp_path):
+    """cli/prove.py: the worker loads a claim by its id, the first of that id in the file."""
+    (claim,) = install(tmp_path, "same_id.py")
+    run = prove(tmp_path, claim)
+    assert_not_proved(run)
+    assert run.code == BAD_INPUT, run
+    assert not list((tmp_path / "proofs").rglob("*.proof.json")), run

@@ -61,7 +61,7 @@ def _prove(claim: str, as_json: bool, out_dir: Path, record: bool, time_budget: 
     from .._api.prove import concluded
     from .load_budget import resolve_within
 
-    claims = resolve_within(claim, time_budget, as_json)
+    claims = _unique(resolve_within(claim, time_budget, as_json))
     if record:
         root = proofs_root()
         for c in claims:
@@ -89,3 +89,18 @@ def _prove(claim: str, as_json: bool, out_dir: Path, record: bool, time_budget: 
     if as_json:
         typer.echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
     raise typer.Exit(ExitCode.OK if all(r.proved for r in results) else ExitCode.UNDECIDED)
+
+
+def _unique(claims: list) -> list:
+    """Each claim once (one claim bound to two names is one), and each id of one claim only:
+    the worker loads a claim by its id, and a proof certificate is named by it."""
+    seen, out = {}, []
+    for c in claims:
+        if c.id in seen:
+            if seen[c.id] == c:
+                continue
+            raise BadInput(f"two claims have the id {c.id!r}{' in ' + c.path if c.path else ''}: "
+                           "each id names one claim and one proof certificate")
+        seen[c.id] = c
+        out.append(c)
+    return out
