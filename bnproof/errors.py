@@ -21,7 +21,7 @@ class ExitCode(enum.IntEnum):
     DEGENERATE = 4  # the instance is outside the mathematics: σ = 0, singular least squares
     HYPOTHESIS_NOT_MET = 5  # the claim's hypothesis fails on the instance, so it says nothing
     REJECTED = 6  # a certificate failed the independent check
-    DISAGREEMENT = 7  # the exact and numeric layers disagree: a bug, never ignored
+    DISAGREEMENT = 7  # the exact and numeric layers, or the tracer and the second reading, disagree: a bug
     INTERNAL = 8  # any other internal error
     VACUOUS = 9  # fuzz: no instance searched met the claim's hypotheses, so nothing was tested
     UNDECIDED = 10  # fuzz: no verdict could be established (the reason is printed)
@@ -85,11 +85,18 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
                                    "confirmed by `export --solve`)", {
         "verify": "the certificate was rejected by the independent checker (a bug, never ignored)",
         "check": "a certificate was rejected by the checker, or (--claim) is not of the claim given: "
-                 "another claim, another program, or sizes outside those the claim declares",
-        "latex": "the certificate was rejected by the independent checker",
+                 "another claim, another program, sizes outside those the claim declares, or a program "
+                 "the claim's own code, read a second time without the tracer, does not confirm (a "
+                 "disagreement there is a rejection, not exit 7: the certificate is what is judged)",
+        "latex": "the certificate was rejected by the independent checker, or (--claim) is not bound to "
+                 "the claim given, as `check --claim` binds it",
         "export": "the certificate was rejected, or the solver did not answer unsat"}),
-    ExitCodeRow(ExitCode.DISAGREEMENT, "internal disagreement between the exact and numeric layers (a bug)",
-                {"verify": "", "fuzz": ""}),
+    ExitCodeRow(ExitCode.DISAGREEMENT, "internal disagreement (a bug, never a verdict): the exact and "
+                                       "numeric layers, or the traced program and the claim's own code "
+                                       "read a second time without the tracer, differ", {
+        "verify": "", "fuzz": "",
+        "prove": "internal disagreement (a bug, never a verdict): the program proved and the claim's own "
+                 "code, read without the tracer at generic instances, differ"}),
     ExitCodeRow(ExitCode.INTERNAL, "internal error (a bug of bnproof)", EVERY),
     ExitCodeRow(ExitCode.VACUOUS, "vacuous: no instance searched met the claim's hypotheses, so nothing "
                                   "was tested", {"fuzz": ""}),

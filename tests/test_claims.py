@@ -124,7 +124,8 @@ def test_survivor_reports_instances_and_seed_never_proved(tmp_path):
     (("fuzz", "broken.py"), "broken.py"),
     (("fuzz", "theorem-4.1", "--size", "m=0"), "impossible size"),
     (("fuzz", "theorem-4.1", "--size", "k=3"), "has no size 'k'"),
-    (("fuzz", "theorem-4.1", "--size", "m=999"), "entries per instance"),
+    (("fuzz", "theorem-4.1", "--size", "m=999"),
+     "m = 999 is outside the sizes claim santurkar2018/theorem-4.1 declares (m from 2 to 6)"),
 ])
 def test_bad_fuzz_input_gives_one_line_error(tmp_path, args, fragment):
     (tmp_path / "broken.py").write_text("from bnproof.claims import Claim\nCLAIM = Claim(id=1)\n")

@@ -57,7 +57,10 @@ def run(*args, cwd):
 def scratch(tmp_path):
     for name, text in CLAIMS.items():
         (tmp_path / name).write_text(text)
-    (tmp_path / "toy.py").write_text((HERE / "claims" / "false_toy.py").read_text())
+    # widened to m = 1, where σ = 0 always: a size --size may only pick inside the declared range
+    toy = (HERE / "claims" / "false_toy.py").read_text()
+    assert '"m": (2, 5)' in toy
+    (tmp_path / "toy.py").write_text(toy.replace('"m": (2, 5)', '"m": (1, 5)'))
     return tmp_path
 
 

@@ -153,8 +153,10 @@ def test_a_fixed_size_whose_entries_overflow_int64_is_bad_input(tmp_path):
     """--size m=4294967296 for an m×m variable: np.prod wrapped 2^64 entries round to 0,
     so the entry limit passed and the search ended "undecided" (exit 10) on
     Hypothesis's refusal to draw a list of 4294967296 entries."""
+    square = "SQUARE" + WIDE.split("SQUARE")[1]
+    assert '"m": (1, 3)' in square  # widened: --size picks only inside the declared range
     (tmp_path / "sq.py").write_text("from bnproof.claims import Claim, Var\n"
-                                    + "SQUARE" + WIDE.split("SQUARE")[1])
+                                    + square.replace('"m": (1, 3)', '"m": (1, 2 ** 32)'))
     proc = run("fuzz", "sq.py", "--no-jax", "--size", "m=4294967296", "--time-budget", "2",
                cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr

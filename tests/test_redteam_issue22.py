@@ -176,10 +176,6 @@ def test_an_infinite_rounding_magnitude_proves_nothing(tmp_path):
     assert_verify_does_not_hold(verify(tmp_path, claim, Y))
 
 
-@pytest.mark.xfail(strict=True, reason="open: search/fuzz.py conclude() gives the verdict verified-exactly "
-                                       "when exact_sizes covers only part of the declared sizes (the note says "
-                                       "so, the verdict does not); changes proofs/verdicts.json "
-                                       "(observation-4.3) and the gallery's EXPECTED")
 def test_an_identity_proved_at_part_of_its_sizes_is_not_verified_exactly(tmp_path):
     (claim,) = install(tmp_path, "partial_exact_sizes.py")
     run = fuzz(tmp_path, claim, "--max-examples", "20")
@@ -189,9 +185,6 @@ def test_an_identity_proved_at_part_of_its_sizes_is_not_verified_exactly(tmp_pat
     assert verify(tmp_path, claim, {"y": ["7/13"] * 9}).code == REFUTED
 
 
-@pytest.mark.xfail(strict=True, reason="open: search/space.py size_grid() accepts --size outside the "
-                                       "claim's declared range; refusing it (exit 3) changes "
-                                       "tests/test_fuzz_verdicts.py, which fuzzes toy.py (m 2..5) at m = 1")
 def test_fuzz_size_outside_the_declared_range_refutes_nothing(tmp_path):
     """The claim declares m = 2 only, where it is true; `--size m=3` refuted it with a
     certificate that `check --claim` rejects (class 6, through fuzz's --size)."""

@@ -175,8 +175,6 @@ def test_max_makes_a_new_value_as_numpy_does():
     assert reading.read(claim, {"y": [3, 1]}).verdict == reading.HOLDS
 
 
-@pytest.mark.xfail(strict=True, reason="needs bnproof/search/ to ask the second reading about an instance "
-                                       "floats call a violation and the exact engine says holds")
 def test_fuzz_does_not_let_survive_a_claim_the_reference_refutes_at_a_drawn_instance(tmp_path):
     """tracer_tie.py: Hypothesis draws y₀ = y₁, numpy's float64 gives −1 there, the exact
     engine (the tracer) says 0, the reference −1: a disagreement the search drops, and the

@@ -18,7 +18,8 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
     `claim` is a Claim object, a claim id or alias (`bnproof list`), or a claim
     file that defines one claim (`bnproof.load` gives each claim of a file).  The
     options are those of `bnproof fuzz`, and the same seed gives the same
-    search: `sizes` fixes sizes ({"m": 3}), `jax=False` is `--no-jax` (the JAX
+    search: `sizes` fixes sizes ({"m": 3}, within the ranges the claim declares:
+    BadInput outside them), `jax=False` is `--no-jax` (the JAX
     search switches JAX to float64 in this process), `prove=False` is
     `--no-prove` (with prove, an identity that survives is proved at the claim's
     fixed sizes, and every claim that survives is proved for every m where it can

@@ -20,8 +20,9 @@ def _exact(value):
 class FuzzResult:
     """The verdict of `bnproof.fuzz` on one claim.
 
-    verdict is "refuted", "survived", "verified-exactly", "vacuous" or
-    "undecided" (then `reason` says why).  A refutation carries the exact
+    verdict is "refuted", "survived", "verified-exactly" (an identity proved at
+    every size the claim declares, or a claim without variables that holds),
+    "vacuous" or "undecided" (then `reason` says why).  A refutation carries the exact
     counterexample (variable name → Fraction, or nested lists of Fractions),
     the residual as exact text, and the certificate's JSON text, already
     accepted by the independent checker; `certificate_path` is where it was

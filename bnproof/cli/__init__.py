@@ -21,9 +21,12 @@ def main(argv=None) -> None:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
-    if command is not None:
-        command()  # exits
-    run(argv)
+    from ..search.unraisable import claims_finalizers_quiet
+
+    with claims_finalizers_quiet():  # a claim's __del__ error is no traceback of bnproof's
+        if command is not None:
+            command()  # exits
+        run(argv)
 
 
 def __getattr__(name):  # `from bnproof.cli import app` for tests and embedding

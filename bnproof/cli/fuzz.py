@@ -30,7 +30,8 @@ def fuzz(
              "certification and the symbolic proofs (the search takes half of it when an identity is to "
              "be proved at fixed sizes; the proof for every m gets what is left). The search process is "
              "killed a moment after; what it found is kept."),
-    size: List[str] = typer.Option([], "--size", help="Fix a size, e.g. --size m=3 (repeatable)."),
+    size: List[str] = typer.Option([], "--size", help="Fix a size, e.g. --size m=3 (repeatable), one of those "
+                                   "the claim declares: a size outside its range is bad input (exit 3)."),
     no_jax: bool = typer.Option(False, "--no-jax", help="Hypothesis only; skip the JAX search."),
     as_json: bool = typer.Option(
         False, "--json", help='Print a JSON list, one object per claim (also for one): '
@@ -67,8 +68,10 @@ def fuzz(
     arithmetic and its certificate is accepted by the independent checker; it
     is then shrunk, and the certificate is written as soon as it is found.
     Otherwise the verdict is "no counterexample in N instances, M met the
-    hypotheses" (never a proof), "vacuous" when no instance met the
-    hypotheses, or "undecided" with the reason.  Ctrl-C stops at once and keeps
+    hypotheses" (never a proof), "verified exactly" when an identity is proved
+    at every size the claim declares (proved at part of them, the verdict is the
+    search's, with a note naming the sizes proved), "vacuous" when no instance
+    met the hypotheses, or "undecided" with the reason.  Ctrl-C stops at once and keeps
     what was found (exit code 130).  With --distributed, each process searches
     a block of the claims and process 0 reports them all, in order, and alone
     writes the certificates."""

@@ -24,8 +24,10 @@ def latex(
                                   "title or \\section; headings start at --level."),
     claim_file: Optional[Path] = typer.Option(
         None, "--claim", metavar="FILE.py",
-        help="For a certificate of your own claim: the claim file it is of; the counterexample "
-        "is written in the claim's symbols and its hypotheses are named."),
+        help="For a certificate of your own claim: the claim file it is of, bound as `check --claim` "
+        "binds it (its claim, sizes and program those the file gives, and the claim's own code, read "
+        "again without the tracer, agreeing; else rejected, exit 6); the counterexample is written in "
+        "the claim's symbols and its hypotheses are named."),
     level: Optional[str] = typer.Option(
         None, "--level", metavar="LEVEL",
         help="The top heading: section, subsection, subsubsection or paragraph (unnumbered, "
@@ -36,8 +38,9 @@ def latex(
     For lemma-4.5: the setting, the instance, closed forms, the gradient by Fact C.1,
     W*, the BN optimum ray, and the inequality evaluated.  For a certificate of a
     refuted claim: the claim as printed, the counterexample and the violated residual.
-    Certificates are checked by the independent checker first.  Every display is
-    numbered and labelled bnproof:ID:eqN; how the document was checked is in
+    Certificates are checked by the independent checker first, and with --claim
+    bound to the claim file as check --claim binds them.  Every display is
+    numbered and labelled bnproof:CLAIM-ID:eqN; how the document was checked is in
     comments at its top."""
     from .._api.latex import build
 

@@ -124,7 +124,9 @@ def instance_reading(claim, doc: dict) -> str | None:
         return (f"the claim's own code, read without the tracer, is {read.verdict} at the certificate's "
                 f"instance ({read.detail})")
     points = [instance] + reading.generic_instances(claim, sizes, 2, avoid=[instance])
-    return second_reading(lambda: certificate_program(claim, program, points))
+    # a refutation speaks of its own instance, where the claim's code was just read in full:
+    # what the code asked of a value (its text, a comparison) may steer it elsewhere, not there
+    return second_reading(lambda: certificate_program(claim, program, points, everywhere=False))
 
 
 def bind_proof(claims: list | None, claim_file, doc: dict) -> tuple[bool, str | None]:

@@ -28,7 +28,7 @@ from ..certificate.io import pretty
 from ..certificate.program import sealed
 from ..checker import Rejected, check_document
 from ..claims.api import Claim
-from ..claims.decide import REFUTED, UNDECIDED, Decision, decide, lookup, sizes_of, trace
+from ..claims.decide import HOLDS, REFUTED, UNDECIDED, Decision, decide, lookup, sizes_of, trace
 from ..claims.second_reading import instance_verdict
 from .space import valid_exact
 
@@ -36,6 +36,12 @@ from .space import valid_exact
 MAX_SIMPLIFY_STEPS = 5000
 APPROX_BITS = 4096  # working precision for the residual's float, at most (as the checker's)
 MAX_WRITTEN_BITS = 1 << 17  # a number of the residual written out (Python writes 4300 digits at most)
+# Instances where floats nominated a violation and the exact engine says the claim holds,
+# read a second time, per search: a count, not a share of the time, so a seed gives one
+# search.  Floats read the claim's own code, the engine the tracer's program: where they
+# differ, the tracer may have misread a branch the generic instances of a proof avoid (a
+# tie, y0 = y1), so the first few such instances are where a misreading shows.
+MAX_SECOND_LOOKS = 4
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,8 @@ class Judge:
         self._certified: dict = {}  # key -> Refutation, or None (the checker refused it)
         self._verdicts: dict = {}
         self.samples: list[dict] = []  # a few instances floats put inside, to decide exactly
+        self.second_looks = 0  # instances read again by second_look, at most MAX_SECOND_LOOKS
+        self._holding: tuple | None = None  # (key, decision) of the last instance decided to hold
 
     def traced(self, sizes: dict):
         key = tuple(sorted(sizes.items()))
@@ -103,6 +111,24 @@ class Judge:
             self._certified[key] = self._certify(instance, decision)
         return self._certified[key]
 
+    def confirm_nominated(self, instance: dict) -> Refutation | None:
+        """`confirm` for an instance floats nominated as a violation: where the exact
+        engine says the claim holds instead, the first MAX_SECOND_LOOKS such instances
+        are read a second time (claims.second_reading.instance_verdict), so that a
+        disagreement there is errors.Disagreement (exit 7), not an instance dropped."""
+        found = self.confirm(instance)
+        if found is None:
+            self.second_look(instance)
+        return found
+
+    def second_look(self, instance: dict) -> None:
+        held, self._holding = self._holding, None
+        if held is None or held[0] != self._key(instance) or self.second_looks >= MAX_SECOND_LOOKS:
+            return  # decided before (and looked at then, if nominated then) or the looks are spent
+        decision = held[1]
+        self.second_looks += 1
+        instance_verdict(self.claim, instance, decision, floats=self.floats)  # None or a reason: holds stands
+
     def verdict(self, instance: dict) -> str | None:
         """The exact verdict of an instance `confirm` judged (None: outside its domain)."""
         return self._verdicts.get(self._key(instance))
@@ -113,6 +139,7 @@ class Judge:
             return None
         decision = decide(claim, instance, traced=self.traced(sizes_of(claim, instance)))
         self._verdicts[key] = decision.verdict
+        self._holding = (key, decision) if decision.verdict == HOLDS else None
         if decision.verdict == UNDECIDED:
             self.undecided += 1
             if self.on_undecided:

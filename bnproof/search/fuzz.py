@@ -107,7 +107,8 @@ class Outcome:
 def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str | None,
              proved: list, proof_grid: list, stopped: str | None = None,
              failure: str | None = None, undecided: int = 0,
-             exactly_inside: tuple[int, int] | None = None) -> tuple[str, str | None]:
+             exactly_inside: tuple[int, int] | None = None,
+             declared: dict | None = None) -> tuple[str, str | None]:
     """(verdict, reason) from what a search established, however it ended.
     `undecided` counts instances that looked like violations in floats (or
     that floats could not place) but that the exact engine could not decide
@@ -115,14 +116,17 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
     survived.  `exactly_inside` = (inside, decided): of a few instances floats
     put inside the claim, how many the exact engine puts inside; none of them
     means the floats' coverage is not to be believed (the claim may be
-    defined nowhere), so the search is vacuous, not a survival."""
+    defined nowhere), so the search is vacuous, not a survival.  `declared`: the claim's
+    sizes; proofs at every size of the grid are the verdict verified-exactly only when
+    the grid covers every declared size (as `prove`'s "proved"), else the search's
+    verdict stands and the exact note says which part was proved."""
     if refutation is not None:
         return REFUTED, None
     if rejection is not None:
         return UNDECIDED, f"an exact violation was found but the checker cannot certify it: {rejection}"
     if failure is not None:
         return UNDECIDED, failure
-    if proof_grid and len(proved) == len(proof_grid):
+    if proof_grid and len(proved) == len(proof_grid) and covers(proof_grid, declared or {}):
         return VERIFIED, None
     if undecided:
         return UNDECIDED, (f"{undecided} instance{'s' if undecided > 1 else ''} where floats could not "
@@ -141,6 +145,12 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
                          f"{exactly_inside[1]} decided exactly is (a hypothesis fails or the residual "
                          "is undefined in exact arithmetic)")
     return SURVIVED, None
+
+
+def covers(grid: list[dict], declared: dict) -> bool:
+    """Does the grid (a product of ranges) hold every size the claim declares?"""
+    return all(set(range(lo, hi + 1)) <= {sizes.get(name) for sizes in grid}
+               for name, (lo, hi) in declared.items())
 
 
 def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048,
@@ -217,7 +227,8 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     outcome.undecided_candidates = judge.undecided
     outcome.verdict, outcome.reason = conclude(coverage, outcome.refutation, judge.rejection,
                                                outcome.proved_sizes, proof_grid, stopped,
-                                               undecided=judge.undecided, exactly_inside=exactly)
+                                               undecided=judge.undecided, exactly_inside=exactly,
+                                               declared=claim.sizes)
     outcome.stopped = stopped
     outcome.seconds = time.monotonic() - start
     return outcome

@@ -34,6 +34,7 @@ from hypothesis.errors import Unsatisfiable
 from ..claims.api import Claim
 from ..claims.decide import HOLDS, REFUTED, UNDECIDED, sizes_of
 from ..claims.xp import floating
+from ..errors import Disagreement
 from .certify import Judge, Refutation
 from .coverage import Coverage
 from .equalities import on_constraints
@@ -51,6 +52,16 @@ class Found(BaseException):
 
 class OutOfTime(BaseException):
     """Not an Exception: Hypothesis lets it through at once instead of shrinking it."""
+
+
+class Disagreed(BaseException):
+    """errors.Disagreement on its way out of Hypothesis: as an Exception, Hypothesis would
+    replay the test to report it, and a replay past the judge's bounded second looks would
+    pass and read as a flaky test instead of exit 7."""
+
+    def __init__(self, error: Disagreement):
+        super().__init__(str(error))
+        self.error = error
 
 
 # Entries are integers over one denominator per variable: a draw is one choice
@@ -179,12 +190,12 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
             return
         target(float(badness(claim, s.r)), label="violation")
         if nominated(claim, instance, s.r, xp):  # floats nominate; the exact engine and checker judge
-            found = judge.confirm(instance)
+            found = judge.confirm_nominated(instance)  # holds: read a second time (the first few)
             if found:
                 found_one(instance, found)
         elif state["faint"] < MAX_FAINT and faint(claim, instance, s.r, xp):
             state["faint"] += 1
-            found = judge.confirm(instance)
+            found = judge.confirm_nominated(instance)
             if found:
                 found_one(instance, found)
         elif state["ties"] < MAX_TIES and near_tie(claim, instance, s.r, xp):
@@ -201,13 +212,19 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
             if found:
                 found_one(instance, found)
 
-    test._hypothesis_internal_add_digest = claim.id.encode()
+    def guarded(instance):
+        try:
+            test(instance)
+        except Disagreement as err:
+            raise Disagreed(err) from None
+
+    guarded._hypothesis_internal_add_digest = claim.id.encode()
     run = seed(seed_value)(settings(
         max_examples=max_examples, database=None, deadline=None, verbosity=Verbosity.quiet,
         report_multiple_bugs=False, derandomize=False, print_blob=False,
         phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target],  # no Phase.shrink
         suppress_health_check=list(HealthCheck),
-    )(given(instances(claim, grid))(test)))
+    )(given(instances(claim, grid))(guarded)))
     # the example database's key: there is no database, and without a key Hypothesis
     # hashes the test's source (tokenizing it) on every search
     run._hypothesis_internal_database_key = None
@@ -218,6 +235,8 @@ def search(claim: Claim, grid: list[dict], seed_value: int, max_examples: int,
         pass
     except Unsatisfiable:  # Hypothesis could not draw enough valid instances; JAX still searches
         pass
+    except Disagreed as stop:  # exit 7, as it was raised
+        raise stop.error from None
     return state["best"], state["count"], state["first"]
 
 

@@ -66,6 +66,12 @@ def size_grid(claim: Claim, sizes: dict | None = None) -> list[dict]:
         lo, hi = value if isinstance(value, tuple) else (value, value)
         if lo < 1 or hi < lo:
             raise BadInput(f"impossible size {name} = {value}")
+        low, high = ranges[name]
+        if not low <= lo <= hi <= high:  # the sizes are part of the statement: outside, no instance of it
+            asked = f"{name} = {lo}" if lo == hi else f"{name} from {lo} to {hi}"
+            declared = f"{name} = {low} only" if low == high else f"{name} from {low} to {high}"
+            raise BadInput(f"{asked} is outside the sizes claim {claim.id} declares ({declared}): an "
+                           "instance there refutes nothing the claim says")
         ranges[name] = (lo, hi)
     names = sorted(ranges)
     # bounded before anything is enumerated (sizes (2, 10**9) built a billion dicts): the

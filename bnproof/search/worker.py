@@ -215,6 +215,11 @@ def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> No
     """The worker's main loop: one job (a claim) at a time, until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    from .unraisable import quiet
+
+    # the worker's stderr is the command's: a claim's __del__ error is no traceback of bnproof's
+    # (for the worker's whole life: it runs claims only, and ends with os._exit)
+    sys.unraisablehook = quiet(sys.unraisablehook)
     from . import fuzz  # noqa: F401 - import the search before saying ready
 
     if warm_jax:
@@ -278,7 +283,7 @@ class _SoFar:
             prove = options.get("prove") and claim.kind == "identity" and claim.exact_sizes and claim.variables
             grid = _proof_grid(claim) if prove else []
             verdict, reason = conclude(self.coverage, self.refutation, None, self.proved, grid, stopped,
-                                       self.failure, undecided=self.undecided)
+                                       self.failure, undecided=self.undecided, declared=claim.sizes)
             outcome = Outcome(claim, verdict, options.get("seed", 0), seconds, self.coverage, self._phases(),
                               refutation=self.refutation, first_seconds=self.first_seconds,
                               proved_sizes=list(self.proved), proof_grid=grid, reason=reason, stopped=stopped,
