@@ -72,6 +72,40 @@ def test_second_looks_are_a_count_per_search(monkeypatch):
     assert len(asked) == 4 and judge.second_looks == 4
 
 
+TIE_IN_JAX = '''
+    from bnproof.claims import Claim, Var
+
+
+    def traced(v):
+        return type(v).__module__.startswith(("bnproof.program", "bnproof.symbolic_m"))
+
+
+    def residual(xp, y):  # −1 at y0 = y1 without a Python branch on a value, so JAX reads it
+        s = xp.sum(y * y)
+        if traced(s):
+            return s - s
+        return s - s - xp.relu(1 - 10 ** 12 * (y[0] - y[1]) ** 2)
+
+
+    CLAIM = Claim(id="t/tie-jax", source="t", kind="identity", statement="0 = 0",
+                  variables=(Var("y", ("m",)),), sizes={"m": (2, 4)}, residual=residual)
+'''
+
+
+def test_the_jax_search_reads_the_point_it_nominated_a_second_time(tmp_path, monkeypatch):
+    """JAX's batches hold small integers, exact floats: its nominated ties rationalize to
+    the very point it evaluated.  Dropped there before (survived, Hypothesis left out), and
+    a disagreement raised in the JAX search was a note, not exit 7."""
+    from bnproof.claims.api import load_file
+    from bnproof.search import fuzz as search
+    from bnproof.search import hypothesis_search
+
+    monkeypatch.setattr(hypothesis_search, "search", lambda *args, **kwargs: (None, 0, None))
+    (claim,) = load_file(write(tmp_path, "tie_jax.py", TIE_IN_JAX))
+    with pytest.raises(Disagreement, match="the engine says holds, the reference reads refuted"):
+        search.fuzz(claim, seed=0, max_examples=1, batch=64, time_budget=60, use_jax=True)
+
+
 # ------------------------------------------------------------------ 2. the declared sizes
 
 

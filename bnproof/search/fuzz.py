@@ -24,6 +24,7 @@ import itertools
 import re
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -328,6 +329,8 @@ def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline:
     state = {"count": 0, "best": None}
     try:
         _jax_sizes(claim, grid, batch, deadline, judge, coverage, report, rng, state)
+    except Disagreement:  # the traced program is not the claim's: a bug, exit 7, never a note
+        raise
     except Exception as err:  # noqa: BLE001 - the claim's code in JAX; Hypothesis's evidence stands
         notes.append(f"the JAX search stopped on an error: {short_error(err)}")
     return state["best"], state["count"]
@@ -359,12 +362,26 @@ def _jax_sizes(claim, grid, batch, deadline, judge, coverage, report, rng, state
         for candidate in picks:
             if time.monotonic() > deadline:
                 break
-            hit = exactify(candidate, judge.confirm, claim)
+            hit = exactify(candidate, _nominated_at(judge, candidate), claim)
             if hit and (best is None or complexity(hit[0]) < complexity(best.instance)):
                 best = state["best"] = hit[1]
                 report("refutation", best)
         if best:
             break
+
+
+def _nominated_at(judge: Judge, candidate: dict):
+    """judge.confirm for the rationalizations of a float candidate floats nominated; the one
+    that is the very point floats evaluated (small integers are exact floats) is, where the
+    exact engine says the claim holds, read a second time (Judge.confirm_nominated)."""
+    point = {name: np.vectorize(Fraction, otypes=[object])(np.asarray(v, dtype=float))
+             for name, v in candidate.items()}
+
+    def accept(instance: dict):
+        same = all(np.array_equal(np.asarray(instance[name], dtype=object), exact) for name, exact in point.items())
+        return judge.confirm_nominated(instance) if same else judge.confirm(instance)
+
+    return accept
 
 
 CROSS_CHECKS = 16  # instances per batch whose JAX screen is compared with the float screen
