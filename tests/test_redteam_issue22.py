@@ -142,31 +142,30 @@ def test_dtype_of_an_object_array_refutes_nothing(tmp_path):
         assert run.code == REJECTED, run
 
 
-# ------------------------------------------------------------------ still open
+# ------------------------------------------------------------------ closed at the mechanism
+# The exact readings refuse, and poison on, what only floats answer: an array's dtype, numpy's
+# ufuncs with no exact meaning (np.isfinite), float conversions (program/trace.py, claims/xp.py,
+# symbolic_m/values.py, reading/arrays.py); and the float checks fail closed where floats computed
+# a number the exact reading's operations do not explain (reading/floats.py).  On the previous
+# main each of these gave a wrong verdict; tests/test_redteam_second_reading.py has a test per
+# mechanism, each failing there.
 
 
-FLOAT_CHECKS = ("open: the float checks (reading/floats.py compare_numpy, confirm_floats) skip a value "
-                "whose rounding magnitude is infinite or whose float evaluation overflows, so the exact "
-                "readings' shared misreading of object arrays (dtype, numpy's TypeError) goes through; "
-                "needs the exact readings to refuse dtype and numpy's ufuncs on traced values "
-                "(program/trace.py, claims/xp.py, symbolic_m/values.py, reading/values.py) or a float check "
-                "that fails closed")
-
-
-@pytest.mark.xfail(strict=True, reason=FLOAT_CHECKS)
 def test_an_infinite_rounding_magnitude_does_not_refute_a_true_claim(tmp_path):
+    """y.dtype == object in the exact readings' branch plus tiny/tiny − 1 (κ infinite): the
+    float checks compared nothing and verify refuted Σy² ≥ 0."""
     (claim,) = install(tmp_path, "dtype_infinite_kappa.py")
     assert_not_refuted(verify_with_jax(tmp_path, claim, Y))  # JAX on: both float checks asked
 
 
-@pytest.mark.xfail(strict=True, reason=FLOAT_CHECKS)
 def test_an_overflowing_float_evaluation_does_not_refute_a_true_claim(tmp_path):
+    """The same with big − big (10⁴⁰⁰, overflowing): fuzz refuted it."""
     (claim,) = install(tmp_path, "dtype_overflow.py")
     assert_not_refuted(fuzz(tmp_path, claim, "--max-examples", "20"))
 
 
-@pytest.mark.xfail(strict=True, reason=FLOAT_CHECKS)
 def test_an_infinite_rounding_magnitude_proves_nothing(tmp_path):
+    """np.isfinite's TypeError on object arrays, swallowed: Σy = 0 was proved."""
     (claim,) = install(tmp_path, "isfinite_infinite_kappa.py")
     run = prove(tmp_path, claim)
     certificates = sorted((tmp_path / "proofs").rglob("*.proof.json"))
@@ -174,6 +173,9 @@ def test_an_infinite_rounding_magnitude_proves_nothing(tmp_path):
         assert bnproof(tmp_path, "check", "--claim", claim, cert).code == REJECTED
     assert_not_proved(run)
     assert_verify_does_not_hold(verify(tmp_path, claim, Y))
+
+
+# ------------------------------------------------------------------ the search and the commands
 
 
 def test_an_identity_proved_at_part_of_its_sizes_is_not_verified_exactly(tmp_path):

@@ -31,7 +31,7 @@ from bnproof.claims import xp as namespaces
 from bnproof.claims.decide import HOLDS, REFUTED, UNDECIDED, BadOutput, NotAScalar, decide, trace
 from bnproof.errors import ExitCode
 from bnproof.program.evaluate import Evaluator
-from bnproof.program.trace import Program, ProgramTooLarge, TraceRefused, refuse
+from bnproof.program.trace import Node, Program, ProgramTooLarge, TraceRefused, refuse
 from cli_runner import run_cli
 
 # ---------------------------------------------------------------- refusals poison the trace
@@ -220,6 +220,8 @@ PROBES = {
 
 def _observed(value, exact):
     """A comparable picture of a probe's outcome; traced values by their exact value."""
+    if type(value) is Node:  # isinstance answers as for np.float64 (program/trace.py)
+        return exact(value)
     if isinstance(value, np.ndarray):
         return ("array", value.shape, [_observed(x, exact) for x in value.reshape(-1)])
     if isinstance(value, (list, tuple)):

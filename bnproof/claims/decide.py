@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import ClaimError
 from ..program.evaluate import MAX_WORK, DomainError, Evaluator, Sign
-from ..program.trace import Node, Program, TraceRefused
+from ..program.trace import Node, Program, TraceRefused, traced_array
 from . import xp as namespaces
 from .api import Claim
 
@@ -35,7 +35,7 @@ def _inputs(program: Program, var, shape) -> np.ndarray:
         if var.domain == "symmetric":  # one input per unordered pair keeps H symmetric
             key = tuple(sorted(index))
         out[index] = program.emit(["input", var.name, *key])
-    return out if shape else out[()]
+    return traced_array(out) if shape else out[()]  # its dtype and numpy's inexact ufuncs refuse
 
 
 class BadOutput(ClaimError, ValueError):

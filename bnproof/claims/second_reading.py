@@ -43,9 +43,11 @@ def instance_verdict(claim, instance: dict, decision, witness: dict | None = Non
                   f"the verdict {decision.verdict} of {claim.id}")
     if why is not None or decision.verdict not in ("refuted", "holds"):
         return why
-    # floats only flag a gross difference; an inconclusive float check withholds nothing.
-    # numpy's is the semantics the claim is written in: a claim that branches on type(v)
-    # or dtype reads alike in every exact reading and otherwise under numpy
+    # floats only flag a gross difference; a float check with no number to compare (silent)
+    # withholds nothing, one whose floats computed a number the exact reading's operations do
+    # not explain withholds the verdict (fails closed: reading/floats.py).  numpy's is the
+    # semantics the claim is written in: a claim that branches on type(v) or dtype reads
+    # alike in every exact reading and otherwise under numpy
     checks = [("numpy float64", reading.confirm_numpy)] + ([("JAX float64", reading.confirm_floats)]
                                                             if floats else [])
     for name, check in checks:
@@ -53,6 +55,9 @@ def instance_verdict(claim, instance: dict, decision, witness: dict | None = Non
         if result.status == reading.DISAGREES:
             raise Disagreement(f"internal disagreement: {name} and the exact reading of {claim.id} "
                                f"differ ({result.detail})")
+        if result.status == reading.INCONCLUSIVE and not result.silent:
+            return (f"the second reading could not confirm the verdict {decision.verdict} of {claim.id}: "
+                    f"{name}: {result.detail}")
     return None
 
 

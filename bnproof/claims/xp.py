@@ -16,7 +16,16 @@ A residual uses only: + − × ÷ by arrays or integers, ``**`` with an integer,
 entries; ``maximum``/``minimum`` are elementwise).  Divide arrays by integers, never an integer
 by an integer (that would be a float): write ``xp.q(1, m)``.
 In ``trace()`` every function records whatever it raises as a refusal that poisons
-the program (program/trace.py), so that a claim catching it is never judged.
+the program (program/trace.py), so that a claim catching it is never judged, and
+the arrays it gives the claim are TracedArrays (program/trace.py: their ``dtype``
+and numpy's inexact ufuncs are refusals).  An elementwise function of scalars gives
+a scalar, as numpy's ufuncs do (np.vectorize alone would give a 0-d array, which
+numpy's float64 reading never sees).
+
+Sizes are bounded before anything is allocated: ``ones``, ``zeros``, ``eye`` and
+``outer`` of more than MAX_ENTRIES entries are refused with one line (in ``trace()``
+through ``Program.reserve``, the program's own bound), so that a hostile size such as
+``xp.ones(y.shape[0] * 10**9)`` never reaches numpy's allocator.
 """
 
 from __future__ import annotations
@@ -34,6 +43,43 @@ from . import moments
 # rows of a polyhedron) rounds to either side of 0, and dropping it there would make a set look
 # farther, or empty, and hide its instances from the search.  The exact engine decides every guard.
 FLOAT_GUARD_SLACK = 1e-9
+MAX_ENTRIES = 1_000_000  # entries of one array xp.ones/zeros/eye/outer makes (the program's MAX_STEPS)
+
+
+class TooLarge(ValueError):
+    """An array the namespace would make is over MAX_ENTRIES entries."""
+
+
+def entries(what: str, n, square: bool = False, reserve=None) -> int:
+    """The entries of xp.ones/zeros(n) (xp.eye(n): n²), refused before anything is
+    allocated when over MAX_ENTRIES (or over what `reserve`, the program's bound, allows).
+    A size numpy refuses (negative, bool, not an integer) is refused as numpy does."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"xp.{what}: expected an integer size, got {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"xp.{what}: negative dimensions are not allowed")
+    count = int(n) * int(n) if square else int(n)
+    if reserve is not None:
+        reserve(count)
+    if count > MAX_ENTRIES:
+        raise TooLarge(f"xp.{what} of {count} entries: over the limit of {MAX_ENTRIES} entries of one array")
+    return count
+
+
+def _elementwise(f, wrap):
+    """f on each entry, numpy-style: a scalar for scalars (as numpy's ufuncs give), else an
+    array (wrapped: the trace's TracedArray)."""
+    vectorized = np.vectorize(f, otypes=[object])
+
+    def apply(*args):
+        out = vectorized(*args)
+        return out[()] if isinstance(out, np.ndarray) and out.ndim == 0 else wrap(out)
+
+    return apply
+
+
+def _identity(x):
+    return x
 
 
 def _with_duals(sqrt, absolute, maximum, minimum, tanh, half):
@@ -76,7 +122,7 @@ class _Namespace(SimpleNamespace):
         raise AttributeError(name)
 
 
-def _transcendental(functions: dict, sqrt, one, vectorize: bool) -> dict:
+def _transcendental(functions: dict, sqrt, one, vectorize: bool, wrap=_identity) -> dict:
     """exp, log, arccos and sigmoid, extended to dual numbers (for xp.grad), and π
     (``make_pi`` where it is made on first use)."""
     from .dual import Dual
@@ -89,7 +135,7 @@ def _transcendental(functions: dict, sqrt, one, vectorize: bool) -> dict:
             if isinstance(x, Dual):
                 return getattr(x, name)(apply, sqrt) if name == "arccos" else getattr(x, name)(apply)
             return f(x)
-        return np.vectorize(apply, otypes=[object]) if vectorize else apply
+        return _elementwise(apply, wrap) if vectorize else apply
 
     exp = dual_aware("exp", functions["exp"])
     out = {name: dual_aware(name, functions[name]) for name in ("exp", "log", "arccos")}
@@ -101,17 +147,37 @@ def _transcendental(functions: dict, sqrt, one, vectorize: bool) -> dict:
 
 
 def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
-                      guard=None, transcendental=None) -> SimpleNamespace:
+                      guard=None, transcendental=None, wrap=_identity, reserve=None) -> SimpleNamespace:
     from .dual import gradient
 
     sqrt, absolute, maximum, minimum, tanh = _with_duals(sqrt, absolute, maximum, minimum, tanh,
                                                          lambda: number(Fraction(1, 2)))
-    vsqrt, vabs = np.vectorize(sqrt, otypes=[object]), np.vectorize(absolute, otypes=[object])
-    vmax, vmin = np.vectorize(maximum, otypes=[object]), np.vectorize(minimum, otypes=[object])
-    vtanh = np.vectorize(tanh, otypes=[object])
+    vsqrt, vabs = _elementwise(sqrt, wrap), _elementwise(absolute, wrap)
+    vmax, vmin = _elementwise(maximum, wrap), _elementwise(minimum, wrap)
+    vtanh = _elementwise(tanh, wrap)
 
     def asarray(x):
-        return np.asarray(x, dtype=object)
+        return wrap(np.asarray(x, dtype=object))
+
+    def ones(n, value=1):
+        entries("ones" if value else "zeros", n, reserve=reserve)
+        return wrap(np.array([number(value)] * n, dtype=object))
+
+    def eye(n):
+        entries("eye", n, square=True, reserve=reserve)
+        return wrap(np.array([[number(int(i == j)) for j in range(n)] for i in range(n)], dtype=object))
+
+    def outer(a, b):
+        a, b = asarray(a), asarray(b)
+        if reserve is not None:
+            reserve(a.size * b.size)
+        if a.size * b.size > MAX_ENTRIES:
+            raise TooLarge(f"xp.outer of {a.size * b.size} entries: over the limit of {MAX_ENTRIES} entries "
+                           "of one array")
+        return wrap(np.outer(a, b))
+
+    def grad(fn, x):  # the function's argument is the claim's array too (its dtype refuses)
+        return wrap(gradient(lambda seeded: fn(wrap(seeded)), x))
 
     def exact(x):
         """A Python int or Fraction as the backend's number; the backend's own (xp.q(1, 10))
@@ -157,27 +223,27 @@ def _object_namespace(kind: str, sqrt, absolute, maximum, minimum, number, tanh,
         return asarray(x)
 
     return _Namespace(
-        **_transcendental(transcendental, sqrt, lambda: number(1), vectorize=True),
+        **_transcendental(transcendental, sqrt, lambda: number(1), vectorize=True, wrap=wrap),
         kind=kind,
         sum=total, mean=mean, sqrt=vsqrt, abs=vabs, maximum=vmax, minimum=vmin,
         max=reduce(vmax), min=reduce(vmin),
-        dot=lambda a, b: np.dot(asarray(a), asarray(b)),
-        outer=lambda a, b: np.outer(asarray(a), asarray(b)),
-        ones=lambda n: np.array([number(1)] * n, dtype=object),
-        zeros=lambda n: np.array([number(0)] * n, dtype=object),
-        eye=lambda n: np.array([[number(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
+        dot=lambda a, b: wrap(np.dot(asarray(a), asarray(b))),
+        outer=outer,
+        ones=ones,
+        zeros=lambda n: ones(n, 0),
+        eye=eye,
         asarray=asarray, q=q,
         relu=lambda x: vmax(asarray(x), number(0)),
         leaky_relu=lambda x, slope=Fraction(1, 100): vmax(asarray(x), asarray(x) * exact(slope)),
-        tanh=vtanh, solve=solve, grad=gradient,
+        tanh=vtanh, solve=solve, grad=grad,
         expect=moments.expect, var=moments.var,  # over i.i.d. batches of a Law (moments.py)
         # v where g ≥ 0, else absent (+∞): min over guarded candidates ignores the absent
-        guard=np.vectorize(guard, otypes=[object]) if guard else None,
+        guard=_elementwise(guard, wrap) if guard else None,
     )
 
 
 def trace(program):
-    from ..program.trace import Node
+    from ..program.trace import Node, traced_array
 
     def number(x):
         return program.const(x)
@@ -196,6 +262,7 @@ def trace(program):
         guard=lambda v, g: lift(v).guard(g),
         transcendental={"exp": lambda x: lift(x).exp(), "log": lambda x: lift(x).log(),
                         "arccos": lambda x: lift(x).arccos(), "pi": program.pi},
+        wrap=traced_array, reserve=program.reserve,
     ))
 
 
@@ -265,8 +332,9 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         **extra,
         kind=kind,
         sum=xnp.sum, mean=xnp.mean, sqrt=sqrt, abs=absolute, maximum=maximum,
-        minimum=minimum, max=xnp.max, min=xnp.min, dot=xnp.dot, outer=xnp.outer,
-        ones=lambda n: xnp.ones(n), zeros=lambda n: xnp.zeros(n), eye=lambda n: xnp.eye(n),
+        minimum=minimum, max=xnp.max, min=xnp.min, dot=xnp.dot, outer=_bounded_outer(xnp.outer),
+        ones=_float_sized("ones", xnp.ones), zeros=_float_sized("zeros", xnp.zeros),
+        eye=_float_sized("eye", xnp.eye, square=True),
         asarray=asarray, q=q,
         relu=lambda x: maximum(x, 0.0),
         # a Fraction as a float; the backend's own number (xp.q(1, 10)) as it is
@@ -276,6 +344,30 @@ def _float_namespace(kind: str, xnp, asarray, grad, duals: bool = False) -> Simp
         expect=moments.expect, var=moments.var,
         guard=lambda v, g: xnp.where(g >= -FLOAT_GUARD_SLACK, v, xnp.inf),  # absent is +∞: min ignores it
     )
+
+
+def _float_sized(what: str, make, square: bool = False):
+    """numpy's (or JAX's) xp.ones/zeros/eye, refused over MAX_ENTRIES entries before the
+    backend allocates; a size it cannot count is the backend's to refuse."""
+    def sized(n):
+        try:
+            count = math.prod(int(k) for k in (n if isinstance(n, (tuple, list)) else (n,)))
+        except (TypeError, ValueError):
+            return make(n)
+        if (count * count if square else count) > MAX_ENTRIES:
+            raise TooLarge(f"xp.{what} of {count * count if square else count} entries: over the limit of "
+                           f"{MAX_ENTRIES} entries of one array")
+        return make(n)
+    return sized
+
+
+def _bounded_outer(outer):
+    def bounded(a, b):
+        count = int(np.size(a)) * int(np.size(b))
+        if count > MAX_ENTRIES:
+            raise TooLarge(f"xp.outer of {count} entries: over the limit of {MAX_ENTRIES} entries of one array")
+        return outer(a, b)
+    return bounded
 
 
 def _object_or(vectorized, scalar):

@@ -37,12 +37,45 @@ Traced values behave as an ndarray of immutable numbers: arrays are numpy's own
 object arrays; a Node is immutable (a copy or deep copy is the node itself, the
 Program refuses to be copied), and what numpy's numbers would answer by value or in
 two ways (np.float64 has .shape, a Python float has not) is a refusal.
+
+The class a claim sees.  Every scalar numpy computes from the claim's arrays is an
+np.float64, so a Node answers ``isinstance`` as np.float64 does (a float, an
+np.floating, a numbers.Real, never an int nor an ndarray): its ``__class__`` is
+np.float64 to every asker but bnproof's own machinery (this package, claims/xp.py,
+dual.py, moments.py, decide.py, exists.py) and ``fractions`` (whose operators would
+otherwise convert a "float" operand with float() instead of deferring to the node).
+The reference reading (reading/values.py) answers the same way, so both exact
+readings take numpy's branch.  Refusing every such question (the symbolic-length
+tracer's rule, where ``xp.asarray`` of a scalar is no 0-d array and the class has no
+one answer) would withhold claims that ask ``isinstance(v, numbers.Real)``, which
+every number numpy gives a claim answers alike.  Where numpy's own numbers disagree
+(a scalar input is a Python float in the float screen: np.floating says False
+there), the branch does not depend on the value, so numpy's float64 reading
+(reading/floats.py) sees the difference at every instance it compares; ``type(v)``
+cannot be made to lie, and that check is its backstop too.
+
+What only floats answer is refused and poisons, as a conversion to float is: the
+``dtype`` of an array of traced values (numpy's is object, the float readings'
+float64: a claim's own ``y.dtype`` is refused, numpy's and bnproof's internal
+questions are answered), and numpy's ufuncs that have no exact reading on object
+arrays (np.isnan, np.isfinite, np.sin, ...: numpy raises TypeError there, which a
+claim could catch and branch on; float64 arrays give a number).  Arrays of traced
+values are therefore a thin ndarray subclass (``TracedArray``: the claim's inputs,
+what the namespace makes, and what numpy's ufuncs make of them); both it and Node
+have an ``__array_ufunc__`` that runs the exact ufuncs (arithmetic, powers, @,
+abs, sqrt, exp, log, arccos, tanh, maximum, minimum, comparisons, and functions of
+the claim's own applied entry by entry) on plain object arrays and refuses every
+other one with a recorded refusal.  ``type(y)`` of such an array is the subclass,
+not np.ndarray: numpy's float64 reading is the check on that too.
 """
 
 from __future__ import annotations
 
 import contextvars
+import fractions
 import numbers
+import os
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -323,6 +356,16 @@ class Node:
     def __repr__(self):  # a placeholder, never the value (a debugging print must not poison)
         return f"<traced value {self.index}>"
 
+    # isinstance asks this when the class asked for is not Node's own: a claim (or numpy's
+    # own Python code) sees numpy's float64, bnproof's machinery and Fraction's operators
+    # the node (see the module docstring)
+    @property
+    def __class__(self):
+        return Node if _asker(1) == OWN else np.float64
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return _exact_ufunc(self.program, ufunc, method, inputs, kwargs)
+
     # immutable: a copy is the value itself (a clone of the program would record the claim's
     # later steps in a program that is not judged)
     def __copy__(self):
@@ -379,3 +422,138 @@ class Node:
 # isinstance(v, numbers.Real) is True for every number numpy gives a claim (np.float64, a
 # Python float, a Fraction): a traced scalar answers the same (its conversions are refusals)
 numbers.Real.register(Node)
+
+
+# ---------------------------------------------------------------- what only floats answer
+
+OWN, NUMPY, CLAIM = "own", "numpy", "claim"
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_CLAIMS = os.path.join(os.path.dirname(_HERE), "claims")
+_MACHINERY = frozenset(os.path.join(_CLAIMS, name) for name in
+                       ("xp.py", "dual.py", "moments.py", "decide.py", "exists.py"))
+_FRACTIONS = os.path.abspath(fractions.__file__)
+_NUMPY = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
+_ABC = frozenset(os.path.abspath(f) for f in (__import__("abc").__file__, __import__("_py_abc").__file__))
+_ASKERS: dict = {}  # code object -> OWN | NUMPY | CLAIM
+
+
+def _asker(depth: int) -> str:
+    """Who asks, `depth` frames above the caller (past abc's __instancecheck__): bnproof's
+    own machinery or Fraction's operators (OWN), numpy's own Python code (NUMPY), or the
+    claim's code and whatever it calls (CLAIM)."""
+    frame = sys._getframe(depth + 1)
+    while frame is not None and _kind_of(frame.f_code) == "abc":
+        frame = frame.f_back
+    return CLAIM if frame is None else _kind_of(frame.f_code)
+
+
+def _kind_of(code) -> str:
+    kind = _ASKERS.get(code)
+    if kind is None:
+        path = os.path.abspath(code.co_filename)
+        kind = ("abc" if path in _ABC else
+                OWN if path in _MACHINERY or path == _FRACTIONS or os.path.dirname(path) == _HERE else
+                NUMPY if path.startswith(_NUMPY) else CLAIM)
+        if len(_ASKERS) < 100_000:
+            _ASKERS[code] = kind
+    return kind
+
+
+# numpy's ufuncs whose object loops call an operator or method the traced values implement
+# as numpy's float64 does (or refuse themselves: a comparison, a float exponent)
+_EXACT = frozenset({np.add, np.subtract, np.multiply, np.true_divide, np.negative, np.positive,
+                    np.power, np.matmul, np.absolute, np.sqrt, np.exp, np.log, np.arccos, np.tanh,
+                    np.maximum, np.minimum, np.equal, np.not_equal, np.less, np.less_equal,
+                    np.greater, np.greater_equal})
+
+
+def _is_exact(ufunc) -> bool:
+    """An exact ufunc, or one made by np.frompyfunc/np.vectorize (its only loop runs a
+    Python function of the claim's on each entry)."""
+    if ufunc in _EXACT:
+        return True
+    try:
+        return set(ufunc.types) == {"O" * ufunc.nin + "->" + "O" * ufunc.nout}
+    except (AttributeError, TypeError):
+        return False
+
+
+def _exact_ufunc(program: "Program | None", ufunc, method: str, inputs, kwargs):
+    """A ufunc on traced values: an exact one on plain object arrays (results of the
+    claim's arrays are TracedArrays again); any other a recorded refusal, where numpy
+    would raise a TypeError the claim could catch."""
+    if not _is_exact(ufunc):
+        name = getattr(ufunc, "__name__", "ufunc")
+        raise refuse(TypeError(f"numpy.{name} of a traced value: numpy has no exact reading of it (on "
+                               "object arrays it raises TypeError, on float64 arrays it gives a number; "
+                               "use xp)"), program)
+    out = kwargs.get("out")
+    if out is not None:
+        kwargs["out"] = tuple(_plain(o) for o in out)
+    result = getattr(ufunc, method)(*(_plain(x) for x in inputs), **kwargs)
+    if out is not None:
+        return out[0] if len(out) == 1 else out
+    return tuple(map(traced_array, result)) if isinstance(result, tuple) else traced_array(result)
+
+
+def _plain(x):
+    if type(x) is TracedArray:
+        return np.ndarray.view(x, np.ndarray)
+    if type(x) is Node:  # a 0-d object array: no override is left, numpy's object loop runs
+        box = np.empty((), dtype=object)
+        box[()] = x
+        return box
+    return x
+
+
+def traced_array(x):
+    """x as a TracedArray when it is a plain object array (anything else as it is)."""
+    if type(x) is np.ndarray and x.dtype == object:
+        return x.view(TracedArray)
+    return x
+
+
+def _program_of(array: np.ndarray) -> "Program | None":
+    program = active()
+    if program is None:
+        for v in np.ndarray.view(array, np.ndarray).flat[:1000]:
+            if type(v) is Node:
+                return v.program
+    return program
+
+
+_DTYPE = np.ndarray.dtype
+
+
+class TracedArray(np.ndarray):
+    """numpy's object array of traced values, as a claim holds it: the same array (shape,
+    indexing, broadcasting, copies), except that the claim's own ``dtype`` question and
+    numpy's inexact ufuncs are refusals (see the module docstring)."""
+
+    @property
+    def dtype(self):
+        if _asker(1) != CLAIM:
+            return _DTYPE.__get__(self)
+        raise refuse(TypeError("the dtype of an array of traced values (numpy's object dtype, where "
+                               "numpy's own arrays of the claim are float64): a claim that asks it may "
+                               "take another branch than numpy does"), _program_of(self))
+
+    def tobytes(self, *args, **kwargs):
+        raise refuse(TypeError("the bytes of an array of traced values"), _program_of(self))
+
+    def view(self, *args, **kwargs):
+        wanted = kwargs.get("dtype", args[0] if args else None)
+        if wanted is not None and not (isinstance(wanted, type) and issubclass(wanted, np.ndarray)) \
+                and _asker(1) == CLAIM:
+            raise refuse(TypeError("a view of an array of traced values as another dtype"), _program_of(self))
+        return super().view(*args, **kwargs)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return _exact_ufunc(_program_of(self), ufunc, method, inputs, kwargs)
+
+    # printed as numpy prints it: the class's name is no text a claim could branch on
+    def __repr__(self):
+        return repr(np.ndarray.view(self, np.ndarray))
+
+    def __str__(self):
+        return str(np.ndarray.view(self, np.ndarray))

@@ -5,7 +5,8 @@ claim's Python code (program/trace.py, symbolic_m/), which the engine, the
 checker and the SMT export all judge.  This package reads the claim again,
 independently: the claim's own code runs unchanged on genuine numpy object
 arrays of exact values (values.py: symengine expressions), with numpy's real
-broadcasting, reductions and introspection; xp.grad differentiates
+broadcasting, reductions and introspection, save what only floats answer (an
+array's dtype, numpy's ufuncs with no exact meaning, float(): refused, arrays.py); xp.grad differentiates
 symbolically along fresh symbols per call (grad.py), so nested gradients are
 exact by construction; signs are proved with arb balls and an exact zero test
 (signs.py); expectations enumerate the batches (expect.py); xp.solve
@@ -33,7 +34,7 @@ API (verdict strings as claims/decide.py's):
       existential claim is read at the values `witness` gives its existential
       variables (without them: undecided).  Never raises but KeyboardInterrupt.
   confirm(claim, instance, decision, witness=None) -> Confirmation
-      Confirmation(status, detail, compared): status "agrees" | "disagrees" |
+      Confirmation(status, detail, compared, silent): status "agrees" | "disagrees" |
       "inconclusive" for a claims.decide.Decision (verdict, residual Sign with
       an exact Interval): disagrees when both decided and the verdicts or the
       residual's signs differ, or the interval excludes the reference value.
@@ -50,10 +51,14 @@ API (verdict strings as claims/decide.py's):
   confirm_numpy(claim, instance, witness=None) -> Confirmation
       numpy float64 (claims/xp.py floating()) against the exact residual, hypotheses
       and equalities, within the same bound: the check on what every exact reading
-      shares and numpy does not (type(v), dtype).  confirm_program runs it at each
-      instance it compares, and is inconclusive when the claim's code asked a value
-      something in Python (values.py) or decided abs/max/min/guard where the program
-      reads no such step: agreement at points then says nothing of other points.
+      shares and numpy does not (type(v)).  Both float checks fail closed: a value
+      they cannot compare is inconclusive, never agreement, and `silent` says whether
+      floats simply had no number (no evidence) or computed one the exact reading's
+      operations do not explain (the gate withholds the verdict).  confirm_program
+      runs it at each instance it compares, and is inconclusive when the claim's code
+      asked a value something in Python (values.py) or decided abs/max/min/guard where
+      the program reads no such step: agreement at points then says nothing of other
+      points.
   reference() -> the namespace (xp.kind == "reference").
   Value: .is_defined, .why, .expr, .sign(), .fraction(); Refused, Undefined,
   Inconclusive (ReadingStop, BaseException subclasses a claim cannot catch

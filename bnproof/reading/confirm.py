@@ -19,6 +19,12 @@ class Confirmation:
     status: str  # agrees | disagrees | inconclusive
     detail: str  # one line
     compared: int = 0  # confirm_program: instances compared
+    # a float check's inconclusive for want of any float number to compare (the claim's code
+    # raised under floats, or floats overflow along the exact reading's own operations too,
+    # or a decision within rounding of a tie): no evidence either way.  Any other inconclusive
+    # float check saw floats compute a number the exact reading's operations do not explain
+    # the size of: the verdict it was asked about is withheld (floats.py)
+    silent: bool = False
 
 
 def _sign_of_difference(session: Session, a: Value, b) -> int:
@@ -87,7 +93,10 @@ def confirm_program(claim, program: dict, instances, everywhere: bool = True) ->
     program and the reference both define must be exactly equal, and numpy's float64
     reading of the claim must agree with them within rounding (floats.py); an instance
     where the residual is undefined on either side is not compared, and at least one
-    must be.
+    must be.  numpy's float check fails closed: at an instance compared, floats that
+    computed a number the exact reading's operations do not explain (floats.py: an
+    inconclusive that is not silent) make the confirmation inconclusive; for a proof
+    (everywhere) so does a float check that compared nothing at any instance.
 
     Agreement at instances reaches the others only where the claim's code is what a
     straight-line program can be.  So it is inconclusive when the claim's own code asked
@@ -109,6 +118,7 @@ def confirm_program(claim, program: dict, instances, everywhere: bool = True) ->
     except (KeyError, TypeError, ValueError) as err:
         return Confirmation(INCONCLUSIVE, f"not a program in the certificate format: {err}")
     compared, skipped, observed, piecewise = 0, [], [], False
+    floats_agree, floats_silent = 0, None
     for number, instance in enumerate(instances, 1):
         universal, witness = _split(claim, instance)
         session = Session(track=True)
@@ -138,12 +148,23 @@ def confirm_program(claim, program: dict, instances, everywhere: bool = True) ->
         numpy = compare_numpy(claim, universal, witness, {"residual": [reference[0]],
                                                           "hypothesis": reference[1],
                                                           "equality": reference[2]})
-        if numpy.status == DISAGREES:  # inconclusive floats withhold nothing (rounding at a tie)
+        if numpy.status == DISAGREES:
             return Confirmation(DISAGREES, f"instance {number}: the program and the claim's exact reading "
                                            f"agree, numpy's float64 reading does not: {numpy.detail}")
+        if numpy.status == INCONCLUSIVE and not numpy.silent:  # floats computed something else
+            return Confirmation(INCONCLUSIVE, f"instance {number}: the program and the claim's exact reading "
+                                              f"agree, numpy's float64 reading cannot be compared: {numpy.detail}",
+                                compared)
+        if numpy.status == AGREES:
+            floats_agree += 1
+        else:
+            floats_silent = floats_silent or f"instance {number}: {numpy.detail}"
     if not compared:
         why = f" ({skipped[0]})" if skipped else ""
         return Confirmation(INCONCLUSIVE, f"no instance could be compared{why}")
+    if everywhere and not floats_agree:
+        return Confirmation(INCONCLUSIVE, f"numpy's float64 reading of the claim confirmed no instance "
+                                          f"({floats_silent})", compared)
     if observed and everywhere:
         return Confirmation(INCONCLUSIVE, f"the claim's own code asks {observed[0]} in Python, which no "
                                           "program records: agreement at the instances compared says "

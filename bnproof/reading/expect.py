@@ -17,6 +17,7 @@ import numbers
 
 import numpy as np
 
+from .arrays import exact_array
 from .errors import Inconclusive
 from .session import current
 
@@ -47,7 +48,7 @@ def _batches(law, n):
         weight = p[index[0]]
         for i in index[1:]:
             weight = weight * p[i]
-        yield weight, support[list(index)]
+        yield weight, exact_array(support[list(index)])
 
 
 def expectation(xp, f, law, n, args, second: bool):

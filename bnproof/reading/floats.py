@@ -20,11 +20,28 @@ for JAX's own order of operations and gradient algorithm.  It is a
 conservative heuristic, not a proof about XLA's arithmetic: a disagreement
 means a float value that no rounding of the same computation explains.
 
-Inconclusive, never a disagreement: JAX missing or failing (a Python branch on
-a traced value, say), a float result that is not finite, no exact value, an
-infinite κ (a root or quotient of a value that rounds to 0), and any decision
-the reading took within REL·κ of a tie (a comparison, a guard, a max/min or
-|x| inside a gradient: floats may take the other branch there).
+Inconclusive, never a disagreement, and never agreement either: a value the
+check cannot compare.  Two kinds (``Confirmation.silent``):
+
+  * silent, no evidence either way: JAX or numpy missing or failing on the claim's
+    code (a Python branch on a traced value, a Python int beyond the float range),
+    floats that overflow along the exact reading's own operations too (the float
+    evaluation the reading tracks is not finite, and neither is the float result),
+    no exact value, and any decision the reading took within REL·κ of a tie (a
+    comparison, a guard, a max/min or |x| inside a gradient: floats may take the
+    other branch there);
+  * not silent: floats give a finite number where the float evaluation along the
+    exact reading's operations has none or no bound (an infinite κ: a root or
+    quotient of a value that rounds to 0, or an overflow), or a number that is not
+    finite where that evaluation is finite.  Floats then computed something the
+    exact reading's operations do not account for (a branch of their own, on a
+    ``dtype`` or ``type(v)``), which this bound cannot measure: the gate withholds
+    the verdict (claims/second_reading.py), and a proof is not confirmed
+    (confirm.confirm_program).  The check fails closed there: a value skipped at a
+    compared instance is never counted as agreement.
+
+numpy's floating-point warnings (overflow, invalid, an empty mean) are the claim's
+code meeting floats: they are values here, never text on stderr.
 
 numpy's float64 reading (``numpy_values``, ``compare_numpy``) is the same
 bound applied to numpy itself, the semantics a claim is written in: the claim's
@@ -41,7 +58,9 @@ exact readings only on a set of measure zero is beyond any check at points.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -54,6 +73,14 @@ from .read import Reading, read
 from .values import Value, text
 
 REL = 2.0**-26
+
+
+@contextlib.contextmanager
+def _quiet():
+    """numpy's floating-point errors and RuntimeWarnings are values here, not stderr."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yield
 
 
 def _float_inputs(claim, instance: dict, witness: dict | None, jnp) -> dict:
@@ -82,13 +109,14 @@ def _jax_value(claim, instance, witness) -> float:
     enable_compilation_cache(jax)
     import jax.numpy as jnp
 
-    inputs = _float_inputs(claim, instance, witness, jnp)
-    names = list(inputs)
-    try:
-        out = jax.jit(lambda *a: claim.residual(xp, **dict(zip(names, a))))(*(inputs[n] for n in names))
-    except jax.errors.JAXTypeError:  # a Python branch on a traced value: run it op by op
-        out = claim.residual(xp, **inputs)
-    arr = np.asarray(out, dtype=np.float64)
+    with _quiet():
+        inputs = _float_inputs(claim, instance, witness, jnp)
+        names = list(inputs)
+        try:
+            out = jax.jit(lambda *a: claim.residual(xp, **dict(zip(names, a))))(*(inputs[n] for n in names))
+        except jax.errors.JAXTypeError:  # a Python branch on a traced value: run it op by op
+            out = claim.residual(xp, **inputs)
+        arr = np.asarray(out, dtype=np.float64)
     if arr.size != 1:
         raise ValueError(f"the float residual has shape {arr.shape}")
     return float(arr.reshape(()))
@@ -104,13 +132,13 @@ def numpy_values(claim, instance: dict, witness: dict | None = None) -> dict:
     merged = dict(instance)
     merged.update(witness or {})
     names = [v.name for v in claim.variables] + [v.name for v in getattr(claim, "exists", ())]
-    inputs = {}
-    for name in names:
-        if name in merged:
-            a = array_of(merged[name])
-            inputs[name] = np.vectorize(float, otypes=[np.float64])(a) if a.shape else float(a[()])
     out = {}
-    with np.errstate(all="ignore"):  # inf and nan are values here, as in the float screen
+    with _quiet():  # inf and nan are values here, as in the float screen
+        inputs = {}
+        for name in names:
+            if name in merged:
+                a = array_of(merged[name])
+                inputs[name] = np.vectorize(float, otypes=[np.float64])(a) if a.shape else float(a[()])
         for what, fns in (("residual", [claim.residual]), ("hypothesis", list(claim.hypotheses)),
                           ("equality", list(getattr(claim, "equalities", ())))):
             out[what] = [np.asarray(fn(xp, **inputs), dtype=np.float64).reshape(-1) for fn in fns]
@@ -121,31 +149,43 @@ def compare_numpy(claim, instance: dict, witness: dict | None, outcomes: dict) -
     """numpy's float64 reading against the exact one: `outcomes` maps "residual",
     "hypothesis", "equality" to the tracked reading's Outcomes (read.py, one per function,
     made with Session(track=True)).  Disagrees where a float value is further from its
-    exact value than REL·κ, or where numpy gives another number of values; inconclusive
-    where numpy gives no finite number for a value that is defined exactly and whose own
-    float evaluation, along the exact reading's operations, is finite (numpy computed
-    something else there).  A function whose reading took a decision near a tie
-    (fragile), and values whose float evaluation overflows, are not compared."""
+    exact value than REL·κ, or where numpy gives another number of values.  Agrees only
+    when every value with an exact value was compared; otherwise inconclusive, silent or
+    not as the module docstring says (a function whose reading took a decision near a
+    tie, a value whose float evaluation overflows in numpy too, a claim numpy cannot run:
+    silent; numpy's finite number where the float evaluation along the exact reading's
+    operations has none or no bound, or the reverse: not silent)."""
     try:
         floats = numpy_values(claim, instance, witness)
     except KeyboardInterrupt:
         raise
     except BaseException as err:  # the claim's code under numpy floats: no number to compare
-        return Confirmation(AGREES, f"numpy float64 did not evaluate the claim ({type(err).__name__}); "
-                                    "nothing compared")
-    compared = 0
+        return Confirmation(INCONCLUSIVE, f"numpy float64 did not evaluate the claim ({type(err).__name__}); "
+                                          "nothing compared", silent=True)
+    compared, silent = 0, None
     for what, exact in outcomes.items():
         for k, (outcome, got) in enumerate(zip(exact, floats[what])):
-            if outcome.entries is None or outcome.fragile:
+            if outcome.entries is None:  # no exact value: no verdict rests on it
                 continue
             if len(got) != len(outcome.entries):
                 return Confirmation(DISAGREES, f"numpy float64 gives {len(got)} values of the {what} "
                                                f"{k + 1}, the exact reading {len(outcome.entries)}")
+            if outcome.fragile:
+                silent = silent or f"floats may take another branch in the {what}: {outcome.fragile[0]}"
+                continue
             for f, v in zip(got.tolist(), outcome.entries):
                 if v.bad is not None:
                     continue
                 kappa = max(outcome.scale, v.k)
                 if not (math.isfinite(kappa) and math.isfinite(v.f)):
+                    if math.isfinite(f):
+                        return Confirmation(INCONCLUSIVE, f"numpy float64 gives {f!r} for a value of the {what} "
+                                                          f"that is {text(v.e, 60)} exactly, where float64 along "
+                                                          "the exact reading's operations has no number or no "
+                                                          "error bound (an overflow, or a quotient or root of a "
+                                                          "value that rounds to 0): not compared")
+                    silent = silent or f"float64 overflows for a value of the {what}, numpy's and along the " \
+                                       "exact reading's operations alike"
                     continue
                 if not math.isfinite(f):
                     return Confirmation(INCONCLUSIVE, f"numpy float64 gives {f} for a value of the {what} "
@@ -156,6 +196,9 @@ def compare_numpy(claim, instance: dict, witness: dict | None, outcomes: dict) -
                     return Confirmation(DISAGREES, f"numpy float64 gives {f!r} for a value of the {what}, "
                                                    f"exactly {text(v.e, 60)}: further apart than {bound:.3g}")
                 compared += 1
+    if silent is not None:
+        return Confirmation(INCONCLUSIVE, f"{silent}; numpy float64 agrees on {compared} other values", compared,
+                            silent=True)
     return Confirmation(AGREES, f"numpy float64 agrees on {compared} values", compared)
 
 
@@ -168,14 +211,15 @@ def confirm_numpy(claim, instance: dict, witness: dict | None = None) -> Confirm
     try:
         parts = evaluate(claim, instance, witness, session=Session(track=True))
         if isinstance(parts, Reading):
-            return Confirmation(INCONCLUSIVE, f"no exact value to compare ({parts.detail})")
+            return Confirmation(INCONCLUSIVE, f"no exact value to compare ({parts.detail})", silent=True)
         residual, hypotheses, equalities = parts
         return compare_numpy(claim, instance, witness,
                              {"residual": [residual], "hypothesis": hypotheses, "equality": equalities})
     except KeyboardInterrupt:
         raise
     except BaseException as err:
-        return Confirmation(INCONCLUSIVE, f"the numpy float check did not run: {type(err).__name__}: {err}")
+        return Confirmation(INCONCLUSIVE, f"the numpy float check did not run: {type(err).__name__}: {err}",
+                            silent=True)
 
 
 def _ball(v) -> arb:
@@ -197,13 +241,12 @@ def confirm_floats(claim, instance: dict, exact_value=None, witness: dict | None
     try:
         tracked = read(claim, instance, witness, track=True)
         if tracked.value is None or tracked.magnitude is None:
-            return Confirmation(INCONCLUSIVE, f"no exact scalar residual to compare ({tracked.detail})")
+            return Confirmation(INCONCLUSIVE, f"no exact scalar residual to compare ({tracked.detail})",
+                                silent=True)
         if tracked.fragile:
-            return Confirmation(INCONCLUSIVE, f"floats may take another branch here: {tracked.fragile[0]}")
+            return Confirmation(INCONCLUSIVE, f"floats may take another branch here: {tracked.fragile[0]}",
+                                silent=True)
         kappa = tracked.magnitude
-        if not math.isfinite(kappa):
-            return Confirmation(INCONCLUSIVE, "float64's error here has no finite bound (a root or quotient "
-                                              "of a value that rounds to 0, or an overflow)")
         exact = exact_value.value if isinstance(exact_value, Reading) else exact_value
         exact = tracked.value if exact is None else exact
         try:
@@ -212,7 +255,15 @@ def confirm_floats(claim, instance: dict, exact_value=None, witness: dict | None
             raise
         except BaseException as err:  # JAX missing, or the claim's code under JAX
             return Confirmation(INCONCLUSIVE, f"JAX float64 did not evaluate the residual: "
-                                              f"{type(err).__name__}: {str(err)[:200]}")
+                                              f"{type(err).__name__}: {str(err)[:200]}", silent=True)
+        if not (math.isfinite(kappa) and math.isfinite(tracked.value.f)):
+            if math.isfinite(f):
+                return Confirmation(INCONCLUSIVE, f"JAX float64 gives {f!r} where float64 along the exact "
+                                                  "reading's operations has no number or no error bound (a "
+                                                  "root or quotient of a value that rounds to 0, or an "
+                                                  "overflow): not compared")
+            return Confirmation(INCONCLUSIVE, f"JAX float64 gives {f}, and float64 overflows along the exact "
+                                              "reading's operations too", silent=True)
         if not math.isfinite(f):
             return Confirmation(INCONCLUSIVE, f"JAX float64 gives {f}")
         bound = REL * kappa
@@ -226,4 +277,5 @@ def confirm_floats(claim, instance: dict, exact_value=None, witness: dict | None
     except KeyboardInterrupt:
         raise
     except BaseException as err:
-        return Confirmation(INCONCLUSIVE, f"the float check did not run: {type(err).__name__}: {err}")
+        return Confirmation(INCONCLUSIVE, f"the float check did not run: {type(err).__name__}: {err}",
+                            silent=True)

@@ -22,6 +22,7 @@ import numpy as np
 import symengine as se
 
 from . import radicals, signs
+from .arrays import exact_array
 from .errors import Refused
 from .session import current
 from .values import ABSENT, UNDEFINED, Value, _make, lift, poison
@@ -46,7 +47,7 @@ def gradient(fn, x):
         seeded = np.empty(arr.shape, dtype=object)
         for k, v, t in zip(indices, base, symbols):
             seeded[k] = _seed(v, t, tag)
-        value = _scalar(fn(seeded))
+        value = _scalar(fn(exact_array(seeded)))
         return _derivatives(s, value, arr.shape, indices, symbols, tag)
     finally:
         s.pop(tag)

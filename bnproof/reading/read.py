@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .arrays import exact_array
 from .errors import Inconclusive, ReadingStop, Refused, Undefined
 from .instances import array_of, outside_domains, sizes_of
 from .namespace import reference
@@ -59,7 +60,7 @@ def _inputs(arrays: dict) -> dict:
         values = np.empty(a.shape, dtype=object)
         for k in np.ndindex(a.shape):
             values[k] = constant(a[k])
-        out[name] = values if a.shape else values[()]
+        out[name] = exact_array(values) if a.shape else values[()]
     return out
 
 

@@ -35,7 +35,12 @@ Semantics (the claim's own code runs unchanged, with numpy's):
   * what else the claim's own code asks of a value in Python (a comparison or
     truth value, a hash, str/repr/format) is answered as numpy's numbers would
     answer it, and noted (``Session.observe``): no traced program records such
-    a question, so agreement at a few instances says nothing of the others.
+    a question, so agreement at a few instances says nothing of the others;
+  * what only floats answer is refused (errors.Refused, recorded whatever the
+    claim catches): float(), np.float64(v), an attribute np.float64 has and a
+    value has not (``v.dtype``, ``v.is_integer()``, ...), and numpy's ufuncs with
+    no exact meaning (np.isnan(v), np.sin(v), ...; arrays.py: the same for the
+    arrays a claim holds, and their ``dtype``).
 
 Every value carries its size as a tree (nodes, a rational counted by its
 64-bit words: symengine's diff, subs and expand walk the tree, not the shared
@@ -62,6 +67,7 @@ import numpy as np
 import symengine as se
 
 from . import radicals, signs
+from .arrays import CLAIM, SCALARS, array_ufunc, asker
 from .errors import Inconclusive, Refused, Undefined
 from .session import current
 
@@ -79,6 +85,10 @@ _FRACTIONS = fractions.__file__
 TEXT = "the text of a value (str, repr, format, print)"
 HASHED = "a value hashed (a set member or dict key)"
 COMPARED = "a comparison or truth value of a value (a Python branch on it)"
+# what numpy's float64 (or a Python float) has and a value has not: a claim that reads it
+# would take a branch of its own (getattr(v, "dtype", None)), so it is refused
+NUMBER_ATTRIBUTES = frozenset(name for kind in (np.float64, float) for name in dir(kind)
+                              if not name.startswith("_"))
 
 
 class Value:
@@ -146,6 +156,17 @@ class Value:
 
     def __format__(self, spec):
         return format(str(self), spec)
+
+    # numpy's ufuncs: the exact ones run on numpy's object loop, any other is refused
+    # (numpy would raise a TypeError the claim could catch: arrays.py)
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __getattr__(self, name):  # only for attributes a value does not have
+        if name.startswith("__") or name not in NUMBER_ATTRIBUTES or asker(1) != CLAIM:
+            raise AttributeError(f"'Value' object has no attribute {name!r}")
+        current().stop(Refused(f"the attribute .{name} of an exact value (numpy's float64 has it, a "
+                               "value has not: a claim that reads it would take a branch of its own)"))
 
     # ------------------------------------------------------------ arithmetic
 
@@ -285,6 +306,9 @@ class Value:
 
     def __reduce__(self):
         raise TypeError("values of the reference reading are not pickled")
+
+
+SCALARS.add(Value)
 
 
 def text(e, limit: int = 200) -> str:

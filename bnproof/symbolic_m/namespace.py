@@ -1,7 +1,11 @@
 """The claim namespace ``xp`` at a symbolic batch size: the same residual code
 that runs exactly, symbolically and in JAX records the symbolic-length program
 here.  What the fragment lacks (relu, abs, max, transcendental functions,
-solve, indexing, loops over m) raises OutsideFragment naming it."""
+solve, indexing, loops over m) raises OutsideFragment naming it.
+
+Arrays of the fixed side it gives the claim are SymArrays (values.py), and a fixed
+size is bounded before anything is allocated: ``ones``, ``zeros``, ``eye`` and
+``outer`` of more than MAX_ENTRIES entries are outside the fragment."""
 
 from __future__ import annotations
 
@@ -12,9 +16,10 @@ from types import SimpleNamespace
 import numpy as np
 
 from .fragment import OutsideFragment, outside, poison, refuse
-from .values import Columns, Recorder, Sym, SymScalar, SymVector, _exact, _sum, is_array
+from .values import MAX_STEPS, Columns, Recorder, Sym, SymScalar, SymVector, _exact, _sum, fixed_array, is_array
 
 PROBE = "grad-probe"  # the placeholder input xp.grad calls its function on (never a program input)
+MAX_ENTRIES = MAX_STEPS  # entries of one fixed-size array the namespace makes
 
 
 def namespace(rec: Recorder) -> SimpleNamespace:
@@ -37,7 +42,7 @@ def namespace(rec: Recorder) -> SimpleNamespace:
             out = np.empty(x.shape, dtype=object)
             for k in np.ndindex(x.shape):
                 out[k] = f(x[k])
-            return out
+            return fixed_array(out)
         return f(x)
 
     def sqrt(x):
@@ -50,7 +55,7 @@ def namespace(rec: Recorder) -> SimpleNamespace:
 
     def total(x, axis=None):
         if isinstance(x, Columns):
-            sums = np.array([_sum(c) for c in x._columns] + [None], dtype=object)[:-1]
+            sums = fixed_array(np.array([_sum(c) for c in x._columns] + [None], dtype=object)[:-1])
             if axis in (0, -2) and not x._transposed:
                 return sums
             if axis is None:
@@ -74,7 +79,7 @@ def namespace(rec: Recorder) -> SimpleNamespace:
             return rec.const(0)
         if any(isinstance(v, (SymVector, Columns)) for v in x.reshape(-1)):
             outside("an array of batch vectors")
-        return np.sum(x, axis=axis)
+        return fixed_array(np.sum(x, axis=axis))
 
     def length(x, axis):
         if isinstance(x, Sym):  # the mean of a scalar is itself (numpy), not it over m
@@ -108,34 +113,37 @@ def namespace(rec: Recorder) -> SimpleNamespace:
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
             # numpy raises (a negative or inexact size), where a list repeated n times is empty
             outside(f"{what} of the size {n!r} (numpy takes a size >= 0)")
+        if (n * n if what == "eye" else n) > MAX_ENTRIES:
+            outside(f"{what} of {n * n if what == 'eye' else n} entries (over the limit of {MAX_ENTRIES})")
         return None
 
     def ones(n):
         made = sized(n, lambda: SymVector(rec, rec.emit(["ones"])), "ones")
-        return made if made is not None else np.array([rec.const(1) for _ in range(n)], dtype=object)
+        return made if made is not None else fixed_array(np.array([rec.const(1) for _ in range(n)], dtype=object))
 
     def zeros(n):
         made = sized(n, lambda: SymVector(rec, rec.emit(["ones"])) * 0, "zeros")
-        return made if made is not None else np.array([rec.const(0) for _ in range(n)], dtype=object)
+        return made if made is not None else fixed_array(np.array([rec.const(0) for _ in range(n)], dtype=object))
 
     def eye(n):
         from .values import SymMatrix
         made = sized(n, lambda: SymMatrix(rec, rec.emit(["eye"])), "eye")
         if made is not None:
             return made
-        return np.array([[rec.const(int(i == j)) for j in range(n)] for i in range(n)], dtype=object)
+        return fixed_array(np.array([[rec.const(int(i == j)) for j in range(n)] for i in range(n)],
+                                    dtype=object).reshape(n, n))
 
     def asarray(x):
         if isinstance(x, (Sym, Columns)):
             return x
         if isinstance(x, (list, tuple)) and any(isinstance(v, (SymVector, Columns)) for v in x):
             outside("an array built from batch vectors")
-        return np.asarray(x, dtype=object)
+        return fixed_array(np.asarray(x, dtype=object))
 
     def dot(a, b):
         if isinstance(a, (Sym, Columns)) or isinstance(b, (Sym, Columns)):
             return a @ b
-        return np.dot(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+        return fixed_array(np.dot(np.asarray(a, dtype=object), np.asarray(b, dtype=object)))
 
     def outer(a, b):
         if isinstance(a, SymVector) and isinstance(b, SymVector):
@@ -143,7 +151,10 @@ def namespace(rec: Recorder) -> SimpleNamespace:
             return SymMatrix(rec, rec.emit(["outer", a._index, b._index]))
         if isinstance(a, Sym) or isinstance(b, Sym):
             outside("an outer product that is not of two batch vectors")
-        return np.outer(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+        a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+        if a.size * b.size > MAX_ENTRIES:
+            outside(f"an outer product of {a.size * b.size} entries (over the limit of {MAX_ENTRIES})")
+        return fixed_array(np.outer(a, b))
 
     def grad(fn, x):
         if not (isinstance(x, SymVector) and rec.steps[x._index][0] == "input"):

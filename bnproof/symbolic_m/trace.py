@@ -18,7 +18,7 @@ import numpy as np
 from ..claims.api import Claim
 from .fragment import OutsideFragment, outside, tracing
 from .namespace import PROBE, symbolic_length
-from .values import Columns, Recorder, SymMatrix, SymScalar, SymVector, _exact, is_array
+from .values import Columns, Recorder, SymMatrix, SymScalar, SymVector, _exact, fixed_array, is_array
 
 BATCH = "m"
 MAX_FIXED = 64  # entries of one fixed-size input
@@ -64,7 +64,7 @@ def _inputs(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, dict]:
                 for i, j in np.ndindex(array.shape):
                     if j < i:
                         array[i, j] = array[j, i]
-            values[var.name] = array
+            values[var.name] = fixed_array(array)  # its dtype and numpy's inexact ufuncs refuse
         elif sizes == [BATCH] and var.domain == "real":
             values[var.name] = vector(var.name)
         elif len(sizes) == 2 and sizes[0] == BATCH and isinstance(sizes[1], int) and var.domain == "real":

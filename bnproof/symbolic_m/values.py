@@ -22,6 +22,17 @@ Recorder is never cloned).  A scalar is a program node in one reading and a 0-d
 array in another (xp.sqrt, xp.asarray), so its shape, size, ndim and class are
 refused when the claim asks.  len, iteration, tolist, dtype, methods and numpy's
 own functions (np.shape, np.size, np.ndim, np.copy, …) are refused for all.
+
+Text and keys are refused too: str, repr, format and hash of any traced value (m
+included: ``str(y.shape) == "(6,)"`` is the text of a number under numpy and in the
+reference, which compare at a few m only; here it would be one answer for every
+m), asked by the claim's code or anything it calls; this package's own messages
+get a placeholder.  So are numpy's ufuncs with no exact reading here (np.isnan,
+np.isfinite, np.sin, ...: numpy would raise a TypeError the claim could catch):
+``__array_ufunc__`` answers numpy's arithmetic (an array or numpy scalar on the
+left of +, −, ×, ÷, @, **) with the value's own operator and refuses every other
+ufunc.  The fixed side's object arrays are SymArrays (``fixed_array``): their
+``dtype`` and numpy's inexact ufuncs on them are refused likewise.
 """
 
 from __future__ import annotations
@@ -113,7 +124,7 @@ def _guard(f):
 
 
 _UNGUARDED = {"__init__", "__getattr__", "__setattr__", "__delattr__", "__class__", "__hash__",
-              "__copy__", "__deepcopy__"}
+              "__copy__", "__deepcopy__", "__repr__", "__str__", "__format__"}
 
 
 def _guarded(cls):
@@ -150,6 +161,14 @@ def _asked_by_tracer(depth: int) -> bool:
     return os.path.dirname(path) == _HERE or path in _NEUTRAL
 
 
+_NUMPY = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
+
+
+def _asked_by_numpy(depth: int) -> bool:
+    frame = sys._getframe(depth + 1)
+    return frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_NUMPY)
+
+
 def _refused_attribute(what):
     def get(self):
         outside(f"{what} (a traced value answers only what numpy's arrays answer at every m)",
@@ -163,12 +182,59 @@ def _refusing(what):
     return method
 
 
+# numpy's ufuncs for Python's operators: an array or numpy scalar on the left of an operator
+# with a traced value calls the ufunc, answered by the value's own (reflected) operator
+_OPERATORS = {np.add: ("__add__", "__radd__"), np.subtract: ("__sub__", "__rsub__"),
+              np.multiply: ("__mul__", "__rmul__"), np.true_divide: ("__truediv__", "__rtruediv__"),
+              np.matmul: ("__matmul__", "__rmatmul__"), np.power: ("__pow__", "__rpow__")}
+TEXT = ("the text of a traced value (str, repr, format, print: numpy prints a number, and the "
+        "batch size m is no number here)")
+
+
 class _Traced:
     """What every traced value (scalar, vector, matrix, (m, d) input) refuses or answers
-    alike: an attribute it lacks, a mutation, a copy, a pickle, an operator numpy has."""
+    alike: an attribute it lacks, a mutation, a copy, a pickle, an operator numpy has,
+    its text, a ufunc numpy has no exact reading of."""
 
     __slots__ = ()
-    __array_ufunc__ = None  # numpy defers to the reflected methods
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs:
+            if ufunc in _OPERATORS and len(inputs) == 2:
+                forward, reflected = _OPERATORS[ufunc]
+                a, b = inputs
+                if a is self:
+                    result = getattr(type(a), forward)(a, b)
+                    if result is NotImplemented and isinstance(b, _Traced):
+                        result = getattr(type(b), reflected)(b, a)
+                else:
+                    result = getattr(type(b), reflected)(b, a)
+                if result is not NotImplemented:
+                    return result
+            elif ufunc is np.negative and len(inputs) == 1:
+                return -self
+            elif ufunc is np.positive and len(inputs) == 1:
+                return self
+        outside(f"numpy.{getattr(ufunc, '__name__', 'ufunc')} on a traced value (numpy has no exact "
+                "reading of it here; use xp)", _recorder(self))
+
+    def __repr__(self):
+        if _asked_by_tracer(1):  # this package's own messages
+            return f"<traced {type(self).__name__}>"
+        outside(TEXT, _recorder(self))
+
+    def __str__(self):
+        if _asked_by_tracer(1):
+            return f"<traced {type(self).__name__}>"
+        outside(TEXT, _recorder(self))
+
+    def __format__(self, spec):
+        if _asked_by_tracer(1):
+            return f"<traced {type(self).__name__}>"
+        outside(TEXT, _recorder(self))
+
+    def __bytes__(self):
+        outside(TEXT, _recorder(self))
 
     def __getattr__(self, name):
         # Python's and numpy's own protocol probes (__array_interface__, __array_struct__, …)
@@ -313,7 +379,14 @@ class Sym(_Traced):
     def __rpow__(self, base):
         outside("a power with a traced exponent", self._rec)
 
-    __hash__ = object.__hash__
+    # numpy's numbers hash by value (equal values are one key); a traced scalar could only
+    # hash by identity, so the claim's dict or set of values is refused (the tracer's own
+    # use is by identity)
+    def __hash__(self):
+        if _asked_by_tracer(1):
+            return object.__hash__(self)
+        outside("a traced value as a dict key or set member (numpy's numbers hash by value)",
+                _recorder(self))
 
     def __iter__(self):
         outside("a Python loop over the entries of a batch vector", self._rec)
@@ -437,7 +510,7 @@ def _elementwise_d(value: Sym, op: str, array: np.ndarray, reflected: bool):
     for k in np.ndindex(array.shape):
         entry = array[k]
         out[k] = _apply(op, entry, value) if reflected else _apply(op, value, entry)
-    return out
+    return fixed_array(out)
 
 
 def _apply(op, a, b):
@@ -534,14 +607,14 @@ class Columns(_Batch, _Traced):
             for i, a in enumerate(self._columns):
                 for j, b in enumerate(other._columns):
                     out[i, j] = _sum(a * b)
-            return out
+            return fixed_array(out)
         if isinstance(other, SymVector):  # Xᵀ v
-            return np.array([_sum(a * other) for a in self._columns] + [None], dtype=object)[:-1]
+            return fixed_array(np.array([_sum(a * other) for a in self._columns] + [None], dtype=object)[:-1])
         outside("a product with the transpose of a batch matrix", self._rec)
 
     def __rmatmul__(self, other):
         if isinstance(other, SymVector) and not self._transposed:  # vᵀ X
-            return np.array([_sum(other * a) for a in self._columns] + [None], dtype=object)[:-1]
+            return fixed_array(np.array([_sum(other * a) for a in self._columns] + [None], dtype=object)[:-1])
         outside("a product with a batch matrix", self._rec)
 
     def __getitem__(self, key):
@@ -557,3 +630,82 @@ def _sum(v: Sym) -> SymScalar:
     if v._kind != "V":
         outside("the sum of a matrix's entries", v._rec)
     return SymScalar(v._rec, v._rec.emit(["sum", v._index]))
+
+
+# ------------------------------------------------------------------ the fixed side's arrays
+
+# numpy's ufuncs whose object loops call the scalars' own operators (which refuse by
+# themselves what they do not model: a comparison, a float)
+_EXACT_UFUNCS = frozenset({np.add, np.subtract, np.multiply, np.true_divide, np.negative, np.positive,
+                           np.power, np.matmul, np.equal, np.not_equal, np.less, np.less_equal,
+                           np.greater, np.greater_equal})
+_DTYPE = np.ndarray.dtype
+
+
+def _exact_ufunc(ufunc) -> bool:
+    if ufunc in _EXACT_UFUNCS:
+        return True
+    try:  # np.frompyfunc/np.vectorize: a Python function of the claim's on each entry
+        return set(ufunc.types) == {"O" * ufunc.nin + "->" + "O" * ufunc.nout}
+    except (AttributeError, TypeError):
+        return False
+
+
+def fixed_array(x):
+    """x as a SymArray when it is a plain object array (anything else as it is)."""
+    if type(x) is np.ndarray and x.dtype == object:
+        return x.view(SymArray)
+    return x
+
+
+class SymArray(np.ndarray):
+    """An object array of traced scalars of the fixed side (a (d,) input, Xᵀ v, ...): numpy's
+    own array, except that the claim's ``dtype`` and numpy's inexact ufuncs are refused
+    (numpy's object dtype and TypeError, where numpy's reading has float64 and numbers)."""
+
+    @property
+    def dtype(self):
+        if _asked_by_tracer(1) or _asked_by_numpy(1):
+            return _DTYPE.__get__(self)
+        outside("the dtype of an array of traced values (numpy's object dtype, where numpy's own "
+                "arrays of the claim are float64)")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if any(issubclass(type(x), _Traced) for x in inputs):
+            return NotImplemented  # the traced value's own __array_ufunc__ answers
+        if not _exact_ufunc(ufunc):
+            outside(f"numpy.{getattr(ufunc, '__name__', 'ufunc')} on a traced value (numpy has no exact "
+                    "reading of it here; use xp)")
+        out = kwargs.get("out")
+        if out is not None:
+            kwargs["out"] = tuple(o.view(np.ndarray) if type(o) is SymArray else o for o in out)
+        result = getattr(ufunc, method)(*(x.view(np.ndarray) if type(x) is SymArray else x for x in inputs),
+                                        **kwargs)
+        if out is not None:
+            return out[0] if len(out) == 1 else out
+        return tuple(map(fixed_array, result)) if isinstance(result, tuple) else fixed_array(result)
+
+    def __repr__(self):  # numpy's text, without the class's name
+        return repr(self.view(np.ndarray))
+
+    def __str__(self):
+        return str(self.view(np.ndarray))
+
+
+def _deferring(name: str):
+    """ndarray's operator `name`, deferring to a traced operand's own (reflected) operator:
+    numpy's ufunc machinery would otherwise ask the operand's class (refused for a scalar)."""
+    method = getattr(np.ndarray, name)
+
+    def operator(self, other):
+        if issubclass(type(other), _Traced):
+            return NotImplemented
+        return method(self, other)
+
+    operator.__name__ = name
+    return operator
+
+
+for _name in ("add", "sub", "mul", "truediv", "matmul", "pow"):
+    for _form in ("__{}__", "__r{}__", "__i{}__"):
+        setattr(SymArray, _form.format(_name), _deferring(_form.format(_name)))
