@@ -16,6 +16,10 @@ session whatever it catches).
 
 ``type(y)`` of such an array is ExactArray, not np.ndarray: numpy's float64 reading
 (floats.py) is the check on that, as on ``type(v)`` of a value.
+
+program/trace.py has the same machinery for the tracer (TracedArray), written there
+again on purpose: which ufuncs count as exact is a reading of numpy, and a mistake in
+one shared list would be made by both readings, which must fail independently.
 """
 
 from __future__ import annotations

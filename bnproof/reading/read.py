@@ -201,26 +201,17 @@ def _stopped(verdict: str, detail: str) -> Reading:
 
 
 def _verdict(claim, session: Session, residual: Outcome, hypotheses: list, equalities: list) -> Reading:
-    for k, h in enumerate(hypotheses):
-        what = f"hypothesis {k + 1}"
-        if h.entries is None:
-            return _stopped(*_why(h, what))
-        for v in h.entries:
+    conditions = [(f"hypothesis {k + 1}", h, 1, "is not > 0") for k, h in enumerate(hypotheses)]
+    conditions += [(f"equality {k + 1}", e, 0, "is not exactly 0") for k, e in enumerate(equalities)]
+    for what, outcome, wanted, otherwise in conditions:
+        if outcome.entries is None:
+            return _stopped(*_why(outcome, what))
+        for v in outcome.entries:
             sign, stop = _sign(v, what)
             if stop is not None:
                 return _stopped(*stop)
-            if sign != 1:
-                return Reading(OUTSIDE, None, f"{what} is not > 0")
-    for k, e in enumerate(equalities):
-        what = f"equality {k + 1}"
-        if e.entries is None:
-            return _stopped(*_why(e, what))
-        for v in e.entries:
-            sign, stop = _sign(v, what)
-            if stop is not None:
-                return _stopped(*stop)
-            if sign != 0:
-                return Reading(OUTSIDE, None, f"{what} is not exactly 0")
+            if sign != wanted:
+                return Reading(OUTSIDE, None, f"{what} {otherwise}")
     if residual.entries is None:
         return _stopped(*_why(residual, "the residual"))
     existential = bool(getattr(claim, "exists", ()))
