@@ -73,6 +73,7 @@ from .read import Reading, read
 from .values import Value, text
 
 REL = 2.0**-26
+_COMPILED: dict = {}  # (residual, argument names) -> jitted residual, or None: runs op by op
 
 
 @contextlib.contextmanager
@@ -111,10 +112,22 @@ def _jax_value(claim, instance, witness) -> float:
 
     with _quiet():
         inputs = _float_inputs(claim, instance, witness, jnp)
-        names = list(inputs)
-        try:
-            out = jax.jit(lambda *a: claim.residual(xp, **dict(zip(names, a))))(*(inputs[n] for n in names))
-        except jax.errors.JAXTypeError:  # a Python branch on a traced value: run it op by op
+        names = tuple(inputs)
+        # one compiled program per residual and argument names: a claim's refutation, its
+        # shrunk forms and its second looks share it (jit retraces only for new shapes)
+        key = (claim.residual, names)
+        compiled = _COMPILED.get(key)
+        if key not in _COMPILED:
+            if len(_COMPILED) >= 64:
+                _COMPILED.clear()
+            compiled = _COMPILED[key] = jax.jit(lambda *a: claim.residual(xp, **dict(zip(names, a))))
+        out = None
+        if compiled is not None:
+            try:
+                out = compiled(*(inputs[n] for n in names))
+            except jax.errors.JAXTypeError:  # a Python branch on a traced value: run it op by op
+                _COMPILED[key] = None
+        if out is None:
             out = claim.residual(xp, **inputs)
         arr = np.asarray(out, dtype=np.float64)
     if arr.size != 1:
