@@ -53,6 +53,8 @@ class Claim:
     # each value (every entry) must be EXACTLY 0 on an instance; the search samples on the set
     equalities: tuple[Callable, ...] = ()
     exists: tuple[Var, ...] = ()  # existential variables (docs/claims.md, "Existential variables")
+    # functions of (xp, **universal variables) proposing a witness; confirmed like any other
+    hints: tuple[Callable, ...] = ()
     aliases: tuple[str, ...] = ()
     title: str = ""
     reading: str = ""  # how ambiguous notation is read
@@ -92,6 +94,10 @@ class Claim:
                                  "of (xp, **variables)")
 
     def _check_exists(self, names: list) -> None:
+        if self.hints and not self.exists:
+            raise ValueError(f"claim {self.id}: hints propose values of existential variables, and it has none")
+        if not all(callable(h) for h in self.hints):
+            raise ValueError(f"claim {self.id}: each hint is a function of (xp, **universal variables)")
         # a witness is any real point: a domain would turn Farkas' lemma into strict cases
         for v in self.exists:
             if not isinstance(v, Var) or v.domain != "real":
