@@ -25,6 +25,7 @@ from .instantiate import instantiate
 from .papers import paper_claim
 from .parse import MAX_DEPTH, Rejected, array, check_envelope, keys, rational, sha256_of, tensor
 from .program import ID, SIGN
+from .roots import sign_facts
 from .symbolic_program import Evaluator, read_inputs, read_steps
 from .variables import declared
 
@@ -277,7 +278,7 @@ def check_proof(doc: dict) -> str:
     trusted (the program is the claim's)."""
     claim, inputs, ops, types, residual, hyps = read_statement(doc)
     cid, program = claim["id"], doc["program"]
-    ev = Evaluator(inputs)
+    ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))
     ev.run(ops, types)
     method = doc["proof"].get("method") if type(doc["proof"]) is dict else None
     strict = claim["kind"] == "strict-inequality"

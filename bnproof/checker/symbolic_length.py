@@ -9,7 +9,9 @@ vector is a dict from vector monomials (products of generators: the vector input
 H(w) for a matrix input H and a monomial w) to scalars; a matrix is a I + sum b_H H +
 sum outer(u, w).  N/D is 0 when N is the zero polynomial: then the value is 0 wherever
 every division is by a nonzero value and every radicand is >= 0 (the normal form equals
-the value there, step by step).  The converse is not claimed: a nonzero N says nothing.
+the value there, step by step).  A root's radicand first gives up the squares whose sign
+is known (roots.py): sqrt(c^2 V) = c sqrt(V) for an input c declared positive.  The
+converse is not claimed: a nonzero N says nothing.
 
 Every polynomial operation is charged against a work bound, every polynomial, vector
 and matrix against a size bound, so a hostile program is rejected, never run forever."""
@@ -18,6 +20,7 @@ from fractions import Fraction
 
 from .algebra import rational_sqrt
 from .parse import Rejected
+from .roots import split
 
 # MAX_WORK: term products (about 5 us each with Fraction coefficients, so at most about
 # 5 s); the papers' claims need at most 14,000 (Theorem C.1's residual)
@@ -30,8 +33,9 @@ ONE = ()  # the empty monomial
 class Algebra:
     """Normal forms for one program: the root symbols met so far and the work spent."""
 
-    def __init__(self, symmetric: set):
+    def __init__(self, symmetric: set, signs: dict | None = None):
         self.symmetric = symmetric  # names of the matrix inputs declared symmetric
+        self.signs = signs or {}  # scalar input -> +1, -1, 0 (roots.sign_facts)
         self.radicands = []  # r_k^2 = radicands[k], a scalar with no r_j for j >= k
         self.work, self.limit = 0, MAX_WORK
         self.root_grads = {}
@@ -216,6 +220,17 @@ class Algebra:
             root = rational_sqrt(q)
             if root is not None:
                 return self.const(root)
+        (out_num, out_den), inside, own = split(num, den, self.signs)
+        out = self.normal(out_num, out_den)
+        for atom_ in own:
+            out = self.mul(out, self.root(self.atom(atom_)))
+        inside = self.normal(*inside)
+        if inside != self.const(1):
+            out = self.mul(out, self.root(inside))
+        return out
+
+    def root(self, a: tuple) -> tuple:
+        """The root symbol of radicand a: an earlier one whose radicand equals it, or new."""
         for k, r in enumerate(self.radicands):
             if self.is_zero(self.add(a, r, -1)):
                 return self.atom(("r", k))

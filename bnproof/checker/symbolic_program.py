@@ -108,9 +108,12 @@ def type_of(op: str, ts: list, literal, by_name: dict, at: str) -> str:
 class Evaluator:
     """Normal forms of the steps, in order."""
 
-    def __init__(self, inputs: list):
+    def __init__(self, inputs: list, signs: dict | None = None):
+        """signs: roots.sign_facts of the program (the domains alone when None)."""
         self.inputs = {n: (t, d) for n, t, d in inputs}
-        self.alg = Algebra({n for n, t, d in inputs if t == "M" and d == "symmetric"})
+        if signs is None:
+            signs = {n: 1 if d == "positive" else 0 for n, t, d in inputs if t == "S"}
+        self.alg = Algebra({n for n, t, d in inputs if t == "M" and d == "symmetric"}, signs)
         self.values, self.types = [], []
 
     def run(self, ops: list, types: list) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..checker.proof import read_statement
+from ..checker.roots import sign_facts
 from ..checker.symbolic_length import M, ONE
 from ..checker.symbolic_program import Evaluator
 from .latex import Document, escape, tt
@@ -172,7 +173,7 @@ def is_zero(alg, value, t: str) -> bool:
 def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
     """The derivation for an accepted proof certificate; source: its Claim, where known."""
     claim, inputs, ops, types, residual, hyps = read_statement(doc)
-    ev = Evaluator(inputs)
+    ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))  # the checker's normal form, signs and all
     ev.run(ops, types)
     names = Names(ev.alg, inputs)
     method = doc["proof"]["method"]
@@ -240,6 +241,12 @@ def _notation(out, doc, inputs, ev, names, source) -> set:
                      rf"${name(names.roots[k][1])}$, with mean $\mu = \frac{{1}}{{m}}\,S[{name(names.roots[k][1])}]$"
                      for k in said) if said else "") + "; the relations used are")
         out.aligned(roots)
+        signed = sorted(n for n, v in ev.alg.signs.items() if v)
+        if signed:
+            out.para("A square whose sign is known leaves a root before it is named: "
+                     r"$\sqrt{a^2 X} = a\sqrt{X}$ for $a > 0$ and $-a\sqrt{X}$ for $a < 0$ (here "
+                     + _list([names.atom(("s", n)) for n in signed])
+                     + r"), and $\sqrt{a^4 X} = a^2\sqrt{X}$ whatever the sign of $a$.")
     return {a for a in atoms}
 
 
@@ -325,7 +332,7 @@ def _decomposition(out, doc, ops, types, residual, hyps, inputs, names) -> None:
     from ..checker.symbolic_program import read_steps
 
     proof = doc["proof"]
-    ev = Evaluator(inputs)
+    ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))
     all_types = list(types)
     extra = read_steps(proof["steps"], [], all_types, "proof.steps", proof=True)
     ev.run(ops + extra, all_types)

@@ -9,7 +9,8 @@ every point where r is defined; a cancelled common monomial factor is nonzero
 wherever the quotient was defined.  So a numerator that reduces to the zero
 polynomial is 0 at every m and every point where the program is defined.
 Two equal radicands written differently get two root symbols: that can only
-make a true identity fail to reduce, never make a false one reduce.
+make a true identity fail to reduce, never make a false one reduce.  Squares whose
+sign is known leave a radicand first (roots.py: √(c²V) = c·√V for c > 0).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import poly as P
+from . import roots as R
 from .fragment import NotDefined, OutsideFragment
 
 MAX_TERMS = 20_000  # a normal form this large is "not proved", never a hang
@@ -60,6 +62,7 @@ class Algebra:
         self.gens: list[tuple] = []  # ("in", name) | ("H", monomial)
         self._gen: dict = {}
         self._grad_cache: dict = {}
+        self.signs: dict[str, int] = {}  # scalar input -> +1, −1, 0 (roots.sign_facts)
         self.m = self.atom(("m",))
 
     # ---------- atoms and generators
@@ -204,9 +207,29 @@ class Algebra:
             root = _rational_sqrt(value)
             if root is not None:
                 return self.const(root)
-        r = self.atom(("r", P.frozen(a.n), P.frozen(a.d)))
-        self.roots.setdefault(r, (a.n, a.d))
+        parts = R.split(a.n, a.d, self.sign_of)
+        if parts is None:
+            return self._root(a.n, a.d)
+        out_n, out_d, in_n, in_d, own = parts
+        out = self.normal(out_n, out_d)
+        for v in own:
+            out = self.mul(out, self._root(P.var(v), P.ONE))
+        if in_n != P.ONE or in_d != P.ONE:
+            out = self.mul(out, self._root(in_n, in_d))
+        return out
+
+    def _root(self, n: dict, d: dict) -> Scalar:
+        r = self.atom(("r", P.frozen(n), P.frozen(d)))
+        self.roots.setdefault(r, (n, d))
         return self.var(r)
+
+    def sign_of(self, v: int):
+        """What roots.split may take out of a root: a scalar input's sign (+1, −1, 0 for
+        unknown), or None for any other atom."""
+        desc = self.atoms[v]
+        if desc[0] != "in" or desc[1] not in self.signs:
+            return None
+        return self.signs[desc[1]]
 
     # ---------- vectors
     def vec_add(self, u: Vector, w: Vector, sign: int = 1) -> Vector:

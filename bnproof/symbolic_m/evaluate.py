@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from .algebra import Algebra, Matrix, Scalar, Vector
 from .fragment import OutsideFragment
+from .roots import sign_facts
 
 ARITY = {"input": 1, "m": 0, "const": 1, "ones": 0, "eye": 0, "add": 2, "sub": 2, "mul": 2,
          "div": 2, "neg": 1, "pow": 2, "sqrt": 1, "sum": 1, "outer": 2, "matmul": 2,
@@ -22,6 +23,7 @@ class Replay:
 
     def __init__(self, program: dict, algebra: Algebra | None = None):
         self.alg = algebra or Algebra()
+        self.alg.signs = sign_facts(program)  # before any step: a root's normal form uses them
         self.inputs = {name: (typ, domain) for name, typ, domain in program["inputs"]}
         self.values: list = []
         self.input_of: dict[int, str] = {}

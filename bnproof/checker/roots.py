@@ -1,0 +1,135 @@
+"""Square roots in the checker's normal form (docs/certificates.md, "Proof
+certificates"): squares leave a radicand where the sign of what leaves is known.
+
+A radicand N/D is k * prod a^e * N1 * (the factors of D that are not atoms): k a
+positive rational, N1 a primitive polynomial with no monomial factor, e the net
+exponent of atom a in N's monomial content and D's atom factors.  Then
+    sqrt(N/D) = outside * sqrt(inside) * prod sqrt(a),
+where for a scalar input a:
+  - declared positive, or a hypothesis that is a itself (a > 0): a^floor(e/2) leaves,
+    and an odd remainder is its own root sqrt(a);
+  - a hypothesis that is -a (a < 0): (-a)^floor(e/2) leaves, the remainder stays;
+  - otherwise (sign unknown): a^(2 floor(e/4)) leaves, an even power whatever a's sign;
+m, batch sums and roots stay inside; and k = s^2 t leaves as s.
+
+Why this is sound: outside^2 * inside * prod a is the radicand as rational functions, and
+outside >= 0 wherever the hypotheses hold (each factor that leaves is a positive
+number, a power of an input of known sign taken with that sign, or an even power), so
+wherever the radicand is >= 0 the product is its root (where an a that leaves is 0, both
+sides are 0).  The sign facts are read here from the program itself, never from the
+proof: a certificate cannot assert one."""
+
+from fractions import Fraction
+from math import gcd, isqrt
+
+PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, isqrt(p) + 1))]
+
+
+def sign_facts(inputs: list, ops: list, hypotheses: list) -> dict:
+    """name -> +1 (domain positive, or a hypothesis step that is the input), -1 (a
+    hypothesis step that is its negation), 0 (unknown) for every scalar input.  Two
+    hypotheses of opposite signs, or one against the domain, leave it unknown."""
+    signs = {name: (1 if domain == "positive" else 0) for name, kind, domain in inputs if kind == "S"}
+    said = {}
+    for h in hypotheses:
+        op, args, literal = ops[h]
+        sign = 1
+        if op == "neg":
+            (j,) = args
+            op, args, literal = ops[j]
+            sign = -1
+        if op == "input" and literal in signs:
+            said.setdefault(literal, set()).add(sign)
+    for name, found in said.items():
+        if found == {1} and signs[name] >= 0:
+            signs[name] = 1
+        elif found == {-1} and signs[name] == 0:
+            signs[name] = -1
+        else:
+            signs[name] = 0
+    return signs
+
+
+def squares_out(k: int) -> tuple:
+    """(s, t) with k = s^2 t (k > 0): the squares of small primes, or a square t, out."""
+    s = 1
+    for p in PRIMES:
+        if p * p > k:
+            break
+        while k % (p * p) == 0:
+            k //= p * p
+            s *= p
+    r = isqrt(k)
+    return (s * r, 1) if r * r == k else (s, k)
+
+
+def atom_of(factor: tuple):
+    """The atom a factor of D is, if it is one (the factor a with coefficient 1)."""
+    if len(factor) == 1:
+        mono, c = factor[0]
+        if c == 1 and len(mono) == 1 and mono[0][1] == 1:
+            return mono[0][0]
+    return None
+
+
+def split(num: dict, den: dict, signs: dict) -> tuple:
+    """(outside, inside, own): outside a scalar (N, D), inside the radicand left under
+    the root, own the atoms of positive inputs that become their own roots."""
+    lead = next(iter(num))
+    mu = {a: min(dict(mono).get(a, 0) for mono in num) for a, _ in lead}
+    mu = {a: e for a, e in mu.items() if e}
+    g_num = g_den = 0
+    for x in num.values():
+        g_num = gcd(g_num, x.numerator)
+        g_den = x.denominator * g_den // gcd(g_den, x.denominator) if g_den else x.denominator
+    g = Fraction(g_num, g_den)
+    n1 = {tuple((a, e - mu.get(a, 0)) for a, e in mono if e != mu.get(a, 0)): x / g
+          for mono, x in num.items()}
+    net, other = dict(mu), {}
+    for factor, e in den.items():
+        a = atom_of(factor)
+        if a is None:
+            other[factor] = e
+        else:
+            net[a] = net.get(a, 0) - e
+    out_up, out_down, in_up, in_down, own, flip = {}, {}, {}, {}, [], 1
+    for a, e in sorted(net.items()):
+        s = signs.get(a[1]) if a[0] == "s" else None
+        if s is None:
+            q = 0
+        elif s == 0:
+            q = 2 * (e // 4)
+        else:
+            q = e // 2
+        rest = e - 2 * q
+        if s == -1 and q % 2:
+            flip = -flip
+        if s == 1 and rest:
+            own.append(a)
+            rest = 0
+        (out_up if q > 0 else out_down)[a] = abs(q)
+        (in_up if rest > 0 else in_down)[a] = abs(rest)
+    sq, t = squares_out(g.numerator * g.denominator)
+    outside = ({monomial(out_up): Fraction(flip * sq, g.denominator)}, atoms(out_down))
+    inside_num = {tuple(sorted(dict(mono_times(mono, in_up)).items())): t * x for mono, x in n1.items()}
+    inside_den = dict(other)
+    for factor, e in atoms(in_down).items():
+        inside_den[factor] = inside_den.get(factor, 0) + e
+    return outside, (inside_num, inside_den), own
+
+
+def monomial(exponents: dict) -> tuple:
+    return tuple(sorted((a, e) for a, e in exponents.items() if e))
+
+
+def mono_times(mono: tuple, exponents: dict) -> tuple:
+    out = dict(mono)
+    for a, e in exponents.items():
+        if e:
+            out[a] = out.get(a, 0) + e
+    return tuple(out.items())
+
+
+def atoms(exponents: dict) -> dict:
+    """D's factors for a product of atoms."""
+    return {((((a, 1),), Fraction(1)),): e for a, e in exponents.items() if e}
