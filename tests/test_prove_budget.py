@@ -147,7 +147,7 @@ def test_the_json_of_a_proof_cut_by_the_budget(blocked_runs):
     proc = started.wait()
     assert proc.returncode == ExitCode.UNDECIDED
     (obj,) = json.loads(proc.stdout)
-    assert obj["status"] == "not-proved" and obj["text"] == "not proved: time budget exhausted"
+    assert obj["status"] == "budget" and obj["text"] == "not proved: time budget exhausted"
     assert obj["covered"] == [] and obj["certificates"] == []
 
 
@@ -169,8 +169,9 @@ def test_fuzz_keeps_its_proof_for_every_m_within_the_budget(blocked_runs):
     assert proc.returncode == ExitCode.OK, proc.stdout + proc.stderr
     (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "survived" and result["instances"] == 20
-    assert result["proof"] == {"status": "not-proved", "text": "not proved: time budget exhausted",
-                               "covered": [], "certificates": []}
+    assert {k: result["proof"][k] for k in ("status", "text", "covered", "certificates", "blocked_by")} == {
+        "status": "budget", "text": "not proved: time budget exhausted", "covered": [], "certificates": [],
+        "blocked_by": "time budget exhausted"}
     assert not any(note.startswith("proved") for note in result["notes"])
     spinner = int((folder / "proving.pid").read_text())
     with pytest.raises(ProcessLookupError):
@@ -185,5 +186,5 @@ def test_the_api_prove_isolated_keeps_its_budget(tmp_path):
         result = bnproof.prove(tmp_path / "loop.py", time_budget=1, isolate=True)
     finally:
         os.chdir(cwd)
-    assert result.status == "not-proved" and result.text == "not proved: time budget exhausted"
+    assert result.status == "budget" and result.text == "not proved: time budget exhausted"
     assert result.exit_code == ExitCode.UNDECIDED and result.covered == []

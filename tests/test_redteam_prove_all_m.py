@@ -354,7 +354,7 @@ def test_prove_a_claim_outside_the_fragment_says_why_in_one_line(tmp_path):
     code, output = _cli("prove", str(path), "--json", "--out-dir", str(tmp_path / "out"))
     (obj,) = json.loads(output)
     assert code == 10 and set(obj) == {"claim", "status", "text", "fixed", "covered", "normal_form",
-                                        "certificates"}
+                                        "certificates", "blocked_by", "normal_form_text", "hint"}
     assert obj["status"] == "outside-fragment" and obj["certificates"] == [] and obj["fixed"] == [{}]
     assert not (tmp_path / "out").exists()
 

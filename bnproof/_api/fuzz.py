@@ -75,6 +75,10 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
 
         # isolated, the worker made the attempts under the budget; here they stop at the deadline
         prove_survivor(c, outcome, Path(out_dir) if out_dir is not None else None, deadline)
+    else:
+        from ..symbolic_m.survivor import unasked
+
+        unasked(outcome)
     path = None
     if outcome.refutation is not None and outcome.verdict == search.REFUTED and target is not None:
         try:

@@ -20,8 +20,11 @@ def latex(claim_or_cert="lemma-4.5", *, data=None, fragment: bool = False,
 
     `claim_or_cert` is "lemma-4.5" (or its Claim; `data` as for verify), a
     certificate file, the id of a claim with a committed certificate, or a
-    result of `bnproof.fuzz` (a refutation) or `bnproof.verify`.  Certificates
-    are accepted by the independent checker first.  fragment=True leaves out
+    result: of `bnproof.verify`, of `bnproof.prove` (the derivation of what it
+    proved; one section per fixed size where it was proved at several), or of
+    `bnproof.fuzz` whose claim was refuted (the counterexample) or proved for
+    every m (the derivation).  Certificates are accepted by the independent
+    checker first.  fragment=True leaves out
     the preamble, title and \\section, for \\input into a paper; `level` is the
     top heading (section, subsection, subsubsection or paragraph; default
     subsection for a fragment).  Every display is labelled bnproof:ID:eqN.
@@ -35,16 +38,22 @@ def latex(claim_or_cert="lemma-4.5", *, data=None, fragment: bool = False,
 def build(claim, data=None, source=None):
     """The Document (render/latex.py) for what `latex` takes."""
     from ..claims.api import Claim
+    from .prove import ProveResult
     from .results import FuzzResult, VerifyResult
 
     if isinstance(claim, VerifyResult):
         from ..render.latex_lemma45 import document
 
         return document(claim.report)
+    if isinstance(claim, ProveResult):
+        return _proved(claim, source)
     if isinstance(claim, FuzzResult):
+        if claim.certificate is None and claim.proof is not None and claim.proof.covered:
+            return _proved(claim.proof, source)
         if claim.certificate is None:
-            raise BadInput(f"{claim.claim_id} was not refuted ({claim.verdict}): there is no certificate "
-                           "to write as LaTeX")
+            why = f"; its proof for every m: {claim.proof.text}" if claim.proof is not None else ""
+            raise BadInput(f"{claim.claim_id} was neither refuted nor proved ({claim.verdict}{why}): there "
+                           "is no certificate to write as LaTeX")
         import json
 
         name = claim.certificate_path.name if claim.certificate_path else f"{claim.claim_id}.json"
@@ -76,6 +85,45 @@ def build(claim, data=None, source=None):
     from ..checker.parse import read
 
     return _from_document(_checked(path, lambda: read(path)), path.name, path, source, given=source is not None)
+
+
+def _proved(result, source=None):
+    """The derivation of a ProveResult's proof certificates (held in memory, each accepted
+    by the checker when it was made, and again here), bound to the claim it was made for
+    as `bnproof latex --claim` binds a certificate file: one document, and where it was
+    proved at several fixed sizes, a section for each (render/latex_proof.py writes each)."""
+    import json
+
+    from ..symbolic_m.survivor import path_for
+
+    if not result.covered or not result.certificate_texts:
+        raise BadInput(f"{result.claim_id} was not proved ({result.status}: {result.text}): there is no "
+                       "derivation to write as LaTeX")
+    claim = source if source is not None else result.claim
+    paths = [Path(p) for p in result.certificate_paths]
+    documents = []
+    for k, text in enumerate(result.certificate_texts):
+        doc = json.loads(text)
+        path = paths[k] if k < len(paths) else None
+        name = path.name if path is not None else path_for(result.claim_id, doc["fixed"], Path()).name
+        documents.append((doc["fixed"], _from_document(doc, name, path, claim, given=True)))
+    return documents[0][1] if len(documents) == 1 else _sections(documents, result.claim_id)
+
+
+def _sections(documents: list, claim_id: str):
+    """Several derivations, (fixed sizes, Document) each, as one document: each a section of
+    its own, its headings one level down, its labels its own (they name the fixed sizes).
+    A proof's derivation has no long values at its end (render/latex_proof.py writes none)."""
+    from ..render.latex import Document, Heading, tt
+
+    out = Document(rf"Proof of {tt(claim_id)} for every batch size", key=claim_id,
+                   provenance="\n".join(doc.provenance for _, doc in documents))
+    for fixed, doc in documents:
+        out.section("For every $m$ at " + ", ".join(f"${k} = {v}$" for k, v in sorted(fixed.items())))
+        out.parts.extend(Heading(p.depth + 1, p.title, p.numbered) if isinstance(p, Heading) else p
+                         for p in doc.parts)
+        out.labels.extend(doc.labels)
+    return out
 
 
 def _checked(where, step):

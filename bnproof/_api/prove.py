@@ -10,19 +10,28 @@ from .claims import one
 
 @dataclass(frozen=True)
 class ProveResult:
-    """The outcome of `bnproof.prove` on one claim.
+    """The outcome of `bnproof.prove` on one claim, and the proof for every m that
+    `bnproof.fuzz` attempted for a claim that survived (`FuzzResult.proof`).
 
-    status is "proved", "proved-partly", "not-proved" or "outside-fragment"; `text`
-    is the line `bnproof prove` prints ("proved for every m at d = 1, 2, 3", "proved
-    for part of the range: for every m at d = 1, 2, 3; d = 4..8 not attempted", "not
-    in the provable fragment: uses relu", "not proved: normal form …", "not proved:
-    time budget exhausted"); "proved" means proved at every fixed size the claim
-    declares (each size but m), "proved-partly" at `covered` only.  fixed lists the
-    fixed sizes attempted, covered those proved (each a dict; [{}] for a claim whose
-    only size is m); normal_form / normal_form_latex show the residual's normal form
-    where it is not 0; certificate is the proof certificate's JSON (of the last fixed
-    size), already accepted by the independent checker, and certificate_paths where
-    they were written, one per fixed size proved (empty unless out_dir was given)."""
+    status is "proved", "proved-partly", "not-proved", "outside-fragment", "undecided"
+    (the attempt itself failed, or its process died: nothing is known), "budget" (the
+    time budget ran out before any fixed size was proved) or, on a FuzzResult only,
+    "not-attempted" (`text` says why: the claim was refuted, it has no batch size m, ...).
+    `text` is the line `bnproof prove` prints ("proved for every m at d = 1, 2, 3",
+    "proved for part of the range: for every m at d = 1, 2, 3; d = 4..8 not attempted",
+    "not in the provable fragment: uses relu", "not proved: normal form …", "not proved:
+    time budget exhausted"); "proved" means proved at every fixed size the claim declares
+    (each size but m), "proved-partly" at `covered` only.  fixed lists the fixed sizes
+    attempted, covered those proved (each a dict; [{}] for a claim whose only size is m).
+    Where it was not proved: blocked_by names the construct that stopped it ("relu", "the
+    residual's normal form is not 0: in the roots r₁ and r₂, which do not cancel"),
+    normal_form (Unicode) / normal_form_latex show the residual's normal form ("" where
+    there is none), and hint is a change with which the claim is proved ("declare c
+    positive: …"), where the prover found one, else None.  certificate is the proof
+    certificate's JSON (of the last fixed size), already accepted by the independent
+    checker, certificate_texts that of each fixed size proved, and certificate_paths where
+    they were written (empty unless out_dir was given).  `bnproof.latex(result)` writes
+    the derivation of what was proved."""
 
     claim_id: str
     statement: str
@@ -35,6 +44,25 @@ class ProveResult:
     certificate_paths: list
     claim: object = field(repr=False, compare=False)
     covered: list = field(default_factory=list)
+    blocked_by: str | None = None
+    hint: str | None = None
+    certificate_texts: tuple = field(default=(), repr=False)
+
+    @classmethod
+    def of(cls, claim, proof: dict, attempts: list, paths: list) -> "ProveResult":
+        """From a proof object (symbolic_m/survivor.py: summary or not_attempted), the
+        attempts it summarises and the certificates written."""
+        from ..certificate.io import pretty
+
+        texts = tuple(pretty(a.document) + "\n" for a in attempts if a.proved and a.document is not None) \
+            if proof["covered"] else ()
+        last = attempts[-1] if attempts else None
+        return cls(claim_id=claim.id, statement=claim.statement, status=proof["status"], text=proof["text"],
+                   fixed=list(proof["fixed"]), normal_form=proof["normal_form_text"] or "",
+                   normal_form_latex=proof["normal_form"] or "",
+                   certificate=texts[-1] if texts and last is not None and last.proved else None,
+                   certificate_paths=list(paths), claim=claim, covered=list(proof["covered"]),
+                   blocked_by=proof["blocked_by"], hint=proof["hint"], certificate_texts=texts)
 
     @property
     def proved(self) -> bool:
@@ -42,17 +70,21 @@ class ProveResult:
 
     @property
     def exit_code(self) -> int:
-        """0 proved; 10 (undecided) proved for part of the range only, not proved or outside
-        the fragment."""
+        """0 proved; 10 (undecided) proved for part of the range only, or not proved."""
         from ..errors import ExitCode
 
         return int(ExitCode.OK if self.proved else ExitCode.UNDECIDED)
 
+    def proof_json(self) -> dict:
+        """The proof object: what `to_json()` gives less "claim", and FuzzResult's "proof"."""
+        return {"status": self.status, "text": self.text, "fixed": self.fixed, "covered": self.covered,
+                "certificates": [str(p) for p in self.certificate_paths], "blocked_by": self.blocked_by,
+                "normal_form": self.normal_form_latex or None, "normal_form_text": self.normal_form or None,
+                "hint": self.hint}
+
     def to_json(self) -> dict:
         """This claim's object in the list `bnproof prove --json` prints."""
-        return {"claim": self.claim_id, "status": self.status, "text": self.text,
-                "fixed": self.fixed, "covered": self.covered, "normal_form": self.normal_form_latex,
-                "certificates": [str(p) for p in self.certificate_paths]}
+        return {"claim": self.claim_id, **self.proof_json()}
 
     def line(self) -> str:
         from ..symbolic_m.survivor import line
@@ -60,8 +92,16 @@ class ProveResult:
         return f"{self.claim_id}: " + line({"text": self.text, "certificates": [
             str(p) for p in self.certificate_paths]})
 
+    def lines(self) -> list[str]:
+        """What `bnproof prove` prints for this claim: its line, and where it was not proved,
+        what blocked it, the normal form in Unicode (where the line does not show it) and
+        the hint."""
+        from ..symbolic_m.survivor import detail_lines
+
+        return [self.line(), *detail_lines(self.proof_json())]
+
     def __str__(self) -> str:
-        return self.line()
+        return "\n".join(self.lines())
 
     def _repr_latex_(self) -> str:
         from . import display
@@ -72,7 +112,7 @@ class ProveResult:
             rows.append(r"&\text{claim: }\ " + statement)
         if self.covered:  # proved, or proved for part of the range: the text says where
             rows.append(r"&\text{" + self.text.replace("_", r"\_") + "}")
-        elif self.normal_form_latex:
+        elif self.normal_form_latex and self.normal_form_latex != "0":
             rows.append(r"&\text{not proved; normal form of the residual:}")
             rows.append("&\\quad " + self.normal_form_latex)
         else:
@@ -128,14 +168,4 @@ def concluded(c, attempts: list, stopped: str | None, out_dir) -> ProveResult:
     from ..symbolic_m import survivor
 
     paths = survivor.write(c, attempts, Path(out_dir) if out_dir is not None else None)
-    summary = survivor.summary(c, attempts, paths, stopped)
-    last = attempts[-1] if attempts else None
-    document = None
-    if summary["covered"] and last is not None and last.proved:
-        from ..certificate.io import pretty
-
-        document = pretty(last.document) + "\n"
-    return ProveResult(claim_id=c.id, statement=c.statement, status=summary["status"], text=summary["text"],
-                       fixed=[a.fixed for a in attempts], normal_form=last.normal_form if last else "",
-                       normal_form_latex=last.normal_form_latex if last else "", certificate=document,
-                       certificate_paths=paths, claim=c, covered=summary["covered"])
+    return ProveResult.of(c, survivor.summary(c, attempts, paths, stopped), attempts, paths)

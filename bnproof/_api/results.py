@@ -29,7 +29,12 @@ class FuzzResult:
     written (None unless fuzz was given out_dir).  "survived" is evidence
     (`instances` drawn, `met_hypotheses` of them inside the claim), never a
     proof.  `claim` is the Claim it was run on, so `bnproof.latex(result)`
-    writes the counterexample in its symbols with no `source=`."""
+    writes the counterexample in its symbols with no `source=`.  `proof` is the proof
+    for every m that fuzz attempted for a claim that survived (a `ProveResult`, as
+    `bnproof.prove` returns it: proved, proved for part of the range, or not proved
+    with what blocked it), or says why none was attempted (status "not-attempted"):
+    `to_json()["proof"]` is its object; None only for a result made otherwise.  A
+    result whose claim was refuted or proved is a LaTeX document: `bnproof.latex(result)`."""
 
     claim_id: str
     source: str
@@ -50,6 +55,7 @@ class FuzzResult:
     seconds: float
     claim: object = field(repr=False, compare=False)
     _outcome: object = field(repr=False, compare=False)
+    proof: object = field(default=None, compare=False)
 
     @classmethod
     def of(cls, outcome, path: Path | None) -> "FuzzResult":
@@ -66,7 +72,7 @@ class FuzzResult:
             certificate=None if ref is None else ref.document,
             certificate_path=path if ref is not None else None,
             certificate_check=data.get("certificate_check"), stopped=data["stopped"],
-            seconds=outcome.seconds, claim=outcome.claim, _outcome=outcome)
+            seconds=outcome.seconds, claim=outcome.claim, _outcome=outcome, proof=_proof(outcome))
 
     @property
     def refuted(self) -> bool:
@@ -136,6 +142,17 @@ class FuzzResult:
         else:
             notes = self.text().splitlines()[1:]
         return display.html_block(title, rows, notes, self._repr_latex_() if self.refuted else None)
+
+
+def _proof(outcome):
+    """The ProveResult of the proof object fuzz made (symbolic_m/survivor.py), with the
+    certificates of what it proved, or None where it made none."""
+    if outcome.proof is None:
+        return None
+    from .prove import ProveResult
+
+    return ProveResult.of(outcome.claim, outcome.proof, outcome.proof_attempts or [],
+                          outcome.proof["certificates"])
 
 
 def counterexample_lines(claim, values: dict, residual: str, residual_float: float | None,

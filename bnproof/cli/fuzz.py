@@ -36,8 +36,10 @@ def fuzz(
     as_json: bool = typer.Option(
         False, "--json", help='Print a JSON list, one object per claim (also for one): '
         '{"claim", "verdict", "reason", "instances", ..., "proof"}, each what bnproof.fuzz(...).to_json() '
-        'returns; "proof" is the proof for every m of a claim that survived, as `bnproof prove --json` '
-        'gives it ({"status", "text", "covered", "certificates"}), else null.'),
+        'returns; "proof" is the proof for every m attempted for a claim that survived, as `bnproof prove '
+        '--json` gives it ({"status", "text", "fixed", "covered", "certificates", "blocked_by", "normal_form", '
+        '"normal_form_text", "hint"}: docs/cli.md, "The proof object"), or {"status": "not-attempted", '
+        '"text": "not attempted: WHY", ...}.'),
     timings: bool = typer.Option(True, "--timings/--no-timings",
                                  help="Report wall time (--no-timings makes output byte-identical per seed)."),
     out_dir: Path = typer.Option(
@@ -183,6 +185,10 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
 
             # the worker made the attempts under the claim's budget; none is made here, unbounded
             proof = prove_survivor(c, outcome, directory, deadline=time.monotonic())
+        else:
+            from ..symbolic_m.survivor import unasked
+
+            unasked(outcome)
         result = render_fuzz.to_json(outcome, path, timings)
         if record:  # at once, so an interrupted run loses nothing it finished
             entries[c.id] = render_fuzz.record_entry(outcome)

@@ -13,9 +13,10 @@ from .application import EPILOG, app
 def list_claims(
     as_json: bool = typer.Option(
         False, "--json", help="Print a JSON list, one object per claim: "
-        '{"id", "aliases", "source", "verdict", "certificate", "proof", ...}; "proof" is '
-        '{"status", "text", "covered", "certificates"} for a claim proved for every m ("proved") or for '
-        'part of its declared sizes ("proved-partly", covered naming the fixed sizes proved), else null.'),
+        '{"id", "aliases", "source", "verdict", "certificate", "proof", ...}; "proof" is the proof for '
+        'every m recorded with the verdict (fuzz --record), its proof object less the normal forms and '
+        'fixed (docs/cli.md, "The proof object"): {"status", "text", "covered", "certificates"}, and '
+        '"blocked_by" and "hint" where the proof was not made; null where none was attempted.'),
 ) -> None:
     """Every known claim with its source and current verdict."""
     from ..claims.api import all_claims
@@ -31,16 +32,21 @@ def list_claims(
 
 def with_proofs(rows: list[dict]) -> list[dict]:
     """Each row with the proof for every m recorded for it (proofs/verdicts.json, "proof"):
-    `proof` in --json, and the verdict text ends with it."""
+    `proof` in --json, and the verdict text ends with it: what was proved, with its
+    certificates, or the status of an attempt that proved nothing and what blocked it
+    (its text can hold a whole normal form: too long for a row)."""
     from ..search import record
 
     entries = record.load()
     for row in rows:
         proof = entries.get(row["id"], {}).get("proof")
         row["proof"] = proof
-        if proof:
+        if proof and proof.get("covered"):
             where = ", ".join(proof.get("certificates", []))
             row["verdict_text"] += f"; {proof['text']}" + (f" ({where})" if where else "")
+        elif proof:
+            blocked = proof.get("blocked_by")
+            row["verdict_text"] += f"; proof for every m: {proof['status']}" + (f" ({blocked})" if blocked else "")
     return rows
 
 

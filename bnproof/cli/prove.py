@@ -20,10 +20,11 @@ def prove(
                                           "santurkar2018, or a claim file FILE.py."),
     as_json: bool = typer.Option(
         False, "--json", help='Print a JSON list, one object per claim (also for one): {"claim", "status", '
-        '"text", "fixed", "covered", "normal_form", "certificates"}; status is "proved", "proved-partly", '
-        '"not-proved" or "outside-fragment", covered lists the fixed sizes proved (each an object, {} when m '
-        'is the only size), normal_form is the LaTeX of the residual normal form ("0" when it is 0), each '
-        'what bnproof.prove(...).to_json() returns.'),
+        '"text", "fixed", "covered", "certificates", "blocked_by", "normal_form", "normal_form_text", "hint"} '
+        '(docs/cli.md, "The proof object"); status is "proved", "proved-partly", "not-proved", '
+        '"outside-fragment", "undecided" or "budget", covered lists the fixed sizes proved (each an object, {} '
+        'when m is the only size), normal_form is the LaTeX of the residual normal form ("0" when it is 0) '
+        'and normal_form_text its Unicode, each what bnproof.prove(...).to_json() returns.'),
     out_dir: Path = typer.Option(
         Path(DEFAULT_OUT_DIR), "--out-dir", metavar="DIR",
         help="Where proof certificates are written, as DIR/<claim id>.proof.json (DIR/<claim id>.d2.proof.json "
@@ -44,8 +45,10 @@ def prove(
     certificate is written.  "proved" (exit 0) only when every fixed size the claim
     declares (each size but m) is proved; otherwise "proved for part of the range:
     …" naming the sizes proved and those not, "not proved: normal form …" or "not in
-    the provable fragment: uses …" (exit 10); never more than is established.
-    Ctrl-C stops at once (exit code 130)."""
+    the provable fragment: uses …" (exit 10); never more than is established.  Below
+    a claim not proved: what blocked it, its normal form in Unicode where the line does
+    not show it, and a hint (a domain to declare, a missing hypothesis) where the
+    claim with that change is proved.  Ctrl-C stops at once (exit code 130)."""
     try:
         _prove(claim, as_json, out_dir, record, time_budget)
     except KeyboardInterrupt:  # wherever it lands; main() says "interrupted" for every command
@@ -78,7 +81,8 @@ def _prove(claim: str, as_json: bool, out_dir: Path, record: bool, time_budget: 
                 result = concluded(c, attempts, stopped, directory)
                 results.append(result)
                 if not as_json:
-                    typer.echo(result.line())
+                    for text in result.lines():
+                        typer.echo(text)
         except BnproofError as err:  # a run stopped by an error still reports the claims it finished
             err.finished = [r.to_json() for r in results]
             raise

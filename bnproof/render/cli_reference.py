@@ -37,6 +37,28 @@ lists a file it cannot read as a rejected entry (exit code 3); a bad command
 line (exit code 2) prints only the usage message on stderr; `fuzz` or `prove`
 stopped by Ctrl-C (exit code 130) prints the list of the claims it finished, if
 any.
+
+### The proof object
+
+A proof for every m is described by one object, the same wherever it appears:
+each object of `prove --json` (after its `"claim"`), the `"proof"` of each object
+of `fuzz --json`, `bnproof.prove(...).to_json()` and
+`bnproof.fuzz(...).to_json()["proof"]`:
+
+| field | value |
+|---|---|
+| `status` | `"proved"` (at every fixed size the claim declares), `"proved-partly"` (at those in `covered` only), `"not-proved"`, `"outside-fragment"` (the claim uses what the prover lacks), `"undecided"` (the attempt itself failed, or its process died), `"budget"` (the time budget ran out before a fixed size was proved), or, in `fuzz` only, `"not-attempted"` |
+| `text` | the line `prove` prints; for `"not-attempted"`, `"not attempted: "` and why (the search's verdict is refuted, vacuous or undecided; the claim has no batch size m; `--no-prove`) |
+| `fixed` | the fixed sizes (every size but m) attempted, each an object (`{}` when m is the only size) |
+| `covered` | those at which the claim is proved for every m |
+| `certificates` | the proof certificates written, one per fixed size covered |
+| `blocked_by` | what stopped the proof (`"relu"`, `"the residual's normal form is not 0: in the roots r₁ and r₂, which do not cancel"`, `"time budget exhausted"`), else null |
+| `normal_form`, `normal_form_text` | the residual's normal form at the last fixed size attempted, in LaTeX and in Unicode (`"0"` when it is 0), else null |
+| `hint` | a change with which the claim is proved (`"declare c positive: …"`, a missing hypothesis), where the prover found one, else null; the changed claim is another claim, and nothing about it is certified |
+
+`list --json` gives the proof recorded with a claim's verdict (`fuzz --record`)
+in the same form, less `fixed` and the normal forms, and null where none was
+attempted.
 """
 
 

@@ -116,7 +116,8 @@ def to_json(outcome, path: str | None, timings: bool) -> dict:
         "exact": outcome.exact_note,
         "undecided_candidates": outcome.undecided_candidates,
         "notes": list(outcome.notes),
-        "proof": outcome.proof,  # the proof for every m of a claim that survived (symbolic_m/survivor.py)
+        # the proof for every m (symbolic_m/survivor.py): its outcome, or why none was attempted
+        "proof": outcome.proof,
     }
     ref = outcome.refutation
     if outcome.verdict == search.REFUTED and ref is not None:
@@ -213,6 +214,9 @@ def _text(outcome, result: dict, timings: bool, unicode: bool, columns: int | No
     if outcome.exact_note:
         lines.append(f"{outcome.exact_note} (a symbolic proof at those sizes, separate from the search)")
     lines.extend(outcome.notes)
+    from ..symbolic_m.survivor import report_lines
+
+    lines.extend(report_lines(outcome.proof, outcome.verdict))  # a failed attempt is never silent
     return lines
 
 

@@ -197,7 +197,8 @@ def _run_job(conn, job: dict) -> None:
     options = job["options"]
     deadline = start + float(options["time_budget"])
     if job.get("task") == "prove":  # `bnproof prove`: the attempts alone, each reported as it ends
-        _, stopped = survivor.attempts_within(claim, deadline, on_attempt=lambda a: conn.send(("attempt", a)))
+        _, stopped = survivor.attempts_within(claim, deadline, on_attempt=lambda a: conn.send(("attempt", a)),
+                                              on_hint=lambda h: conn.send(("hint", h)))
         conn.send(("proof-done", stopped))
         return
     reporter = _Reporter(conn, claim)
@@ -207,7 +208,8 @@ def _run_job(conn, job: dict) -> None:
         return
     # a claim that survives: its proof for every m, within what is left of the same budget
     conn.send(("searched", replace(outcome, claim=None)))
-    _, stopped = survivor.attempts_within(claim, deadline, on_attempt=lambda a: conn.send(("attempt", a)))
+    _, stopped = survivor.attempts_within(claim, deadline, on_attempt=lambda a: conn.send(("attempt", a)),
+                                          on_hint=lambda h: conn.send(("hint", h)))
     conn.send(("proof-done", stopped))
 
 
@@ -446,6 +448,8 @@ class Supervisor:
                 so_far.searched = payload
             elif kind == "attempt":
                 so_far.attempts.append(payload)
+            elif kind == "hint" and so_far.attempts:  # what would prove the failed attempt
+                so_far.attempts[-1].hint = payload
             elif kind == "proof-done":
                 outcome = so_far.outcome(claim, options, seconds, None)
                 outcome.proof_attempts, outcome.proof_stopped = list(so_far.attempts), payload
@@ -486,6 +490,8 @@ class Supervisor:
         def heard(kind, payload, seconds):
             if kind == "attempt":
                 attempts.append(payload)
+            elif kind == "hint" and attempts:  # what would prove the failed attempt
+                attempts[-1].hint = payload
             elif kind == "proof-done":
                 return attempts, payload
             elif kind == "failed":

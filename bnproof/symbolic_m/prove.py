@@ -56,6 +56,7 @@ class Attempt:
     normal_form_latex: str = ""
     document: dict | None = None  # the sealed certificate, once the checker accepted it
     equality: bool = False  # an inequality proved with equality (its residual is 0)
+    hint: str = ""  # not proved: what would prove it (hints.py, set by survivor.attempts_within)
 
     @property
     def proved(self) -> bool:

@@ -17,35 +17,67 @@ from .trace import BATCH, other_sizes
 
 SURVIVING = ("survived", "verified-exactly")
 BUDGET = "time budget exhausted"  # why a proof was cut short by its time budget
+# statuses beside prove.py's: the attempts were stopped by the time budget before proving
+# anything; they failed themselves (a bug, the process died), so nothing is known; none was made
+BUDGET_STATUS, UNDECIDED, NOT_ATTEMPTED = "budget", "undecided", "not-attempted"
+STATUSES = (PROVED, PROVED_PARTLY, NOT_PROVED, OUTSIDE, UNDECIDED, BUDGET_STATUS, NOT_ATTEMPTED)
+KEYS = ("status", "text", "fixed", "covered", "certificates", "blocked_by", "normal_form", "normal_form_text",
+        "hint")  # the proof object's, in this order (docs/cli.md, "The proof object")
 
 
 def summary(claim, attempts: list, paths: list, stopped: str | None = None) -> dict:
-    """What the record and --json carry: {"status", "text", "covered", "certificates"}.
-    `covered` lists the fixed sizes (each a dict, {} when m is the only size) at which
-    the claim is proved for every m; `stopped` says why the attempts ended early (BUDGET,
-    or a failure of the attempt itself), if they did."""
+    """The proof object of `prove --json` (less "claim"), of fuzz's "proof" and of the record:
+    {"status", "text", "fixed", "covered", "certificates", "blocked_by", "normal_form",
+    "normal_form_text", "hint"}.  `fixed` lists the fixed sizes attempted, `covered` those
+    (each a dict, {} when m is the only size) at which the claim is proved for every m;
+    `stopped` says why the attempts ended early (BUDGET, or a failure of the attempt itself),
+    if they did.  Where an attempt failed: the construct that blocked it (blocked.py), its
+    residual's normal form where it is not 0 (LaTeX, and Unicode as `prove` prints it), and
+    the change with which it would be proved (hints.py), where one was found."""
+    result = _summary(claim, attempts, paths, stopped)
+    return {key: result[key] for key in KEYS}
+
+
+def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> dict:
+    """summary, its keys in any order."""
+    from . import blocked
+
     covered = [dict(a.fixed) for a in attempts if a.proved]
     failed = next((a for a in attempts if not a.proved), None)
     certificates = [str(p) for p in paths]
+    last = attempts[-1] if attempts else None  # the failed one, where one failed: the list ends there
+    out = {"fixed": [dict(a.fixed) for a in attempts], "covered": covered, "certificates": [],
+           "blocked_by": None, "normal_form": (last and last.normal_form_latex) or None,
+           "normal_form_text": (last and last.normal_form) or None, "hint": None}
     if failed is not None:
         reason = failed.reason
         if covered:  # where it was proved still counts, and is said
             reason += f" (proved for every m{at_fixed(covered)} only)"
         if failed.fixed and len(plan(claim)) > 1 and reason.startswith("not proved: "):
             reason = f"not proved{at_fixed([failed.fixed])}: " + reason[len("not proved: "):]
-        return {"status": failed.status, "text": reason, "covered": covered, "certificates": []}
+        return {**out, "status": failed.status, "text": reason, "blocked_by": blocked.construct(failed),
+                "hint": getattr(failed, "hint", None) or None}
     if not covered:
         why = stopped or "no fixed size could be attempted"
-        return {"status": NOT_PROVED, "text": f"not proved: {why}", "covered": [], "certificates": []}
+        return {**out, "status": BUDGET_STATUS if stopped == BUDGET else UNDECIDED, "text": f"not proved: {why}",
+                "blocked_by": why}
     proved = "for every m" + at_fixed(covered)
     if any(a.equality for a in attempts):
         proved += ", with equality (the residual is identically 0)"
+    out = {**out, "certificates": certificates}
     if len(covered) == declared_combinations(claim) and stopped is None:
-        return {"status": PROVED, "text": "proved " + proved, "covered": covered, "certificates": certificates}
+        return {**out, "status": PROVED, "text": "proved " + proved}
     rest = _rest(claim, covered)
     rest += f" not proved: {stopped}" if stopped else " not attempted"
-    return {"status": PROVED_PARTLY, "text": f"proved for part of the range: {proved}; {rest}",
-            "covered": covered, "certificates": certificates}
+    many = f"more fixed sizes are declared than are attempted (at most {len(plan(claim))})"
+    return {**out, "status": PROVED_PARTLY, "text": f"proved for part of the range: {proved}; {rest}",
+            "blocked_by": stopped or many}
+
+
+def not_attempted(why: str) -> dict:
+    """The proof object of a claim for which no proof for every m was attempted, and why."""
+    return {key: None for key in KEYS} | {"status": NOT_ATTEMPTED, "text": f"not attempted: {why}", "fixed": [],
+                                          "covered": [], "certificates": []}
 
 
 def _rest(claim, covered: list) -> str:
@@ -94,10 +126,13 @@ def write(claim, attempts: list, directory: Path | None) -> list:
     return [certificate.write(path_for(claim.id, a.fixed, directory), a.document) for a in attempts]
 
 
-def attempts_within(claim, deadline: float | None, on_attempt=None) -> tuple[list, str | None]:
+def attempts_within(claim, deadline: float | None, on_attempt=None, on_hint=None) -> tuple[list, str | None]:
     """(attempts, why they stopped early or None): prove_claim, kept to `deadline`
     (time.monotonic()) between fixed sizes.  A failure of the attempt itself is never a
-    proof and never ends the caller: it is the reason."""
+    proof and never ends the caller: it is the reason.  Where the last attempt was not
+    proved, what would prove it is looked for while time is left (hints.py): it becomes
+    that attempt's `hint`, and on_hint(hint) hears of it.  It comes after on_attempt has
+    heard of the failed attempt, so that a process killed while looking loses no verdict."""
     attempts: list = []
 
     def heard(a) -> None:
@@ -115,6 +150,12 @@ def attempts_within(claim, deadline: float | None, on_attempt=None) -> tuple[lis
         return attempts, f"the attempt failed: {type(err).__name__}: {err}"
     if attempts and attempts[0].status == OUTSIDE:
         _not_a_scalar(claim)
+    if attempts and not attempts[-1].proved:
+        from .hints import hint
+
+        attempts[-1].hint = hint(claim, attempts[-1], deadline) or ""
+        if attempts[-1].hint and on_hint is not None:
+            on_hint(attempts[-1].hint)
     return attempts, cut(claim, attempts, deadline)
 
 
@@ -153,30 +194,80 @@ def due(claim, outcome) -> bool:
 def prove_survivor(claim, outcome, directory: Path | None, deadline: float | None = None) -> dict | None:
     """For a surviving claim with a batch size m: the attempt's summary (outcome.proof), and
     when it is proved, or proved for part of the range, its line first among the outcome's
-    notes (the report's lines); None for any other claim.  The attempts made in the search's
-    own process (outcome.proof_attempts, under its time budget) are taken as they are;
-    otherwise they are made here, until `deadline`."""
+    notes (the report's lines); None for any other claim, whose outcome.proof then says why
+    none was attempted.  The attempts made in the search's own process
+    (outcome.proof_attempts, under its time budget) are taken as they are; otherwise they
+    are made here, until `deadline`, and kept there (for bnproof.latex of a proof)."""
     if not due(claim, outcome):
+        outcome.proof = not_attempted(_why_not(claim, outcome))
         return None
     if outcome.proof_attempts is not None:
         attempts, stopped = outcome.proof_attempts, outcome.proof_stopped
     else:
         attempts, stopped = attempts_within(claim, deadline)
+        outcome.proof_attempts, outcome.proof_stopped = attempts, stopped
     try:
         paths = write(claim, attempts, directory)
     except OSError:
         paths = []
     result = summary(claim, attempts, paths, stopped)
-    if result["status"] in (PROVED, PROVED_PARTLY):  # a claim not proved keeps its report as it was
+    if result["status"] in (PROVED, PROVED_PARTLY):
         outcome.notes.insert(0, line(result))
     outcome.proof = result
     return result
 
 
+def unasked(outcome) -> None:
+    """outcome.proof for a search run without proofs (--no-prove, prove=False)."""
+    outcome.proof = not_attempted("proofs were not asked for (--no-prove)")
+
+
+def _why_not(claim, outcome) -> str:
+    if outcome.verdict not in SURVIVING:
+        return f"the search's verdict is {outcome.verdict}"
+    return f"the claim has no batch size {BATCH} (a proof for every {BATCH} needs one)"
+
+
+def detail_lines(result: dict, indent: str = "  ") -> list[str]:
+    """Below the line of a proof not made (`prove`, and fuzz's report): the construct that
+    blocked it, its normal form in Unicode where the text does not already show it, and
+    the hint; each only where it says something the text does not."""
+    if result["status"] in (PROVED, PROVED_PARTLY, NOT_ATTEMPTED):
+        return []
+    text, out = result["text"], []
+    if result.get("blocked_by") and result["blocked_by"] not in text:
+        out.append(f"{indent}blocked by: {result['blocked_by']}")
+    form = result.get("normal_form_text")
+    if form and form not in text:
+        out.append(f"{indent}normal form: {form}")
+    if result.get("hint"):
+        out.append(f"{indent}hint: {result['hint']}")
+    return out
+
+
+def report_lines(result: dict | None, verdict: str) -> list[str]:
+    """fuzz's lines for a proof for every m that was not made (a proof made is the first of
+    the notes): a failed attempt, never silent, and a survivor for which none was attempted
+    (no batch size m); nothing for a claim the search refuted or could not decide, nor
+    where proofs were not asked for."""
+    if result is None or result["status"] in (PROVED, PROVED_PARTLY):
+        return []
+    if result["status"] == NOT_ATTEMPTED:
+        if verdict not in SURVIVING or "not asked" in result["text"]:
+            return []
+        return [f"proof for every {BATCH}: {result['text']}"]
+    return [f"proof for every {BATCH}: {result['text']}", *detail_lines(result)]
+
+
 def record_field(result: dict) -> dict | None:
-    """The "proof" field of a claim's entry in proofs/verdicts.json: a proof, or a proof for
-    part of the range (with its status and the sizes it covers); None otherwise."""
-    if result["status"] not in (PROVED, PROVED_PARTLY):
+    """The "proof" field of a claim's entry in proofs/verdicts.json: the proof object of an
+    attempt (proved, for part of the range, or not, with what blocked it and the hint), less
+    its normal forms (the text carries them where it matters) and the sizes attempted; None
+    where none was attempted."""
+    if result["status"] == NOT_ATTEMPTED:
         return None
-    return {"status": result["status"], "text": result["text"], "covered": list(result["covered"]),
-            "certificates": list(result["certificates"])}
+    return {key: (list(value) if isinstance(value, list) else value) for key, value in result.items()
+            if key not in ("fixed", "normal_form", "normal_form_text") and (value or key in RECORDED)}
+
+
+RECORDED = ("status", "text", "covered", "certificates")  # kept in a record even when empty
