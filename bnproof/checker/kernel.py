@@ -9,6 +9,7 @@ proof.py (with symbolic_program.py, symbolic_length.py and instantiate.py)."""
 import argparse
 
 from .existential import check_existential
+from .exists_witnesses import check_witnesses
 from .lemma import CLAIM_ID, SOURCE, STATEMENT, check_lemma
 from .parse import Rejected, read
 from .program import check_program, program_digest, render
@@ -27,6 +28,8 @@ def check_document(doc) -> str:
         return check_proof(doc)
     if "nonexistence" in doc:  # an existential claim with no witness at an instance
         return check_existential(doc)
+    if "parts" in doc and doc.get("verdict") == "witnessed":  # an existential claim's witnesses
+        return check_witnesses(doc)
     if "program" in doc and "witnesses" not in doc:
         return check_program(doc)
     return check_lemma(doc)

@@ -51,6 +51,8 @@ INTERVAL = {"add": lambda a, c, d, e: (a + d, c + e), "sub": lambda a, c, d, e: 
 DECIDE = {"positive": lambda lo, hi: True if lo > 0 else False if hi <= 0 else None,
           "negative": lambda lo, hi: True if hi < 0 else False if lo >= 0 else None,
           "nonpositive": lambda lo, hi: True if hi <= 0 else False if lo > 0 else None,
+          # a witness's residual of an inequality (checker/exists_witnesses.py)
+          "nonnegative": lambda lo, hi: True if lo >= 0 else False if hi < 0 else None,
           "nonzero": lambda lo, hi: True if lo > 0 or hi < 0 else False if lo == hi == 0 else None,
           # an equality hypothesis: exactly 0 (an interval never proves it: undecided, rejected)
           "zero": lambda lo, hi: True if lo == hi == 0 else False if lo > 0 or hi < 0 else None}

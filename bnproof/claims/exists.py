@@ -1,7 +1,15 @@
 """Existential claims at one instance: is there a witness p with every residual
 r_i(x, p) >= 0 (> 0, == 0)?  Decided three ways, never by sampling:
 
-  * a witness, confirmed by the exact engine (every residual's sign decided at x, p);
+  * a witness, confirmed by the exact engine (every residual's sign decided at x, p).
+    Candidates come, in this order, from the claim's hints (claims/exists_hints.py;
+    a hint may be irrational at x, its program is then composed with the claim's),
+    z3 (a rational model; linear problems exactly), the float point of z3's
+    algebraic model and of the numeric search (search/witness_numeric.py), rounded
+    to simple fractions (claims/exists_rational.py), the activation patterns of a
+    piecewise-linear claim (claims/exists_pieces.py), and coordinates pinned to
+    simple fractions with the rest solved by z3.  Where a candidate came from
+    does not matter: only the exact engine's confirmation does;
   * no witness, where the traced program is affine in p (a structural degree
     analysis, the checker's own: checker/farkas.py) with rational coefficients at
     x: the rows come from the exact engine at p = 0 and the unit vectors, z3 solves
@@ -9,6 +17,9 @@ r_i(x, p) >= 0 (> 0, == 0)?  Decided three ways, never by sampling:
   * no witness otherwise (polynomial, piecewise, irrational coefficients): z3 and
     cvc5 must both answer unsat on the query the checker regenerates
     (checker/exists_query.py); anything less is undecided.
+
+Each solver call gets a share of the instance's time (claims/exists_budget.py):
+an `unknown` costs that share, never the search.
 
 Only the steps that the residuals and hypotheses read must be defined: a step
 nothing reads (the ŷ that normalize(...)[1] computes beside σ, a dead 1/x) is no
@@ -28,12 +39,16 @@ from ..checker.exists_query import cone, query, unknown_name
 from ..checker.farkas import degree
 from ..program.evaluate import DomainError, Evaluator
 from ..program.trace import Program
+from . import exists_budget as budget
+from . import exists_hints as hints
+from . import exists_pieces as pieces
+from . import exists_rational as rational
 from . import xp as namespaces
 from .api import Claim
 from .decide import _inputs, _node, lookup, outside_domains
+from .exists_budget import SOLVER_SECONDS, Allowance
 
 WITNESS, NO_WITNESS, OUTSIDE, UNDECIDED = "witness", "no-witness", "outside-hypotheses", "undecided"
-SOLVER_SECONDS = 20.0  # per solver, per instance
 
 
 @dataclass(frozen=True)
@@ -46,6 +61,8 @@ class ExistsTraced:
     # whether the residuals or hypotheses read each step: only those must be defined (a
     # step nothing reads, such as the ŷ that normalize(...)[1] computes, is no part of it)
     live: list
+    hints: tuple = ()  # a HintProgram per hint of the claim (None: it does not trace)
+    hint_notes: tuple = ()  # why a hint does not trace
 
     @property
     def affine(self) -> bool:
@@ -60,6 +77,8 @@ class Inner:
     method: str | None = None  # "farkas" or "smt" for NO_WITNESS
     multipliers: list = field(default_factory=list)
     query: str | None = None
+    hint: int | None = None  # a WITNESS that is hint `hint`'s program (irrational at x): witness None
+    events: list = field(default_factory=list)  # the solver calls made (exists_budget.Event)
 
 
 def kind_of(claim: Claim) -> str:
@@ -93,8 +112,10 @@ def trace(claim: Claim, sizes: dict) -> ExistsTraced:
                          "hypotheses may only depend on the universal variables")
     coordinates = tuple((v.name, index) for v in claim.exists
                         for index in itertools.product(*(range(n) for n in claim.shape_of(v, sizes))))
+    traced_hints, notes = hints.trace_hints(claim, sizes, coordinates)
     return ExistsTraced(steps, residuals, tuple(hyps), coordinates, degrees,
-                        cone(steps, residuals + tuple(hyps)))
+                        cone(steps, residuals + tuple(hyps)),
+                        hints=tuple(traced_hints), hint_notes=tuple(notes))
 
 
 def nest(claim: Claim, sizes: dict, point: dict) -> dict:
@@ -153,22 +174,55 @@ def _feeds_p(traced: ExistsTraced) -> set[int]:
 
 
 def decide_inner(claim: Claim, traced: ExistsTraced, instance: dict, sizes: dict,
-                 solver_seconds: float = SOLVER_SECONDS) -> Inner:
-    """Witness, no witness (with its proof), outside, or undecided: never raises."""
+                 solver_seconds: float = SOLVER_SECONDS, allowance: Allowance | None = None,
+                 numeric=None) -> Inner:
+    """Witness, no witness (with its proof), outside, or undecided: never raises.
+    `allowance`: the instance's share of the search's time (else `solver_seconds`);
+    `numeric`: the numeric witness search (search/witness_numeric.py), if any."""
+    allowance = allowance or Allowance.of(solver_seconds)
+    inner = _decide(claim, traced, instance, sizes, allowance, numeric)
+    inner.events = list(allowance.events)
+    return inner
+
+
+def _decide(claim, traced, instance, sizes, allowance, numeric) -> Inner:
     try:
         outside = _outside(claim, traced, instance)
         if outside is not None:
             return Inner(*outside)
         if any(step[0] == "tanh" and live for step, live in zip(traced.steps, traced.live)):
             return Inner(UNDECIDED, "tanh is not algebraic: no exact decision")
+        found = _hinted(claim, traced, instance, sizes)
+        if found is not None:
+            return found
         rows = _rows(claim, traced, instance, sizes) if traced.affine else None
         if rows is not None:
-            return _linear(claim, traced, instance, sizes, *rows, solver_seconds)
-        return _nonlinear(claim, traced, instance, sizes, solver_seconds)
+            return _linear(claim, traced, instance, sizes, *rows, allowance)
+        return _nonlinear(claim, traced, instance, sizes, allowance, numeric)
     except KeyboardInterrupt:
         raise
     except Exception as err:  # noqa: BLE001 - never a verdict it did not earn
         return Inner(UNDECIDED, f"{type(err).__name__}: {err}")
+
+
+def _hinted(claim, traced: ExistsTraced, instance: dict, sizes: dict) -> Inner | None:
+    """The first hint whose value at x the exact engine confirms as a witness."""
+    names = {v.name for v in claim.exists}
+    for n, program in enumerate(traced.hints):
+        if program is None:
+            continue
+        values, why = hints.rational_values(program, instance)
+        if why is not None:
+            continue
+        if values is not None:
+            witness = nest(claim, sizes, dict(zip(traced.coordinates, values)))
+            if confirms(claim, traced, instance, witness):
+                return Inner(WITNESS, f"hint {n + 1}, confirmed exactly", witness)
+            continue
+        steps, offset = hints.compose(program, traced.steps, names, traced.coordinates)
+        if hints.composed_holds(claim, steps, [offset + r for r in traced.residuals], instance):
+            return Inner(WITNESS, f"hint {n + 1} (irrational at this instance), confirmed exactly", hint=n)
+    return None
 
 
 def _exact_at(claim, traced: ExistsTraced, instance: dict, sizes: dict, point: dict) -> list | None:
@@ -208,38 +262,36 @@ def _fraction(value) -> Fraction:
     return Fraction(value.as_fraction())
 
 
-def _linear(claim, traced, instance, sizes, a, b, seconds) -> Inner:
+def _linear(claim, traced, instance, sizes, a, b, allowance: Allowance) -> Inner:
     import z3
 
     kind, n = kind_of(claim), len(traced.coordinates)
     primal = z3.Solver()
-    primal.set("timeout", int(seconds * 1000))
     p = [z3.Real(f"p{j}") for j in range(n)]
     for row, bi in zip(a, b):
         term = z3.Sum([_real(z3, q) * pj for q, pj in zip(row, p) if q]) + _real(z3, bi) if any(row) \
             else _real(z3, bi)
         primal.add(term >= 0 if kind == "inequality" else term > 0 if kind == "strict-inequality"
                    else term == 0)
-    answer = primal.check()
-    if answer == z3.sat:
+    answer = budget.z3_check(primal, allowance.share(0.5), allowance, "linear")
+    if answer == "sat":
         model = primal.model()
         point = {c: _fraction(model.evaluate(pj, model_completion=True)) for c, pj in zip(traced.coordinates, p)}
         witness = nest(claim, sizes, point)
         if confirms(claim, traced, instance, witness):
             return Inner(WITNESS, "a rational witness (z3, linear), confirmed exactly", witness)
         return Inner(UNDECIDED, "z3's witness was not confirmed by the exact engine")
-    if answer != z3.unsat:
+    if answer != "unsat":
         return Inner(UNDECIDED, f"z3 answered {answer} on the linear system")
-    y = _dual(z3, a, b, kind, seconds)
+    y = _dual(z3, a, b, kind, allowance)
     if y is None:
         return Inner(UNDECIDED, "the linear system is infeasible but z3 found no Farkas multipliers")
     return Inner(NO_WITNESS, "a Farkas certificate (z3, exact rationals)", method="farkas", multipliers=y)
 
 
-def _dual(z3, a, b, kind, seconds) -> list | None:
+def _dual(z3, a, b, kind, allowance: Allowance) -> list | None:
     """Rational multipliers y with sum y_i a_i = 0 and the refuting sign of sum y_i b_i."""
     solver = z3.Solver()
-    solver.set("timeout", int(seconds * 1000))
     y = [z3.Real(f"y{i}") for i in range(len(b))]
     columns = len(a[0]) if a else 0
     for j in range(columns):
@@ -255,45 +307,189 @@ def _dual(z3, a, b, kind, seconds) -> list | None:
         solver.add(z3.Sum(y + [z3.RealVal(0)]) == 1, total <= 0)
     else:
         solver.add(total == 1)
-    if solver.check() != z3.sat:
+    if budget.z3_check(solver, allowance.share(1.0), allowance, "dual") != "sat":
         return None
     model = solver.model()
     return [_fraction(model.evaluate(yi, model_completion=True)) for yi in y]
 
 
-def _nonlinear(claim, traced, instance, sizes, seconds) -> Inner:
+def _nonlinear(claim, traced, instance, sizes, allowance: Allowance, numeric) -> Inner:
     import z3
 
-    from ..certificate.solvers import solve
-
     names = {v.name for v in claim.exists}
-    text = query(traced.steps, instance, names, list(traced.residuals), kind_of(claim))
-    solver = z3.Solver()
-    solver.set("timeout", int(seconds * 1000))
-    solver.from_string(text.replace("(check-sat)", ""))
-    answer = solver.check()
-    if answer == z3.sat:
-        witness = _model_witness(z3, claim, traced, sizes, solver.model())
-        if witness is not None and confirms(claim, traced, instance, witness):
+    kind = kind_of(claim)
+    text = query(traced.steps, instance, names, list(traced.residuals), kind)
+    tried: set = set()
+
+    def confirmed(point: dict) -> dict | None:
+        key = tuple(sorted(point.items()))
+        if key in tried:
+            return None
+        tried.add(key)
+        witness = nest(claim, sizes, point)
+        return witness if confirms(claim, traced, instance, witness) else None
+
+    # z3 first, briefly: it settles most questions at once; an unknown is asked again at the end
+    answer, model, floats = _z3_witness(z3, text, traced, {}, allowance, "witness",
+                                        cap=budget.QUICK_SECONDS)
+    if answer == "unsat":
+        return _no_witness(text, allowance)
+    if model is not None and (witness := confirmed(model)) is not None:
+        return Inner(WITNESS, "a rational witness (z3), confirmed exactly", witness)
+    points = [] if floats is None else [_as_point(traced, floats)]
+    if numeric is not None:
+        points += [_Point(q.p, "the numeric search's point", q.jacobian, q.active)
+                   for q in numeric.search(instance, budget.clock() + allowance.left() / 2)]
+    found = _near(traced, allowance, points, confirmed)
+    if found is None:
+        found = _pieces(z3, claim, traced, instance, sizes, allowance, points, confirmed)
+    if found is None:
+        found = _pinned(z3, claim, traced, instance, allowance, points, confirmed)
+    if found is not None:
+        return found
+    if answer not in ("sat", "unsat"):  # z3 again, with half of what is left
+        answer, model, floats = _z3_witness(z3, text, traced, {}, allowance, "witness", 1 / 2)
+        if answer == "unsat":
+            return _no_witness(text, allowance)
+        if model is not None and (witness := confirmed(model)) is not None:
             return Inner(WITNESS, "a rational witness (z3), confirmed exactly", witness)
-        return Inner(UNDECIDED, "z3 finds a witness, but no rational one the exact engine confirms")
-    if answer != z3.unsat:
-        return Inner(UNDECIDED, f"z3 answered {answer}")
-    answers = {s: solve(text, s, seconds) for s in ("z3", "cvc5")}
+        if floats is not None and (found := _near(traced, allowance, [_as_point(traced, floats)],
+                                                  confirmed)) is not None:
+            return found
+    said = ("z3 finds a witness, but no rational one the exact engine confirms" if answer == "sat"
+            else f"z3 answered {answer}")
+    searched = "; no rational witness near the numeric search's points" if numeric is not None else ""
+    return Inner(UNDECIDED, said + searched)
+
+
+def _near(traced, allowance: Allowance, points: list, confirmed) -> Inner | None:
+    """The simplest fractions near each point, in turn."""
+    for point in points:
+        for candidate in rational.rounded(point.p):
+            if allowance.left() <= 0:
+                return None
+            if (witness := confirmed(dict(zip(traced.coordinates, candidate)))) is not None:
+                return Inner(WITNESS, f"a rational witness near {point.origin}, confirmed exactly", witness)
+    return None
+
+
+@dataclass(frozen=True)
+class _Point:
+    p: object  # floats, in traced.coordinates' order
+    origin: str
+    jacobian: object = None
+    active: object = None
+
+
+def _as_point(traced, floats: list) -> _Point:
+    return _Point(floats, "z3's algebraic model")
+
+
+def _z3_witness(z3, text: str, traced, pinned: dict, allowance: Allowance, purpose: str,
+                fraction: float = 1 / 3, cap: float | None = None):
+    """(z3's answer, the model as an exact point or None, the model in floats or None)."""
+    solver = z3.Solver()
+    solver.from_string(text.replace("(check-sat)", ""))
+    seconds = allowance.share(fraction)
+    answer = budget.z3_check(solver, seconds if cap is None else min(cap, seconds), allowance, purpose)
+    if answer != "sat":
+        return answer, None, None
+    model, exact, floats = solver.model(), dict(pinned), []
+    for c in traced.coordinates:
+        if c in pinned:
+            floats.append(float(pinned[c]))
+            continue
+        value = model.evaluate(z3.Real(unknown_name(*c)), model_completion=True)
+        if z3.is_rational_value(value):
+            exact[c] = _fraction(value)
+            floats.append(float(exact[c]))
+        elif z3.is_algebraic_value(value):  # irrational: simple fractions near it may still do
+            floats.append(float(Fraction(value.approx(20).as_fraction())))
+        else:
+            return answer, None, None
+    return answer, (exact if len(exact) == len(traced.coordinates) else None), floats
+
+
+def _no_witness(text: str, allowance: Allowance) -> Inner:
+    """z3 answered unsat in this process: z3 and cvc5 in their own must both say so."""
+    answers = {s: budget.external(text, s, allowance.proof_share(), allowance) for s in ("z3", "cvc5")}
     if all(v == "unsat" for v in answers.values()):
         return Inner(NO_WITNESS, "z3 and cvc5 answer unsat", method="smt", query=text)
     return Inner(UNDECIDED, "no witness by z3, but the solvers answered "
                  + ", ".join(f"{k}: {v}" for k, v in answers.items()))
 
 
-def _model_witness(z3, claim, traced, sizes, model) -> dict | None:
-    point = {}
-    for c in traced.coordinates:
-        value = model.evaluate(z3.Real(unknown_name(*c)), model_completion=True)
-        if z3.is_rational_value(value):
-            point[c] = _fraction(value)
-        elif z3.is_algebraic_value(value):  # irrational: a nearby rational may still do
-            point[c] = Fraction(value.approx(30).as_fraction()).limit_denominator(10**12)
-        else:
+def _pieces(z3, claim, traced, instance, sizes, allowance: Allowance, points, confirmed) -> Inner | None:
+    """Each activation pattern's linear piece, those of the proposed points first."""
+    names = {v.name for v in claim.exists}
+    if not pieces.applies(traced, names) or not _rational_coefficients(traced, instance):
+        return None
+    split = pieces.split_steps(traced)
+    first = []
+    for point in points:
+        q = {c: Fraction(float(v)) for c, v in zip(traced.coordinates, point.p)}
+        pattern = pieces.pattern_at(traced, instance, nest(claim, sizes, q), split)
+        if pattern is not None:
+            first.append(pattern)
+    for pattern in pieces.patterns(split, first):
+        if allowance.left() <= 0:
             return None
-    return nest(claim, sizes, point)
+        steps = pieces.piece(traced.steps, pattern)
+        text = pieces.query(steps, instance, names, list(traced.residuals), kind_of(claim),
+                            pieces.conditions(traced.steps, pattern))
+        answer, model, floats = _z3_witness(z3, text, traced, {}, allowance, "piece", 1 / 4,
+                                            cap=budget.QUICK_SECONDS)
+        candidates = [model] if model is not None else []
+        if floats is not None:
+            candidates += [dict(zip(traced.coordinates, q)) for q in rational.rounded(floats)]
+        for point in candidates:
+            if (witness := confirmed(point)) is not None:
+                return Inner(WITNESS, "a rational witness of one activation pattern's linear piece (z3), "
+                                      "confirmed exactly", witness)
+    return None
+
+
+def _rational_coefficients(traced, instance: dict) -> bool:
+    """Whether every value on x alone that a p-dependent step reads is rational: then each
+    piece is a linear program over the rationals, which z3 decides at once (with an
+    irrational coefficient it is a nonlinear question again, not worth a pattern's time)."""
+    evaluator = Evaluator(traced.steps, lookup(instance))
+    try:
+        for k in sorted(_feeds_p(traced)):
+            if evaluator.sign(k).sign is None or evaluator.exact.get(k) is None:
+                return False
+    except DomainError:
+        return False
+    return True
+
+
+def _pinned(z3, claim, traced, instance, allowance: Allowance, points, confirmed) -> Inner | None:
+    """All coordinates but a few pinned to simple fractions near a numeric point (zero
+    first), the others solved by z3: every choice of free coordinates at one level of
+    simplicity before the next."""
+    names = {v.name for v in claim.exists}
+    choices = []
+    for point in points[:2]:
+        if point.jacobian is not None:
+            choices += [(free, rational.pins(point.p, free)) for free in
+                        rational.free_sets(point.jacobian, point.active)]
+    for level in range(max((len(p) for _, p in choices), default=0)):
+        for free, levels in choices:
+            if level >= len(levels):
+                continue
+            if allowance.left() <= 0:
+                return None
+            at = {traced.coordinates[j]: q for j, q in levels[level].items()}
+            steps = [["const", str(at[(s[1], tuple(s[2:]))])] if s[0] == "input" and s[1] in names
+                     and (s[1], tuple(s[2:])) in at else s for s in traced.steps]
+            text = query(steps, instance, names, list(traced.residuals), kind_of(claim))
+            answer, model, floats = _z3_witness(z3, text, traced, at, allowance, "completion", 1 / 4,
+                                                cap=budget.QUICK_SECONDS)
+            candidates = [model] if model is not None else []
+            if floats is not None:
+                candidates += [dict(zip(traced.coordinates, q)) for q in rational.rounded(floats)]
+            for candidate in candidates:
+                if (witness := confirmed(candidate)) is not None:
+                    return Inner(WITNESS, "a rational witness: coordinates pinned to simple fractions, "
+                                          "the rest solved by z3, confirmed exactly", witness)
+    return None

@@ -7,7 +7,10 @@ is handed out in shares:
 
   * an instance gets the budget left divided as if FAIR_INSTANCES instances were
     still to come (at most SOLVER_SECONDS, never past the search's deadline);
-  * each solver call of an instance gets a fraction of what the instance has left;
+  * each solver call of an instance gets a fraction of what the instance has left
+    (z3's first look at most QUICK_SECONDS: the numeric search and the exact
+    candidates near its points come next, and z3 is asked again, longer, only if
+    they find nothing);
   * a proof that no witness exists (z3 already answered unsat, z3 and cvc5 must
     both say so in their own processes, which take a while to start) may use more,
     PROOF_FLOOR seconds, but never more than half of what the search has left.
@@ -28,6 +31,7 @@ FAIR_INSTANCES = 8  # the budget left is shared as if this many instances were s
 MIN_INSTANCE = 0.5  # seconds below which an instance could not ask a solver anything useful
 MIN_CALL = 0.05
 PROOF_FLOOR = 3.0  # two solver processes must start and answer unsat
+QUICK_SECONDS = 0.25  # z3's first look at an instance (and at a piece or a pinned question)
 
 
 @dataclass(frozen=True)

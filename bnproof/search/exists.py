@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from fractions import Fraction
 
 import numpy as np
 
 from ..certificate.io import CheckerRefused, pretty
 from ..checker import Rejected, check_document
+from ..certificate.exists_witnesses import Part, build, rejection
+from ..claims import exists_budget as budget
 from ..claims.api import Claim
 from ..claims.exists import NO_WITNESS, OUTSIDE, UNDECIDED, WITNESS, decide_inner, trace
 from ..claims.second_reading import witness_verdict
@@ -92,16 +93,14 @@ def _second_reading(claim, instance: dict, sizes: dict, traced) -> str | None:
 
 
 def search(claim: Claim, seed: int = 0, max_examples: int = 200, time_budget: float = 20.0,
-           sizes: dict | None = None, report=None, **_ignored) -> Outcome:
+           sizes: dict | None = None, report=None, use_jax: bool = False, **_ignored) -> Outcome:
     """fuzz() for a claim with existential variables (the same Outcome)."""
     report = report or (lambda kind, payload: None)
-    start = time.monotonic()
+    start = budget.clock()
     deadline = start + time_budget
     grid = size_grid(claim, sizes)
-    traced = {}
     rng = random.Random(seed)
-    coverage, witnesses, undecided, rejection = Coverage(), [], [], None
-    outcome = Outcome(claim, SURVIVED, seed, 0.0, coverage)
+    outcome = Outcome(claim, SURVIVED, seed, 0.0, Coverage())
     try:
         trace(claim, grid[0])  # the claim's own mistakes (a hypothesis that reads p) first
     except Exception as err:  # noqa: BLE001 - the claim's code: undecided, with the reason
@@ -111,11 +110,12 @@ def search(claim: Claim, seed: int = 0, max_examples: int = 200, time_budget: fl
         if blamed is not None:
             raise blamed from None
         outcome.verdict, outcome.reason = UNDECIDED, f"the claim cannot be traced: {short_error(err)}"
-        outcome.seconds = time.monotonic() - start
+        outcome.seconds = budget.clock() - start
         return outcome
+    state = _State(claim, seed, use_jax, deadline, report)
     seen = set()
     for k in range(max_examples):
-        if time.monotonic() > deadline:
+        if budget.clock() > deadline:
             outcome.stopped = BUDGET
             break
         s = grid[k % len(grid)]
@@ -124,40 +124,129 @@ def search(claim: Claim, seed: int = 0, max_examples: int = 200, time_budget: fl
         if key in seen:  # small integers repeat: the count is of distinct instances
             continue
         seen.add(key)
-        key_sizes = tuple(sorted(s.items()))
-        if key_sizes not in traced:
-            traced[key_sizes] = trace(claim, s)
-        inner = decide_inner(claim, traced[key_sizes], instance, s,
-                             solver_seconds=max(1.0, min(20.0, deadline - time.monotonic())))
-        inside = inner.verdict != OUTSIDE
-        coverage.add(s, 1, int(inside), int(inside))
-        report("coverage", coverage)
-        if inner.verdict == WITNESS:
-            # a witness is the traced program's; reported as confirmed only if the claim's own
-            # code holds there too (exit 7 on a disagreement), else the instance is undecided
-            why = witness_verdict(claim, instance, inner.witness)
-            if why is not None:
-                undecided.append(why)
-                report("undecided", len(undecided))
-                continue
-            witnesses.append((instance, inner.witness))
-        elif inner.verdict == UNDECIDED:
-            undecided.append(inner.detail)
-            report("undecided", len(undecided))
-        elif inner.verdict == NO_WITNESS:
-            found, why = _certified(claim, instance, s, traced[key_sizes], inner)
-            if found is not None:
-                outcome.refutation, outcome.first_seconds = found, time.monotonic() - start
-                report("refutation", found)
-                break
-            rejection = why
-    outcome.phases = {"exists": coverage.total().drawn}
-    outcome.undecided_candidates = len(undecided)
-    outcome.verdict, outcome.reason = _conclude(outcome, coverage, witnesses, undecided, rejection, seed)
-    if witnesses and outcome.verdict == SURVIVED:
-        outcome.notes.extend(_shown(claim, w) for w in witnesses[:SHOWN_WITNESSES])
-    outcome.seconds = time.monotonic() - start
+        inside = state.decide(s, instance)
+        outcome.coverage.add(s, 1, int(inside), int(inside))
+        report("coverage", outcome.coverage)
+        if state.refutation is not None:
+            break
+    else:
+        state.retry()  # what is left of the budget goes to the instances left undecided
+    if state.refutation is not None:
+        outcome.refutation, outcome.first_seconds = state.refutation, budget.clock() - start
+        report("refutation", state.refutation)
+    outcome.phases = {"exists": outcome.coverage.total().drawn}
+    outcome.undecided_candidates = len(state.undecided)
+    outcome.verdict, outcome.reason = _conclude(outcome, outcome.coverage, state.witnesses,
+                                                list(state.undecided.values()), state.rejection, seed)
+    outcome.notes.extend(state.hint_notes)
+    if outcome.verdict == SURVIVED and state.witnesses:
+        _certify_witnesses(claim, state, outcome)
+    if outcome.verdict == SURVIVED and state.witnesses:
+        outcome.notes.extend(_shown(claim, w) for w in state.witnesses[:SHOWN_WITNESSES])
+    if state.unknowns:
+        outcome.notes.append(f"{state.unknowns} solver call{'s' if state.unknowns > 1 else ''} answered "
+                             "unknown or ran out of its share of the time")
+    outcome.seconds = budget.clock() - start
     return outcome
+
+
+class _State:
+    """What the search has learnt so far: the programs and numeric searches per size, the
+    witnesses (with their certificate parts), the instances left undecided, a refutation."""
+
+    def __init__(self, claim, seed, use_jax, deadline, report):
+        self.claim, self.seed, self.use_jax, self.deadline, self.report = claim, seed, use_jax, deadline, report
+        self.traced, self.numeric, self.parts = {}, {}, {}
+        self.witnesses, self.undecided = [], {}  # undecided: (sizes key, repr) -> reason
+        self.pending = {}  # the same key -> (sizes, instance), for the retry
+        self.refutation, self.rejection, self.unknowns = None, None, 0
+        self.hint_notes: list = []
+
+    def _of(self, s: dict):
+        key = tuple(sorted(s.items()))
+        if key not in self.traced:
+            from .witness_numeric import NumericWitness
+
+            self.traced[key] = traced = trace(self.claim, s)
+            self.numeric[key] = NumericWitness(self.claim, s, traced.coordinates, self.use_jax, self.seed)
+            self.parts[key] = Part(s, traced)
+            self.hint_notes.extend(n for n in traced.hint_notes if n not in self.hint_notes)
+        return key, self.traced[key]
+
+    def decide(self, s: dict, instance: dict, allowance=None) -> bool:
+        """Decide one instance; whether it is inside the claim."""
+        key, traced = self._of(s)
+        allowance = allowance or budget.for_instance(self.deadline)
+        inner = decide_inner(self.claim, traced, instance, s, allowance=allowance, numeric=self.numeric[key])
+        for event in inner.events:
+            self.report("solver", event)
+        self.unknowns += sum(e.answer not in ("sat", "unsat") for e in inner.events)
+        where = (key, repr(instance))
+        self.undecided.pop(where, None)
+        if inner.verdict == WITNESS:
+            why = self._witness(s, traced, instance, inner)
+            if why is None:
+                self.parts[key].entries.append((instance, inner.witness, inner.hint))
+                self.witnesses.append((instance, inner.witness, inner.hint))
+            else:
+                self._undecided(where, s, instance, why)
+        elif inner.verdict == UNDECIDED:
+            self._undecided(where, s, instance, inner.detail)
+        elif inner.verdict == NO_WITNESS:
+            found, why = _certified(self.claim, instance, s, traced, inner)
+            if found is not None:
+                self.refutation = found
+            else:
+                self.rejection = why
+        return inner.verdict != OUTSIDE
+
+    def _undecided(self, where, s, instance, why: str) -> None:
+        self.undecided[where] = why
+        self.pending[where] = (s, instance)
+        self.report("undecided", len(self.undecided))
+
+    def _witness(self, s, traced, instance, inner) -> str | None:
+        """A witness is the traced program's: reported only where the claim's own code holds
+        there too (exit 7 on a disagreement) and the independent checker confirms it."""
+        from ..claims.exists_hints import reading
+
+        if inner.hint is not None:
+            why = reading(self.claim, inner.hint, instance, s)
+        else:
+            why = witness_verdict(self.claim, instance, inner.witness)
+        if why is not None:
+            return why
+        refused = rejection(self.claim, s, traced, instance, inner.witness, inner.hint)
+        return None if refused is None else f"the checker does not confirm the witness: {refused}"
+
+    def retry(self) -> None:
+        """Once every instance has been drawn, the budget left is shared among those left
+        undecided: an instance whose solvers answered unknown within a small share may be
+        settled with a larger one."""
+        waiting = list(self.pending.items())
+        for n, (where, (s, instance)) in enumerate(waiting):
+            if where not in self.undecided:
+                continue
+            left = self.deadline - budget.clock()
+            if left < budget.MIN_INSTANCE:
+                return
+            self.decide(s, instance, budget.Allowance.of(
+                min(budget.SOLVER_SECONDS, left / (len(waiting) - n)), self.deadline))
+            if self.refutation is not None:
+                return
+
+
+def _certify_witnesses(claim, state: _State, outcome) -> None:
+    """The witness certificate, as the text to be written, accepted by the checker again."""
+    try:
+        doc = build(claim, list(state.parts.values()))
+        text = pretty(doc) + "\n"
+        check_document(json.loads(text))
+    except (CheckerRefused, Rejected) as err:
+        outcome.verdict = UNDECIDED
+        outcome.reason = f"the witnesses were found, but the checker does not confirm their certificate: {err}"
+        return
+    outcome.witnesses = text
 
 
 def _conclude(outcome, coverage, witnesses, undecided, rejection, seed) -> tuple[str, str | None]:
@@ -178,10 +267,12 @@ def _conclude(outcome, coverage, witnesses, undecided, rejection, seed) -> tuple
 
 
 def _shown(claim: Claim, found: tuple) -> str:
-    instance, witness = found
+    instance, witness, hint = found
     x = ", ".join(f"{v.name} = {_text(instance[v.name])}" for v in claim.variables)
+    if hint is not None:
+        return f"witness: at {x}: hint {hint + 1}'s values (confirmed exactly, and by the checker)"
     p = ", ".join(f"{v.name} = {_text(witness[v.name])}" for v in claim.exists)
-    return f"witness: at {x}: {p} (confirmed exactly)"
+    return f"witness: at {x}: {p} (confirmed exactly, and by the checker)"
 
 
 def _text(value) -> str:

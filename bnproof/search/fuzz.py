@@ -67,6 +67,9 @@ class Outcome:
     proof: dict | None = None
     proof_attempts: list | None = None
     proof_stopped: str | None = None  # why those attempts ended early, if they did
+    # an existential claim that survived: the certificate of its witnesses (JSON text, accepted
+    # by the independent checker; search/exists.py)
+    witnesses: str | None = None
 
     @property
     def instances(self) -> int:
@@ -167,7 +170,7 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     if getattr(claim, "exists", ()):  # "for every x there is p": a search of its own
         from .exists import search
 
-        return search(claim, seed, max_examples, time_budget, sizes, report)
+        return search(claim, seed, max_examples, time_budget, sizes, report, use_jax=use_jax)
     report = report or (lambda kind, payload: None)
     start = time.monotonic()
     deadline = start + time_budget
