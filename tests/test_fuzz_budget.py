@@ -1,11 +1,12 @@
 """`bnproof fuzz` keeps its time budget whatever the claim does, and Ctrl-C
 stops it at once, keeping what was found.  Claims here block for good (an
 hour's sleep) in the numeric path, so only a process that is killed ends;
-the assertions are on verdicts and counts, never on wall time.  Every run
-happens in a scratch folder.  The three runs that wait out their budgets for
-a blocked worker are real `python -m bnproof` processes started together
-(blocked_runs), so that their waits overlap; Ctrl-C is sent to a real
-process group; a subprocess timeout only turns a hang into a failure.  Other
+the assertions are on verdicts and counts, never on wall time, and no outcome
+depends on the machine's speed: a claim says when it blocks (a marker file),
+and the budget, generous in real time, runs out at that moment on the clock the
+command enforces it with (tests/budget_clock.py).  Every run happens in a
+scratch folder.  Ctrl-C is sent to a real process group once the claim has
+blocked; a subprocess timeout only turns a hang into a failure.  Other
 commands run in this process (tests/cli_runner.py)."""
 
 import json
@@ -19,26 +20,35 @@ from pathlib import Path
 import pytest
 
 from bnproof.errors import ExitCode
-from cli_runner import Started, run_cli
+from budget_clock import GENEROUS, budget_ends_when_blocked
+from cli_runner import run_cli
 
 HERE = Path(__file__).parent
 HANG_GUARD = 300  # seconds
 
+# Each blocked worker writes blocked-<its pid> first: the budget runs out then
 HELPERS = '''
+import os
 import time
 
 from bnproof.claims import Claim, Var
 
 
+def _block():
+    with open(f"blocked-{os.getpid()}", "w"):
+        pass
+    time.sleep(3600)
+
+
 def _blocks_in_floats(xp, y):
     if xp.kind == "floating":  # Hypothesis's screen: every instance blocks
-        time.sleep(3600)
+        _block()
     return xp.sum(y * y)
 
 
 def _blocks_in_jax(xp, y):
     if xp.kind == "numeric":  # tracing for JAX blocks: Hypothesis finishes first
-        time.sleep(3600)
+        _block()
     return xp.sum(y * y)
 '''
 
@@ -100,30 +110,15 @@ def run(*args, cwd: Path):
     return run_cli(*args, cwd=cwd, env=scratch(cwd))
 
 
-@pytest.fixture(scope="module")
-def blocked_runs(tmp_path_factory) -> dict:
-    """name -> (scratch folder, started run) for the runs whose claims block for good.
-    Each spends most of its time waiting for its budget (and grace) to run out
-    before its worker is killed: started together, they wait at the same time,
-    and each test asserts on its own run."""
-    runs = {}
-
-    def start(name: str, files: dict, *args) -> None:
-        folder = tmp_path_factory.mktemp(name)
-        for file, text in files.items():
-            (folder / file).write_text(text)
-        runs[name] = folder, Started(*args, cwd=folder, env=scratch(folder))
-
-    # a budget that leaves time to shrink after the first find (a cold worker, a busy machine)
-    start("stall", {"stall.py": STALLS}, "fuzz", "stall.py", "--no-jax", "--time-budget", "5", "--json")
-    toy = (HERE / "claims" / "false_toy.py").read_text().split('"""', 2)[2]
-    start("sleepers", {"sleepers.py": SLEEPERS + toy}, "fuzz", "sleepers.py", "--no-jax", "--time-budget", "1",
-          "--json")
-    start("in-jax", {"sleepers.py": IN_JAX}, "fuzz", "sleepers.py", "--time-budget", "2", "--max-examples", "30",
-          "--json")
-    yield runs
-    for _, run in runs.values():
-        run.kill()
+def blocked_run(folder: Path, files: dict, *args, markers=("blocked-*",)):
+    """`bnproof ARGS` in `folder` (holding `files`), its budget GENEROUS on the real
+    clock and spent the moment a claim blocks (writes a file matching `markers`);
+    the run and the number of claims that blocked."""
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    with budget_ends_when_blocked(folder, *markers) as clock:
+        proc = run("fuzz", *args, "--time-budget", str(GENEROUS), cwd=folder)
+    return proc, clock.jumps
 
 
 def check(path: Path, cwd: Path) -> str:
@@ -140,8 +135,7 @@ def _wait_for(*paths: Path) -> None:
     pytest.fail(f"never appeared: {paths}")
 
 
-def test_ctrl_c_stops_at_once_keeping_the_certificate_and_the_record(tmp_path, blocked_runs):
-    # (blocked_runs: the next tests' runs wait out their budgets in their own processes meanwhile)
+def test_ctrl_c_stops_at_once_keeping_the_certificate_and_the_record(tmp_path):
     (tmp_path / "proofs" / "stall").mkdir(parents=True)
     (tmp_path / "proofs" / "stall" / "claims.py").write_text(STALLS)
     certificate = tmp_path / "certificates" / "stall" / "bounded-bn-output.json"
@@ -168,40 +162,40 @@ def test_ctrl_c_stops_at_once_keeping_the_certificate_and_the_record(tmp_path, b
         os.kill(worker, 0)
 
 
-def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(blocked_runs):
-    _, started = blocked_runs["sleepers"]  # fuzz sleepers.py --no-jax --time-budget 1 --json
-    proc = started.wait()
+def test_claims_that_block_end_with_a_verdict_each_under_its_own_budget(tmp_path):
+    toy = (HERE / "claims" / "false_toy.py").read_text().split('"""', 2)[2]
+    proc, blocked = blocked_run(tmp_path, {"sleepers.py": SLEEPERS + toy}, "sleepers.py", "--no-jax", "--json")
     assert "Traceback" not in proc.stderr, proc.stderr
     results = {r["claim"]: r for r in json.loads(proc.stdout)}
-    for blocked in ("sleep/a-floats", "sleep/b-floats-again"):
-        assert results[blocked]["verdict"] == "undecided"
-        assert results[blocked]["reason"] == "the time budget ran out before any instance was evaluated"
-        assert results[blocked]["stopped"] == "time budget" and results[blocked]["instances"] == 0
-    # the worker killed for the sleepers is replaced: the last claim is still searched.  Its
-    # refutation within 1 s depends on the machine (a 16-core host running eight test
-    # workers found none in time), the search itself does not
+    for claim in ("sleep/a-floats", "sleep/b-floats-again"):
+        assert results[claim]["verdict"] == "undecided"
+        assert results[claim]["reason"] == "the time budget ran out before any instance was evaluated"
+        assert results[claim]["stopped"] == "time budget" and results[claim]["instances"] == 0
+    # each blocked in a worker of its own: the one killed for the first was replaced
+    assert blocked == 2 and len(list(tmp_path.glob("blocked-*"))) == 2
+    # and so was the second's, for the last claim, searched in full and refuted
     toy = results["toy/bounded-bn-output"]
-    assert toy["instances"] > 0 and toy["verdict"] in ("refuted", "survived"), toy
-    # refuted outranks the sleepers' undecided, which outranks survived
-    assert proc.returncode == (ExitCode.REFUTED if toy["verdict"] == "refuted" else ExitCode.UNDECIDED)
+    assert toy["instances"] > 0 and toy["verdict"] == "refuted" and toy["stopped"] is None, toy
+    # refuted outranks the sleepers' undecided
+    assert proc.returncode == ExitCode.REFUTED
 
 
-def test_a_jax_phase_that_blocks_keeps_the_hypothesis_evidence(blocked_runs):
-    _, started = blocked_runs["in-jax"]  # fuzz sleepers.py --time-budget 2 --max-examples 30 --json
-    proc = started.wait()
+def test_a_jax_phase_that_blocks_keeps_the_hypothesis_evidence(tmp_path):
+    proc, blocked = blocked_run(tmp_path, {"sleepers.py": IN_JAX}, "sleepers.py", "--max-examples", "30",
+                                "--json")
     (result,) = json.loads(proc.stdout)
-    assert result["claim"] == "sleep/c-jax"
+    assert blocked == 1 and result["claim"] == "sleep/c-jax"
     assert result["verdict"] == "survived" and result["stopped"] == "time budget"
     assert result["instances"] >= 30 and result["met_hypotheses"] == result["instances"]
 
 
-def test_shrinking_cut_short_by_the_budget_keeps_the_certified_refutation(blocked_runs):
-    tmp_path, started = blocked_runs["stall"]  # fuzz stall.py --no-jax --time-budget 5 --json
-    proc = started.wait()
+def test_shrinking_cut_short_by_the_budget_keeps_the_certified_refutation(tmp_path):
+    proc, blocked = blocked_run(tmp_path, {"stall.py": STALLS}, "stall.py", "--no-jax", "--json",
+                                markers=("stalled.pid",))
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "refuted" and result["stopped"] == "time budget"
-    assert (tmp_path / "stalled.pid").exists()  # it did stall after the first find
+    assert blocked == 1  # it did stall after the first find
     assert check(tmp_path / result["certificate"], tmp_path).startswith("ACCEPTED")
 
 

@@ -7,10 +7,10 @@ starts processes of its own.  Every run happens in a scratch folder.  The
 command runs in this process (tests/cli_runner.py: the entry point the
 `bnproof` script calls, with the folder, environment and captured streams a
 process would have); the fuzz worker it starts is a real process, as for a
-user.  Ctrl-C is tried on a real `python -m bnproof` process group, and the
-runs whose worker is killed for its budget are real processes started
-together (killed_runs), so that their waits overlap; a subprocess timeout
-only turns a hang into a failure."""
+user.  Ctrl-C is tried on a real `python -m bnproof` process group once the
+claim has blocked; a subprocess timeout only turns a hang into a failure.
+A worker killed for its budget is killed the moment its claim blocks, whatever
+the machine's speed (tests/budget_clock.py)."""
 
 import json
 import os
@@ -25,7 +25,8 @@ import pytest
 from bnproof.claims.api import load_file
 from bnproof.errors import ExitCode
 from bnproof.search.fuzz import REFUTED, SURVIVED, UNDECIDED, VACUOUS, fuzz
-from cli_runner import Started, run_cli
+from budget_clock import GENEROUS, budget_ends_when_blocked
+from cli_runner import run_cli
 
 HERE = Path(__file__).parent
 HANG_GUARD = 300  # seconds; only so that a hang of a real process fails instead of blocking the suite
@@ -245,20 +246,21 @@ AT_MOST_ZERO = Claim(id="kink/at-most-zero", source="a test", statement="relu'(0
 # ------------------------------------------------------------ the worker and the record
 
 
-def test_a_worker_killed_for_its_budget_is_replaced_by_a_spare_already_started(tmp_path, monkeypatch,
-                                                                               killed_runs):
+def test_a_worker_killed_for_its_budget_is_replaced_by_a_spare_already_started(tmp_path, monkeypatch):
     # a run of claims that block cost a fresh start-up (a JAX import) each on top of budget + grace
-    # (killed_runs: the runs of the next tests wait out their budgets in their own processes meanwhile)
     from bnproof.search.worker import Supervisor
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "blocks.py").write_text('''
+import os
 import time
 
 from bnproof.claims import Claim, Var
 
 
 def residual(xp, x):
+    with open(f"blocked-{os.getpid()}", "w"):
+        pass
     time.sleep(3600)
 
 
@@ -266,22 +268,22 @@ BLOCKS = Claim(id="blocks/forever", source="a test", statement="x", variables=(V
                residual=residual)
 ''')
     claim = load_file(tmp_path / "blocks.py")[0]
-    # the residual blocks when fuzz first traces the claim, before the search reads any clock:
-    # the worker is killed whatever the budget, a moment (the grace) after it
-    options = {"seed": 0, "max_examples": 10, "batch": 8, "time_budget": 0.1, "sizes": {},
+    # the residual blocks when fuzz first traces the claim: the budget runs out then
+    options = {"seed": 0, "max_examples": 10, "batch": 8, "time_budget": GENEROUS, "sizes": {},
                "use_jax": False, "prove": False}
-    with Supervisor(warm_jax=False) as supervisor:
+    with budget_ends_when_blocked(tmp_path, "blocked-*") as clock, Supervisor(warm_jax=False) as supervisor:
         first = supervisor.run(claim, options)
         assert first.verdict == UNDECIDED and first.stopped == "time budget"
         spare = supervisor.spare
         assert supervisor.worker is None and spare is not None and spare.alive()
         second = supervisor.run(claim, options)
-        assert second.verdict == UNDECIDED
+        assert second.verdict == UNDECIDED and clock.jumps == 2
         assert spare.process is None  # it served the second claim, and was killed in turn
     assert supervisor.spare is None and supervisor.worker is None
 
 
 BLOCKS_AFTER_30 = '''
+import os
 import time
 
 from bnproof.claims import Claim, Var
@@ -293,6 +295,8 @@ def residual(xp, x):
     if xp.kind == "floating":
         CALLS[0] += 1
         if CALLS[0] > 30:  # the 31st instance blocks for good
+            with open(f"blocked-{os.getpid()}", "w"):
+                pass
             time.sleep(3600)
     return x * x
 
@@ -322,27 +326,18 @@ SPAWNS = Claim(id="spawns/sleep", source="a test", statement="x^2 >= 0", variabl
 '''
 
 
-@pytest.fixture(scope="module")
-def killed_runs(tmp_path_factory) -> dict:
-    """name -> (scratch folder, started run) for the runs whose worker blocks for good
-    and is killed once the budget (and grace) has run out: real `python -m bnproof`
-    processes started together, so that they wait at the same time; each test
-    asserts on its own run."""
-    runs = {}
-    for name, file, text, extra in [("blocks", "blocks.py", BLOCKS_AFTER_30, ("--json",)),
-                                    ("spawns", "spawns.py", SPAWNS, ())]:
-        folder = tmp_path_factory.mktemp(name)
-        (folder / file).write_text(text)
-        runs[name] = folder, Started("fuzz", file, "--no-jax", *extra, "--time-budget", "1", cwd=folder,
-                                     env=scratch(folder))
-    yield runs
-    for _, started in runs.values():
-        started.kill()
+def killed_run(folder: Path, file: str, text: str, marker: str, *extra):
+    """`bnproof fuzz FILE --no-jax EXTRA` in `folder`, its budget spent the moment the
+    claim blocks (writes `marker`): the worker is killed for its budget, at any speed."""
+    (folder / file).write_text(text)
+    with budget_ends_when_blocked(folder, marker) as clock:
+        proc = run("fuzz", file, "--no-jax", *extra, "--time-budget", str(GENEROUS), cwd=folder)
+    assert clock.jumps == 1, proc.stdout + proc.stderr  # it did block
+    return proc
 
 
-def test_instances_evaluated_before_the_worker_is_killed_are_all_counted(killed_runs):
-    _, started = killed_runs["blocks"]  # fuzz blocks.py --no-jax --json --time-budget 1
-    proc = started.wait()
+def test_instances_evaluated_before_the_worker_is_killed_are_all_counted(tmp_path):
+    proc = killed_run(tmp_path, "blocks.py", BLOCKS_AFTER_30, "blocked-*", "--json")
     (result,) = json.loads(proc.stdout)
     assert result["stopped"] == "time budget" and result["verdict"] == SURVIVED
     assert result["instances"] == 30  # was 1: coverage went out at most every quarter second
@@ -440,9 +435,8 @@ SECOND = Claim(id="edited/second", source="a test", statement="x^2 + 1 >= 0", va
     assert not (tmp_path / "bnproof-out").exists()
 
 
-def test_processes_the_claim_started_go_with_a_killed_worker(killed_runs):
-    tmp_path, started = killed_runs["spawns"]  # fuzz spawns.py --no-jax --time-budget 1
-    proc = started.wait()
+def test_processes_the_claim_started_go_with_a_killed_worker(tmp_path):
+    proc = killed_run(tmp_path, "spawns.py", SPAWNS, "child.pid")
     assert proc.returncode == ExitCode.UNDECIDED, proc.stderr
     child = int((tmp_path / "child.pid").read_text())
     state = subprocess.run(["ps", "-o", "stat=", "-p", str(child)], capture_output=True, text=True).stdout
