@@ -3,11 +3,13 @@ does (the same worker process, search/worker.py), and so does the proof for
 every m that `fuzz` attempts for a claim that survives; Ctrl-C stops `prove` at
 once with exit code 130.
 
-The claims here never return (`while True: pass`) where the proof traces them.
-The runs that wait out a budget are real `python -m bnproof` processes started
-together (so that their waits overlap); a safety timeout only turns a hang into
-a failure, and every assertion is on exit codes, verdicts and texts, never on
-wall time."""
+The claims here never return (`while True: pass`) where the proof traces them,
+and say so first (a pid file).  The budget, generous in real time, runs out at
+that moment on the clock the command enforces it with (tests/budget_clock.py):
+what comes before the loop (the search, the proofs at the other sizes) happens
+in full and nothing depends on the machine's speed.  Every assertion is on exit
+codes, verdicts and texts, never on wall time; Ctrl-C goes to a real process
+once its claim spins, and a safety timeout only turns a hang into a failure."""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ import pytest
 
 import bnproof
 from bnproof.errors import ExitCode
-from cli_runner import Started
+from budget_clock import GENEROUS, budget_ends_when_blocked
+from cli_runner import run_cli
 
 HANG_GUARD = 300  # seconds
 
@@ -77,31 +80,18 @@ def scratch(folder: Path) -> dict:
     return {"BNPROOF_CACHE_DIR": str(folder / ".cache")}
 
 
-@pytest.fixture(scope="module")
-def blocked_runs(tmp_path_factory) -> dict:
-    """name -> (folder, started run), each waiting out its budget for a claim that spins."""
-    runs = {}
-
-    def start(name: str, files: dict, *args) -> None:
-        folder = tmp_path_factory.mktemp(name)
-        for file, text in files.items():
-            (folder / file).write_text(text)
-        runs[name] = folder, Started(*args, cwd=folder, env=scratch(folder))
-
-    start("prove", {"loop.py": LOOP}, "prove", "loop.py", "--time-budget", "2")
-    start("prove-json", {"loop.py": LOOP}, "prove", "loop.py", "--time-budget", "2", "--json")
-    # generous: the proofs at d = 1 and 2 must end within it, however busy the machine
-    start("prove-part", {"by_d.py": LAST_SIZE_LOOPS}, "prove", "by_d.py", "--time-budget", "12", "--json",
-          "--out-dir", "out")
-    start("fuzz", {"symloop.py": SYMBOLIC_LOOP}, "fuzz", "symloop.py", "--no-jax", "--max-examples", "20",
-          "--time-budget", "8", "--json")
-    yield runs
-    for _, run in runs.values():
-        run.kill()
+def spun(folder: Path, files: dict, marker: str, *args):
+    """`bnproof ARGS --time-budget GENEROUS` in `folder` (holding `files`), its budget spent
+    the moment the claim spins (writes `marker`)."""
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    with budget_ends_when_blocked(folder, marker) as clock:
+        proc = run_cli(*args, "--time-budget", str(GENEROUS), cwd=folder, env=scratch(folder))
+    assert clock.jumps == 1, proc.stdout + proc.stderr  # it did spin
+    return proc
 
 
-def test_ctrl_c_stops_prove_at_once_and_kills_its_worker(tmp_path, blocked_runs):
-    # (blocked_runs: the next tests' runs wait out their budgets in their own processes meanwhile)
+def test_ctrl_c_stops_prove_at_once_and_kills_its_worker(tmp_path):
     (tmp_path / "loop.py").write_text(LOOP)
     # its own session, so that SIGINT goes to the whole group as a terminal's Ctrl-C does
     proc = subprocess.Popen([sys.executable, "-m", "bnproof", "prove", "loop.py", "--time-budget",
@@ -131,9 +121,9 @@ def test_ctrl_c_stops_prove_at_once_and_kills_its_worker(tmp_path, blocked_runs)
             time.sleep(0.05)
 
 
-def test_a_claim_that_never_returns_is_not_proved_within_the_budget(blocked_runs):
-    folder, started = blocked_runs["prove"]  # prove loop.py --time-budget 2
-    proc = started.wait()
+def test_a_claim_that_never_returns_is_not_proved_within_the_budget(tmp_path):
+    folder = tmp_path
+    proc = spun(folder, {"loop.py": LOOP}, "looping.pid", "prove", "loop.py")
     assert proc.returncode == ExitCode.UNDECIDED, proc.stdout + proc.stderr
     assert proc.stdout == "me/loop: not proved: time budget exhausted\n"
     assert "Traceback" not in proc.stderr
@@ -142,18 +132,17 @@ def test_a_claim_that_never_returns_is_not_proved_within_the_budget(blocked_runs
         os.kill(spinner, 0)
 
 
-def test_the_json_of_a_proof_cut_by_the_budget(blocked_runs):
-    _, started = blocked_runs["prove-json"]
-    proc = started.wait()
+def test_the_json_of_a_proof_cut_by_the_budget(tmp_path):
+    proc = spun(tmp_path, {"loop.py": LOOP}, "looping.pid", "prove", "loop.py", "--json")
     assert proc.returncode == ExitCode.UNDECIDED
     (obj,) = json.loads(proc.stdout)
     assert obj["status"] == "budget" and obj["text"] == "not proved: time budget exhausted"
     assert obj["covered"] == [] and obj["certificates"] == []
 
 
-def test_the_sizes_proved_before_the_budget_ran_out_are_kept_and_named(blocked_runs):
-    folder, started = blocked_runs["prove-part"]
-    proc = started.wait()
+def test_the_sizes_proved_before_the_budget_ran_out_are_kept_and_named(tmp_path):
+    folder = tmp_path
+    proc = spun(folder, {"by_d.py": LAST_SIZE_LOOPS}, "d3.pid", "prove", "by_d.py", "--json", "--out-dir", "out")
     assert proc.returncode == ExitCode.UNDECIDED, proc.stdout + proc.stderr
     (obj,) = json.loads(proc.stdout)
     assert obj["status"] == "proved-partly", obj
@@ -163,9 +152,10 @@ def test_the_sizes_proved_before_the_budget_ran_out_are_kept_and_named(blocked_r
     assert sorted(p.name for p in (folder / "out" / "me").iterdir()) == ["by-d.d1.proof.json", "by-d.d2.proof.json"]
 
 
-def test_fuzz_keeps_its_proof_for_every_m_within_the_budget(blocked_runs):
-    folder, started = blocked_runs["fuzz"]  # the search survives; the proof spins
-    proc = started.wait()
+def test_fuzz_keeps_its_proof_for_every_m_within_the_budget(tmp_path):
+    folder = tmp_path  # the search survives; the proof spins
+    proc = spun(folder, {"symloop.py": SYMBOLIC_LOOP}, "proving.pid", "fuzz", "symloop.py", "--no-jax",
+                "--max-examples", "20", "--json")
     assert proc.returncode == ExitCode.OK, proc.stdout + proc.stderr
     (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "survived" and result["instances"] == 20
@@ -183,7 +173,8 @@ def test_the_api_prove_isolated_keeps_its_budget(tmp_path):
     cwd = os.getcwd()
     os.chdir(tmp_path)  # the claim writes its pid file where it runs
     try:
-        result = bnproof.prove(tmp_path / "loop.py", time_budget=1, isolate=True)
+        with budget_ends_when_blocked(tmp_path, "looping.pid"):
+            result = bnproof.prove(tmp_path / "loop.py", time_budget=GENEROUS, isolate=True)
     finally:
         os.chdir(cwd)
     assert result.status == "budget" and result.text == "not proved: time budget exhausted"
