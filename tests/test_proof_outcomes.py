@@ -51,9 +51,16 @@ POSITIVE = Claim(id="me/positive", source="s", statement="x", kind="inequality",
                  hypotheses=(lambda xp, y, g, c: stats(xp, y)[1] ** 2,), residual=scaled)
 NO_HYPOTHESIS = Claim(id="me/no-hypothesis", source="s", statement="x", kind="inequality",
                       variables=(Var("y", ("m",)), Var("g", ("m",))), sizes={"m": (2, 4)}, residual=cauchy)
-NO_ROOT = Claim(id="me/no-root", source="s", statement="x", kind="inequality",
-                variables=(Var("y", ("m",)), Var("c", ())), sizes={"m": (2, 4)},
-                residual=lambda xp, y, c: c * xp.sum((y - xp.mean(y)) ** 2))
+STILL_FALSE = Claim(id="me/still-false", source="s", statement="x", kind="inequality",
+                    variables=(Var("y", ("m",)), Var("c", ())), sizes={"m": (2, 4)},
+                    residual=lambda xp, y, c: c * xp.sum((y - xp.mean(y)) ** 2) - 1)
+SPREAD = Claim(id="me/spread", source="s", statement="x", kind="inequality", strict=True,
+               variables=(Var("y", ("m",)),), sizes={"m": (2, 4)},
+               residual=lambda xp, y: xp.sqrt(xp.mean((y - xp.mean(y)) ** 2)))
+SPREAD_ASSUMED = Claim(id="me/spread-assumed", source="s", statement="x", kind="inequality", strict=True,
+                       variables=(Var("y", ("m",)),), sizes={"m": (2, 4)},
+                       hypotheses=(lambda xp, y: xp.mean((y - xp.mean(y)) ** 2),),
+                       residual=lambda xp, y: xp.sqrt(xp.mean((y - xp.mean(y)) ** 2)))
 RELU = Claim(id="me/relu", source="s", statement="x", kind="inequality",
              variables=(Var("y", ("m",)),), sizes={"m": (2, 4)}, residual=lambda xp, y: xp.sum(xp.relu(y)))
 FIXED = Claim(id="me/fixed", source="s", statement="x", kind="inequality",
@@ -103,6 +110,9 @@ def test_a_survivor_not_proved_says_what_blocked_it_in_text_and_json(claims):
 
 
 def test_a_failed_attempt_shows_its_construct_normal_form_and_hint_in_the_fuzz_report(claims):
+    # Cauchy–Schwarz with ŷ, no hypothesis that σ > 0: it holds wherever it is defined, and the
+    # prover needs σ > 0 from a hypothesis to divide by it.  A prover that one day proves it as
+    # it is makes this test fail: give it then another survivor that is proved only with a hint.
     _, c = claims
     result = _fuzz(c["no-hypothesis"])
     assert result.verdict == "survived"
@@ -154,10 +164,9 @@ def test_prove_names_the_missing_positive_domain(claims, tmp_path):
     path, c = claims
     result = bnproof.prove(c["signless"])
     assert result.status == "not-proved"
-    assert result.blocked_by == ("no manifestly nonnegative decomposition of the residual's normal form: "
-                                 "c of odd degree, with no declared sign")
+    assert result.blocked_by.endswith(": c of odd degree, with no declared sign")
     assert result.hint == ('declare c positive: Var("c", (), "positive") '
-                           "(with it, the proof for every m goes through)")
+                           "(with it, the proof for every m goes through)")  # m is its only size
     assert bnproof.prove(c["positive"]).proved  # the hint is earned: the claim so declared is proved
     assert result.to_json()["hint"] == result.hint
 
@@ -170,10 +179,28 @@ def test_prove_names_the_missing_positive_domain(claims, tmp_path):
     assert "me/relu: not in the provable fragment: uses relu" in lines  # one line: it names its construct
 
 
+def test_prove_names_the_missing_hypothesis(claims, tmp_path):
+    """σ > 0 is false at a constant batch, so no sound prover proves it as it is; with the
+    hypothesis σ² > 0 it holds.  Through `bnproof prove`'s worker process: the hint found
+    there, after the failed attempt was reported, reaches the report."""
+    path, c = claims
+    assert bnproof.prove(c["spread-assumed"]).proved
+    proc = run_cli("prove", path, "--json", "--out-dir", tmp_path / "out", "--time-budget", str(BUDGET),
+                   cwd=tmp_path)
+    objects = {o["claim"]: o for o in json.loads(proc.stdout)}
+    spread = objects["me/spread"]
+    assert spread["status"] == "not-proved" and spread["covered"] == [] and spread["certificates"] == []
+    assert spread["normal_form_text"].startswith("r₁, where r₁ = √(")
+    assert spread["hint"] == ("add the hypothesis that y is not constant (its batch variance is > 0), e.g. "
+                              "lambda xp, y: xp.mean((y - xp.mean(y)) ** 2) "
+                              "(with it, the proof for every m goes through)")
+
+
 def test_no_hint_where_the_change_does_not_prove_it(claims):
     _, c = claims
-    result = bnproof.prove(c["no-root"])  # c·Σ(y − μ)²: the search for a decomposition needs a root
-    assert result.status == "not-proved" and "c of odd degree" in result.blocked_by
+    # c·Σ(y − μ)² − 1 ≥ 0 is false with c positive too, and with y not constant: no hint can be earned
+    result = bnproof.prove(c["still-false"])
+    assert result.status == "not-proved" and result.blocked_by
     assert result.hint is None and result.to_json()["hint"] is None
 
 

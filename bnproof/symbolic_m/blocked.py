@@ -35,7 +35,7 @@ def construct(attempt) -> str | None:
         if body.startswith(opening):
             return words
     if attempt.status == NOT_PROVED and body.startswith("normal form") and attempt.program is not None:
-        inequality = "no manifestly nonnegative decomposition" in body
+        inequality = attempt.program.get("kind") == "inequality"
         head = ("no manifestly nonnegative decomposition of the residual's normal form" if inequality
                 else "the residual's normal form is not 0")
         return head + _detail(attempt.program, inequality)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from .prove import NOT_PROVED, attempt
+from .prove import NOT_PROVED, at_fixed, attempt
 from .trace import BATCH
 
 MAX_CANDIDATES = 6  # what-if attempts per failed attempt, at most
@@ -22,15 +22,19 @@ def hint(claim, failed, deadline: float | None = None) -> str | None:
     proved; None when none is (or `deadline`, time.monotonic(), passes first)."""
     if failed.status != NOT_PROVED or claim.exists:
         return None
-    for words, changed in _candidates(claim)[:MAX_CANDIDATES]:
+    try:
+        candidates = _candidates(claim)[:MAX_CANDIDATES]
+    except Exception:  # noqa: BLE001 - a claim that cannot be changed so gives no hint, and no failure
+        return None
+    for words, changed in candidates:
         if deadline is not None and time.monotonic() > deadline:
             return None
         try:
             proved = attempt(changed, failed.fixed, certify=False).proved
         except Exception:  # noqa: BLE001 - a changed claim that cannot be attempted gives no hint
             proved = False
-        if proved:
-            return f"{words} ({AFTER})"
+        if proved:  # at the failed attempt's fixed sizes: the hint says no more than that
+            return f"{words} ({AFTER}{at_fixed([failed.fixed])})"
     return None
 
 
@@ -57,9 +61,7 @@ def _candidates(claim) -> list[tuple[str, object]]:
 
 
 def _with_domains(claim, names: set):
-    from ..claims.api import Var
-
-    return replace(claim, variables=tuple(Var(v.name, v.shape, "positive") if v.name in names else v
+    return replace(claim, variables=tuple(replace(v, domain="positive") if v.name in names else v
                                           for v in claim.variables))
 
 
