@@ -123,12 +123,15 @@ class Started:
 
     HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
 
-    def __init__(self, *args, cwd, env: dict | None = None):
+    def __init__(self, *args, cwd, env: dict | None = None, prelude: str | None = None):
+        """`prelude`: Python run in the process before the command (it then runs as
+        bnproof/__main__.py runs it), e.g. to set a module's constant for a test."""
         import subprocess
 
         self.args = ["bnproof", *[str(a) for a in args]]
         self._files = tempfile.TemporaryFile(), tempfile.TemporaryFile()
-        self.process = subprocess.Popen([sys.executable, "-m", "bnproof", *self.args[1:]], cwd=cwd,
+        start = ["-m", "bnproof"] if prelude is None else ["-c", f"{prelude}\nfrom bnproof.cli import main\nmain()"]
+        self.process = subprocess.Popen([sys.executable, *start, *self.args[1:]], cwd=cwd,
                                         env=dict(os.environ, **(env or {})), stdin=subprocess.DEVNULL,
                                         stdout=self._files[0], stderr=self._files[1], start_new_session=True)
         self._done: Completed | None = None
