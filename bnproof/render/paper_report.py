@@ -1,0 +1,275 @@
+"""A paper's report (`bnproof report`) as Markdown, LaTeX and JSON.
+
+Nothing here is typeset twice: a claim's verdict is the text `bnproof fuzz` prints
+(render/fuzz.py), and a refuted or proved claim's derivation is the fragment
+`bnproof latex` writes (_api/latex.py), put under the claim's own section.  This
+module only orders the claims, writes the summary and the headings, and says how
+each certificate is checked again.
+"""
+
+from __future__ import annotations
+
+from .. import __version__
+from .latex import escape, label_key, prose, tt
+
+VERDICT_WORDS = {
+    "refuted": "refuted",
+    "proved": "proved for every m",
+    "proved-partly": "proved for part of the range",
+    "verified-exactly": "verified exactly at fixed sizes",
+    "survived": "survived (no counterexample; not a proof)",
+    "vacuous": "vacuous",
+    "undecided": "undecided",
+}
+ORDER = ["refuted", "proved", "proved-partly", "verified-exactly", "survived", "vacuous", "undecided"]
+
+
+def _key(result) -> str:
+    from .._api.report import verdict_key
+
+    return verdict_key(result)
+
+
+def paper_title(report) -> str:
+    """The paper the claims are from (their sources before the numbered label), or how
+    many papers, when they are from several."""
+    from .._api.report import _LABEL
+
+    papers = []
+    for r in report.results:
+        source = r.source or ""
+        found = _LABEL.search(source)
+        title = source[:found.start()].rstrip(" ,;") if found else source
+        if title and title not in papers:
+            papers.append(title)
+    if len(papers) == 1:
+        return papers[0]
+    return f"{len(report.results)} claims" + (f" from {len(papers)} sources" if papers else "")
+
+
+def _label_of(source: str) -> str:
+    """'Theorem 4.1, p. 6' from a source: what a reader looks up in the paper."""
+    from .._api.report import _LABEL
+
+    found = _LABEL.search(source or "")
+    return source[found.start():].strip() if found else (source or "")
+
+
+def summary_line(result) -> str:
+    """One line of evidence for the summary: the counterexample's size, the sizes a
+    proof covers, how many instances survived, or why undecided."""
+    key = _key(result)
+    if key == "refuted":
+        return "exact counterexample, certificate checked"
+    if key in ("proved", "proved-partly"):
+        count = len(result.proof.certificate_paths) or 1
+        return (f"{result.proof.text}; {count} proof certificate{'s' if count > 1 else ''} checked"
+                if key == "proved-partly" else f"{count} proof certificate{'s' if count > 1 else ''} checked")
+    if key == "verified-exactly":
+        if not result.claim.variables:
+            return "holds exactly (the claim has no free variables)"
+        return next((n for n in result._outcome.notes if n.startswith("verified")), "verified exactly")
+    if key == "survived":
+        proof = result.proof.text if result.proof is not None else "no proof attempted"
+        return f"no counterexample in {result.instances} instances (seed {result.seed}); {proof}"
+    return result.reason or key
+
+
+def _recheck_lines(result) -> list[str]:
+    paths = []
+    if result.certificate_path is not None:
+        paths.append(str(result.certificate_path))
+    if result.proof is not None:
+        paths.extend(str(p) for p in result.proof.certificate_paths)
+    return paths
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def to_json(report, timings: bool = True) -> dict:
+    counts = report.counts()
+    return {
+        "report": paper_title(report),
+        "bnproof": __version__,
+        "seed": report.seed,
+        "time_budget": report.time_budget,
+        "jax": report.jax,
+        "summary": {k: counts.get(k, 0) for k in ORDER},
+        "claims": [dict(r.to_json(timings), summary=_key(r)) for r in report.results],
+        "pending": list(report.pending),
+        "interrupted": report.interrupted,
+        **({"seconds": round(report.seconds, 3)} if timings else {}),
+    }
+
+
+# ---------------------------------------------------------------- Markdown
+
+
+def markdown(report, timings: bool = True) -> str:
+    title = paper_title(report)
+    out = [f"# Referee report: {title}", ""]
+    out += [_preface(report), ""]
+    out += ["## Summary", "", "| # | Claim | Where | Verdict | Evidence |", "|---|---|---|---|---|"]
+    for k, r in enumerate(report.results, 1):
+        out.append(f"| {k} | `{r.claim_id}` | {_md_cell(_label_of(r.source))} | "
+                   f"**{VERDICT_WORDS[_key(r)]}** | {_md_cell(summary_line(r))} |")
+    for claim_id in report.pending:
+        out.append(f"| – | `{claim_id}` | | not reached | the run was interrupted |")
+    out.append("")
+    for k, r in enumerate(report.results, 1):
+        out += [f"## {k}. `{r.claim_id}`", "", f"*{r.source}*", ""]
+        out += ["Statement as printed:", "", "$$", r.statement.strip(), "$$", ""]
+        out += [f"**Verdict: {VERDICT_WORDS[_key(r)]}.**", ""]
+        out += ["```text", r.text(timings), "```", ""]
+        paths = _recheck_lines(r)
+        if paths:
+            out += ["Check the certificates again, without trusting bnproof's engine:", "", "```sh"]
+            out += [f"python -m bnproof.checker {p}" for p in paths]
+            out += ["```", ""]
+    out += _certificates_md(report)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _preface(report) -> str:
+    jax = "Hypothesis and JAX float64" if report.jax else "Hypothesis"
+    text = (f"bnproof {__version__} checked {len(report.results)} claim"
+            f"{'s' if len(report.results) != 1 else ''}, in the paper's order. Each was searched for a "
+            f"counterexample ({jax}, seed {report.seed}, at most {report.time_budget:g} s per claim); a "
+            "counterexample is reported only once it is confirmed in exact arithmetic and its certificate is "
+            "accepted by the independent checker. Every claim that survived was then proved for every batch "
+            "size m where bnproof's prover reaches it. A survival is evidence, never a proof.")
+    if report.interrupted:
+        text += (f" The run was interrupted: {len(report.pending)} claim"
+                 f"{'s were' if len(report.pending) != 1 else ' was'} not reached.")
+    return text
+
+
+def _certificates_md(report) -> list[str]:
+    out = ["## Certificates", ""]
+    rows = [(r.claim_id, p) for r in report.results for p in _recheck_lines(r)]
+    if not rows:
+        return out + ["No certificate was written: no claim was refuted or proved.", ""]
+    out += ["Each certificate is a JSON file that the stdlib-only checker (`python -m bnproof.checker FILE`, "
+            "or `bnproof check FILE`) replays in exact arithmetic; `bnproof check FILE --claim CLAIM.py` "
+            "also binds it to the claim's code, and `bnproof export FILE --solve z3` asks an SMT solver.", ""]
+    out += [f"- `{p}` ({claim_id})" for claim_id, p in rows]
+    return out + [""]
+
+
+# ---------------------------------------------------------------- LaTeX
+
+
+def latex(report, columns: int = 1, fragment: bool = False) -> str:
+    """The report as one LaTeX document (fragment: its body, for \\input into a paper's
+    appendix); columns=2 sets it in a two-column article."""
+    from .latex import PREAMBLE
+
+    title = paper_title(report)
+    body = [rf"\section*{{Referee report: {escape(title)}}}" if fragment else "",
+            prose(_preface(report)), _summary_table(report)]
+    body += [_claim_section(r) for r in report.results]
+    body.append(_certificates_tex(report))
+    text = "\n\n".join(part for part in body if part) + "\n"
+    header = (f"% Generated by bnproof {__version__} (bnproof report); every formula and number comes "
+              "from the exact engine.\n")
+    if fragment:
+        return header + "% needs \\usepackage{amsmath,amssymb,array}\n\n" + text
+    preamble = PREAMBLE + "\\usepackage{array}\n"
+    if columns == 2:
+        preamble = preamble.replace(r"\documentclass[10pt]{article}", r"\documentclass[10pt,twocolumn]{article}")
+    return (header + preamble + rf"\title{{Referee report: {escape(title)}}}" + "\n\\author{}\n\\date{}\n"
+            + "\\begin{document}\n\\maketitle\n\n" + text + "\\end{document}\n")
+
+
+def _summary_table(report) -> str:
+    rows = []
+    for k, r in enumerate(report.results, 1):
+        rows.append(rf"{k} & {tt(r.claim_id)} & {escape(VERDICT_WORDS[_key(r)])} \\")
+    for claim_id in report.pending:
+        rows.append(rf"-- & {tt(claim_id)} & not reached (interrupted) \\")
+    # ragged columns (array's >{…}): an id of long words has no glue for a justified cell
+    ragged = r">{\raggedright\arraybackslash}"
+    return ("\\section{Summary}\n\n\\begin{flushleft}\n\\begin{tabular}{@{}r@{\\ }" + ragged
+            + "p{0.5\\linewidth}@{\\ }" + ragged + "p{0.4\\linewidth}@{}}\n & claim & verdict \\\\\n"
+            "\\hline\n" + "\n".join(rows) + "\n\\end{tabular}\n\\end{flushleft}")
+
+
+def _claim_section(result) -> str:
+    """The claim's section: its verdict in a sentence, then the derivation `bnproof latex`
+    writes for a refutation or a proof, or the statement and the search's evidence."""
+    key = _key(result)
+    head = rf"\section{{{escape(_label_of(result.source) or result.claim_id)}}}" + "\n" + \
+        rf"\label{{bnproof:{label_key(result.claim_id)}:section}}"
+    verdict = (rf"Claim {tt(result.claim_id)}. \textbf{{Verdict: {escape(VERDICT_WORDS[key])}}}. "
+               + prose(_verdict_sentence(result)))
+    parts = [head, verdict]
+    derivation = _derivation(result, key)
+    if derivation is None:
+        parts.append(_statement_only(result))
+    else:
+        parts.append(derivation)
+    return "\n\n".join(parts)
+
+
+def _verdict_sentence(result) -> str:
+    key = _key(result)
+    if key == "refuted":
+        return (f"A counterexample was found among {result.instances} instances (seed {result.seed}), "
+                "confirmed in exact arithmetic, and its certificate was accepted by the independent checker.")
+    if key in ("proved", "proved-partly"):
+        return (f"It survived {result.instances} instances (seed {result.seed}), and then it was "
+                f"{result.proof.text}; each proof certificate was accepted by the independent checker.")
+    if key in ("survived", "verified-exactly"):
+        return summary_line(result) + "."
+    return f"{result.reason or key}."
+
+
+def _derivation(result, key: str) -> str | None:
+    from .._api.latex import latex as write_latex
+
+    if key not in ("refuted", "proved", "proved-partly"):
+        return None
+    text = write_latex(result, fragment=True, level="subsection")
+    return _strip_comments(text)
+
+
+def _strip_comments(text: str) -> str:
+    # the fragment's provenance comments repeat what the report's own text says
+    return "\n".join(line for line in text.splitlines() if not line.startswith("%")).strip()
+
+
+def _statement_only(result) -> str:
+    from ..claims.naming import reading_paragraphs
+    from .latex_statement import safe_statement
+
+    out = [r"\subsection{The claim as printed}", escape(result.source) + ":",
+           r"\begin{equation*}" + "\n" + safe_statement(result.statement) + "\n" + r"\end{equation*}"]
+    paragraphs = reading_paragraphs(getattr(result.claim, "reading", ""))
+    if paragraphs:
+        out.append(r"\subsection{How the claim is read}")
+        out += [prose(p) for p in paragraphs]
+    notes = [n for n in result._outcome.notes if n]
+    if notes:
+        out.append(r"\subsection{What the search found}")
+        out.append("\\begin{flushleft}\n\\begin{enumerate}\n"
+                   + "\n".join(rf"\item {prose(n)}" for n in notes) + "\n\\end{enumerate}\n\\end{flushleft}")
+    return "\n\n".join(out)
+
+
+def _certificates_tex(report) -> str:
+    rows = [(r.claim_id, p) for r in report.results for p in _recheck_lines(r)]
+    out = [r"\section{Certificates}"]
+    if not rows:
+        return "\n\n".join(out + ["No certificate was written: no claim was refuted or proved."])
+    out.append("Each certificate is a JSON file that the standard-library checker replays in exact "
+               r"arithmetic: \texttt{python -m bnproof.checker FILE}. "
+               r"\texttt{bnproof check FILE --claim CLAIM.py} also binds it to the claim's code.")
+    out.append("\\begin{flushleft}\n\\begin{enumerate}\n"
+               + "\n".join(rf"\item {tt(p)} ({tt(c)})" for c, p in rows)
+               + "\n\\end{enumerate}\n\\end{flushleft}")
+    return "\n\n".join(out)
