@@ -121,15 +121,16 @@ def test_input_and_grad_smuggled_into_proof_steps():
 
 
 def test_a_dropped_hypothesis_that_the_decomposition_needs():
-    # (S[g]^2 + h)/h >= 0 with h = S[y^2] a hypothesis used as the denominator
+    # (S[g]^2 + h) * h >= 0 with h = S[y] a hypothesis used as a factor (a divisor of the
+    # program would need no hypothesis: it is nonzero wherever the program is defined)
     b = ProgramBuilder(Y, ["g", "vector", "real"])
     y, g = b.input("y"), b.input("g")
-    h = b.sum(b.mul(y, y))
-    r = b.div(b.add(b.pow(b.sum(g), 2), h), h)
+    h = b.sum(y)
+    r = b.mul(b.add(b.pow(b.sum(g), 2), h), h)
     program = b.program(r, [h], "inequality")
     n = len(program["steps"])
     proof = {"method": "nonnegative", "steps": [["sum", 1], ["pow", n, 2], ["add", n + 1, h]],
-             "terms": [{"coefficient": "1", "factors": [n + 2]}], "denominator": [h]}
+             "terms": [{"coefficient": "1", "factors": [n + 2, h]}], "denominator": []}
     body = claim(kind="inequality", names=("y", "g"))
     good = certificate(program, proof, {"m": 2, "inputs": {"y": ["1", "0"], "g": ["1", "1"]}}, body)
     assert "residual >= 0" in check_document(good)

@@ -84,12 +84,16 @@ def read_fixed(value, variables: list) -> dict:
 
 
 class Manifest:
-    """Signs that a step has by its form alone, wherever it is defined: positive (> 0)
-    or nonnegative (>= 0).  Hypothesis steps are > 0 by assumption."""
+    """Signs that a step has by its form alone, wherever it is defined: positive (> 0),
+    nonnegative (>= 0) or nonzero.  Hypothesis steps are > 0 by assumption, and a step
+    the program divides by (or raises to a negative power) is nonzero wherever the
+    program is defined: so an even power of it is > 0, and so is a step >= 0 by its form
+    that the program divides by (a sum of squares in a denominator)."""
 
-    def __init__(self, steps: list, types: list, hypotheses: set, positive_inputs: set):
+    def __init__(self, steps: list, types: list, hypotheses: set, positive_inputs: set,
+                 divisors: frozenset = frozenset()):
         self.steps, self.types = steps, types
-        self.hyps, self.inputs = hypotheses, positive_inputs
+        self.hyps, self.inputs, self.divisors = hypotheses, positive_inputs, divisors
         self.memo = {}
 
     def positive(self, k: int) -> bool:
@@ -98,12 +102,31 @@ class Manifest:
     def nonnegative(self, k: int) -> bool:
         return self.sign(k)[1]
 
+    def nonzero(self, k: int) -> bool:
+        return self.sign(k)[2]
+
     def sign(self, k: int) -> tuple:
         if k not in self.memo:  # operands are earlier steps: fill the memo bottom-up
             for j in range(k + 1):
                 if j not in self.memo:
-                    self.memo[j] = self.of(j)
+                    pos, nonneg = self.of(j)
+                    nonzero = pos or j in self.divisors or self.nonzero_of(j)
+                    if nonneg and nonzero:
+                        pos = True
+                    self.memo[j] = pos, nonneg, nonzero
         return self.memo[k]
+
+    def nonzero_of(self, k: int) -> bool:
+        op, args, n = self.steps[k]
+        if self.types[k] != "S":
+            return False
+        if op == "const":
+            return n != 0
+        if op in ("neg", "pow"):
+            return self.memo[args[0]][2]
+        if op in ("mul", "div"):
+            return self.memo[args[0]][2] and self.memo[args[1]][2]
+        return False
 
     def of(self, k: int) -> tuple:
         op, args, n = self.steps[k]
@@ -118,7 +141,7 @@ class Manifest:
         if op == "sqrt":
             return s[0][0], True
         if op == "pow":
-            return s[0][0], s[0][1] or n % 2 == 0
+            return s[0][0] or n % 2 == 0 and s[0][2], s[0][1] or n % 2 == 0
         if op in ("mul", "div"):
             pos = s[0][0] and s[1][0]
             return pos, pos or s[0][1] and (s[1][1] if op == "mul" else s[1][0])
@@ -129,6 +152,13 @@ class Manifest:
             return False, (p[0] == "pow" and p[2] % 2 == 0 or
                            p[0] == "mul" and p[1][0] == p[1][1])
         return False, False
+
+
+def divisors(ops: list) -> frozenset:
+    """The program's steps it divides by or raises to a negative power: each is nonzero
+    wherever every step of the program is defined."""
+    return frozenset(args[1] if op == "div" else args[0] for op, args, n in ops
+                     if op == "div" or op == "pow" and n < 0)
 
 
 def check_defined(ops: list, manifest: Manifest, start: int) -> None:
@@ -158,7 +188,7 @@ def check_nonnegative(ev: Evaluator, proof: dict, ops: list, types: list, residu
     proof = keys(proof, "proof", {"method", "steps", "terms", "denominator"})
     start = len(ops)
     extra = read_steps(proof["steps"], [], types, "proof.steps", proof=True)
-    manifest = Manifest(ops + extra, types, hyps, positive_inputs)
+    manifest = Manifest(ops + extra, types, hyps, positive_inputs, divisors(ops))
     check_defined(extra, manifest, start)
     ev.run(extra, types)
     count, alg = len(types), ev.alg

@@ -26,6 +26,7 @@ from fractions import Fraction
 from ..claims.api import Claim
 from . import nonnegative as NN
 from . import poly as P
+from . import squares as SQ
 from .algebra import Algebra, Scalar, TooLarge
 from .crosscheck import gate
 from .evaluate import Replay
@@ -197,7 +198,14 @@ def _key(step):
 
 
 def decompose(replay: Replay, program: dict, strict: bool) -> dict | None:
-    """The "nonnegative" proof object of the spec, or None if the search finds none."""
+    """The "nonnegative" proof object of the spec, or None if the search finds none: the
+    Gram–Schmidt search (nonnegative.py), then a square over a positive denominator
+    (squares.py)."""
+    found = _gram(replay, program, strict)
+    return found if found is not None else SQ.square_proof(replay, program, strict)
+
+
+def _gram(replay: Replay, program: dict, strict: bool) -> dict | None:
     alg = replay.alg
     value = replay.values[program["residual"]]
     if not P.is_monomial(value.d):
