@@ -38,19 +38,17 @@ def scaled(xp, y, g, c):
     return c * xp.sum(p * p)
 
 
-def cauchy(xp, y, g):
-    yhat = (y - xp.mean(y)) / xp.sqrt(xp.mean((y - xp.mean(y)) ** 2))
-    return xp.sum(yhat * yhat) * xp.sum(g * g) - xp.sum(g * yhat) ** 2
-
-
 SIGNLESS = Claim(id="me/signless", source="s", statement="x", kind="inequality",
                  variables=(Var("y", ("m",)), Var("g", ("m",)), Var("c", ())), sizes={"m": (2, 4)},
                  hypotheses=(lambda xp, y, g, c: stats(xp, y)[1] ** 2,), residual=scaled)
 POSITIVE = Claim(id="me/positive", source="s", statement="x", kind="inequality",
                  variables=(Var("y", ("m",)), Var("g", ("m",)), Var("c", (), "positive")), sizes={"m": (2, 4)},
                  hypotheses=(lambda xp, y, g, c: stats(xp, y)[1] ** 2,), residual=scaled)
-NO_HYPOTHESIS = Claim(id="me/no-hypothesis", source="s", statement="x", kind="inequality",
-                      variables=(Var("y", ("m",)), Var("g", ("m",))), sizes={"m": (2, 4)}, residual=cauchy)
+# at m = 2 the projection p is 0 (1 and ŷ span the batch), so the search at m = 2 finds
+# nothing; at m = 3 it is false for c < 0, so no sound prover proves it for every m
+SIGNLESS_AT_2 = Claim(id="me/signless-at-2", source="s", statement="x", kind="inequality",
+                      variables=(Var("y", ("m",)), Var("g", ("m",)), Var("c", ())), sizes={"m": (2, 2)},
+                      hypotheses=(lambda xp, y, g, c: stats(xp, y)[1] ** 2,), residual=scaled)
 STILL_FALSE = Claim(id="me/still-false", source="s", statement="x", kind="inequality",
                     variables=(Var("y", ("m",)), Var("c", ())), sizes={"m": (2, 4)},
                     residual=lambda xp, y, c: c * xp.sum((y - xp.mean(y)) ** 2) - 1)
@@ -110,21 +108,17 @@ def test_a_survivor_not_proved_says_what_blocked_it_in_text_and_json(claims):
 
 
 def test_a_failed_attempt_shows_its_construct_normal_form_and_hint_in_the_fuzz_report(claims):
-    # Cauchy–Schwarz with ŷ, no hypothesis that σ > 0: it holds wherever it is defined, and the
-    # prover needs σ > 0 from a hypothesis to divide by it.  A prover that one day proves it as
-    # it is makes this test fail: give it then another survivor that is proved only with a hint.
     _, c = claims
-    result = _fuzz(c["no-hypothesis"])
+    result = _fuzz(c["signless-at-2"])
     assert result.verdict == "survived"
     proof = result.proof
     assert proof.status == "not-proved" and proof.covered == [] and proof.certificate is None
-    assert proof.blocked_by == "no manifestly nonnegative decomposition of the residual's normal form"
+    assert proof.blocked_by.endswith(": c of odd degree, with no declared sign")
     assert "r₁ = √(" in proof.normal_form and r"\sqrt{" in proof.normal_form_latex
-    assert proof.hint.startswith("add the hypothesis that y is not constant")
+    assert proof.hint.startswith('declare c positive: Var("c", (), "positive")')
     lines = result.text(timings=False).splitlines()
     at = next(k for k, line in enumerate(lines) if line.startswith("proof for every m: not proved: normal form"))
-    assert lines[at + 1] == f"  blocked by: {proof.blocked_by}"
-    assert lines[at + 2] == f"  hint: {proof.hint}"
+    assert lines[at + 1:] == [f"  blocked by: {proof.blocked_by}", f"  hint: {proof.hint}"]
 
 
 def test_why_no_proof_was_attempted(claims):
@@ -153,7 +147,7 @@ def test_fuzz_json_on_the_command_line(claims, tmp_path):
     assert objects["me/positive"]["proof"]["status"] == "proved"
     assert objects["me/positive"]["proof"]["certificates"] == [str(tmp_path / "out" / "me" / "positive.proof.json")]
     assert objects["me/relu"]["proof"]["blocked_by"] == "relu"
-    assert objects["me/no-hypothesis"]["proof"]["hint"].startswith("add the hypothesis that y is not constant")
+    assert objects["me/signless-at-2"]["proof"]["hint"].startswith("declare c positive")
     assert objects["me/signless"]["proof"]["status"] == "not-attempted"
     assert objects["me/fixed"]["proof"]["text"].startswith("not attempted: the claim has no batch size m")
 

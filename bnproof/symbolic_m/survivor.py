@@ -247,13 +247,14 @@ def detail_lines(result: dict, indent: str = "  ") -> list[str]:
 
 def report_lines(result: dict | None, verdict: str) -> list[str]:
     """fuzz's lines for a proof for every m that was not made (a proof made is the first of
-    the notes): a failed attempt, never silent, and a survivor for which none was attempted
-    (no batch size m); nothing for a claim the search refuted or could not decide, nor
-    where proofs were not asked for."""
+    the notes): a failed attempt, never silent, and a claim that survived but for which
+    none was attempted (no batch size m); nothing for a claim the search refuted or could
+    not decide, one verified exactly at every size it declares, nor where proofs were not
+    asked for."""
     if result is None or result["status"] in (PROVED, PROVED_PARTLY):
         return []
     if result["status"] == NOT_ATTEMPTED:
-        if verdict not in SURVIVING or "not asked" in result["text"]:
+        if verdict != "survived" or "not asked" in result["text"]:
             return []
         return [f"proof for every {BATCH}: {result['text']}"]
     return [f"proof for every {BATCH}: {result['text']}", *detail_lines(result)]
