@@ -8,8 +8,9 @@ Truths are computed here with SymPy or Fractions, never with bnproof.
 
 "7329b19:" in a docstring records what commit 7329b19 (before the fixes of issue 22)
 did, so that the lead can follow these tests as the fixes land.  Runs that could
-hang (FIFOs, a residual that never returns) are real processes started together,
-with one shared guard, so that a hang fails the test instead of blocking the suite."""
+hang on a FIFO are real processes started together, with one shared guard, so that a
+hang fails the test instead of blocking the suite; a residual that never returns ends
+its run's budget the moment it loops (tests/budget_clock.py), at any speed."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from adversarial.rules import (BAD_INPUT, OK, REFUTED, REJECTED, UNDECIDED, asse
                                assert_fuzz_claims_no_proof, assert_not_proved, assert_not_refuted,
                                assert_value, assert_verify_does_not_hold, bnproof, certificate_instance,
                                counterexample, fuzz, fuzz_entry, install, prove, verify)
+from budget_clock import GENEROUS, budget_ends_when_blocked
 from cli_runner import Started, env_for
 
 
@@ -363,7 +365,7 @@ def test_fuzz_refutes_a_claim_false_by_less_than_float_rounding(tmp_path):
         assert accepted.code == OK, accepted
 
 
-HANG_GUARD = 120  # seconds for all the runs below together; a refusal takes a second or two
+HANG_GUARD = 300  # seconds for all the runs below together (a refusal takes a second or two); only a hang reaches it
 
 
 @pytest.fixture(scope="module")
@@ -386,10 +388,6 @@ def started(tmp_path_factory):
     start("check-fifo", "check", "pipe.json", setup=pipe)
     start("check-fifo-json", "check", "--json", "pipe.json", setup=pipe)
     start("verify-fifo", "verify", "c6_only_m2.py", "--data", "pipe.json", "--no-crosscheck", setup=pipe_and_claim)
-    start("prove-loop", "prove", "s3_loops_forever.py", "--time-budget", "2",
-          setup=lambda folder: install(folder, "s3_loops_forever.py"))
-    start("fuzz-loop-in-proof", "fuzz", "s3_loops_in_proof.py", "--no-jax", "--json", "--time-budget", "3",
-          "--out-dir", "out", setup=lambda folder: install(folder, "s3_loops_in_proof.py"))
     deadline = time.monotonic() + HANG_GUARD
     yield runs, deadline
     for _, run in runs.values():
@@ -417,19 +415,31 @@ def test_a_fifo_is_refused_not_waited_on(started, name):
     assert run.code == BAD_INPUT, run
 
 
-def test_prove_keeps_a_time_budget(started):
+def looped(folder, name, *args):
+    """`bnproof ARGS --time-budget GENEROUS` on the claim file `name` that loops for good
+    (and says so, looping.PID): the budget runs out the moment it loops, at any speed
+    (tests/budget_clock.py); before, the search and proofs that come first end in full."""
+    install(folder, name)
+    with budget_ends_when_blocked(folder, "looping.*") as clock:
+        run = bnproof(folder, *args, "--time-budget", str(GENEROUS))
+    assert clock.jumps == 1, run  # it did reach the loop
+    return run
+
+
+def test_prove_keeps_a_time_budget(tmp_path):
     """A residual that never returns.  7329b19: `prove` has no --time-budget (exit 2), and
     without it hangs."""
-    _, run = ended(started, "prove-loop")
+    run = looped(tmp_path, "s3_loops_forever.py", "prove", "s3_loops_forever.py")
     assert_clean(run)
     assert run.code == UNDECIDED, run
 
 
-def test_the_proof_attempt_inside_fuzz_keeps_the_budget(started):
+def test_the_proof_attempt_inside_fuzz_keeps_the_budget(tmp_path):
     """The search is quick, the proof attempt for the survivor never returns.
     7329b19: fuzz hangs after its budget."""
-    folder, run = ended(started, "fuzz-loop-in-proof")
+    run = looped(tmp_path, "s3_loops_in_proof.py", "fuzz", "s3_loops_in_proof.py", "--no-jax", "--json",
+                 "--out-dir", "out")
     assert_clean(run)
-    assert run.code in (OK, UNDECIDED), run
-    # a proof would mean that the attempt never reached the loop: this test would test nothing
-    assert not rules.fuzz_claims_a_proof(run, folder / "out"), run
+    assert run.code == OK and fuzz_entry(run)["verdict"] == "survived", run
+    assert fuzz_entry(run)["proof"]["status"] == "budget", run  # the attempt, cut short by the budget
+    assert not rules.fuzz_claims_a_proof(run, tmp_path / "out"), run

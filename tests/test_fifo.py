@@ -43,7 +43,8 @@ print("no refusal")
 '''
 
 
-GUARD = 120  # seconds from the start of all runs: only so that a run blocked on a FIFO fails, not hangs
+GUARD = 300  # seconds from the start of all runs (17 processes on a busy machine): only so that a run
+# blocked on a FIFO fails, not hangs
 
 
 class Guarded(Started):

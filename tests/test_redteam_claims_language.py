@@ -59,10 +59,10 @@ def test_hostile_existential_sizes_are_rejected_before_anything_is_built(inverse
     def change(d):
         d["claim"]["exists"].append({"name": "q", "shape": ["n", "n"], "domain": "real"})
         d["sizes"] = {"n": 100_000}
-    start = time.monotonic()
+    start = time.process_time()  # this process's CPU time: another process's load does not count
     with pytest.raises(Rejected, match="existential entries"):
         check_document(forged(inverse, change))
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
 
 
 def test_a_p_that_cancels_only_on_evaluated_points_is_not_affine(inverse):

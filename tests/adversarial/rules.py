@@ -87,7 +87,8 @@ def prove(folder: Path, claim: Path, *extra) -> Run:
 
 
 def fuzz(folder: Path, claim: Path, *extra) -> Run:
-    return bnproof(folder, "fuzz", claim, "--json", "--no-timings", "--no-jax", "--time-budget", "10",
+    # generous: each search ends at its example count, whatever the speed; the budget only bounds a hang
+    return bnproof(folder, "fuzz", claim, "--json", "--no-timings", "--no-jax", "--time-budget", "120",
                    "--max-examples", "60", "--out-dir", folder / "fuzz-out", *extra)
 
 
