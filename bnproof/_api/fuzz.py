@@ -79,6 +79,10 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
         from ..symbolic_m.survivor import unasked
 
         unasked(outcome)
+    if outcome.witnesses and out_dir is not None:  # an existential claim's witnesses, for the checker
+        from ..search.exists import save_witnesses
+
+        save_witnesses(c, outcome, out_dir)
     path = None
     if outcome.refutation is not None and outcome.verdict == search.REFUTED and target is not None:
         try:

@@ -185,6 +185,10 @@ def _from_document(doc, name: str, path: Path | None = None, source=None, given:
         if not accepted:
             raise CertificateRejected(f"{path or name}: {line.partition(': ')[2]}")
         return document(doc, line, name)
+    if doc.get("verdict") == "witnessed":  # evidence found by a search: nothing to derive
+        raise BadInput(f"{path or name} is a witness certificate (an existential claim's witnesses, "
+                       "evidence and not a proof): bnproof latex writes refutations and proofs; "
+                       "bnproof check confirms it")
     if doc.get("kind") == "proof":
         return _proof(doc, f"ACCEPTED {name}: {line}", name, path, source)
     if "program" in doc:

@@ -78,6 +78,15 @@ def rejection(claim: Claim, sizes: dict, traced, instance: dict, witness: dict |
     return None
 
 
+def bind(claims: list, claim_file, doc: dict) -> tuple[bool, str]:
+    """`check --claim` of an accepted witness certificate: (bound, what was compared or why not)."""
+    why = difference(claims, claim_file, doc)
+    if why is not None:
+        return False, why
+    return True, (f"the claim, its programs and hints are those of {claim_file}, and its own code read "
+                  "without the tracer holds at every witness")
+
+
 def difference(claims: list, claim_file, doc: dict) -> str | None:
     """The first difference between an accepted witness certificate and the claim of its id
     in the claim file, or None: the claim object, each part's program and hints as the file
@@ -95,7 +104,12 @@ def difference(claims: list, claim_file, doc: dict) -> str | None:
         return f"{claim.id} in {claim_file} has no existential variables"
     if claim_object(claim) != doc["claim"]:
         return f"the claim (source, statement, kind or variables) differs from {claim.id} in {claim_file}"
+    from ..cli.run_check import sizes_difference
+
     for n, part in enumerate(doc["parts"]):
+        why = sizes_difference(claim, part["sizes"], f"part {n} is at")
+        if why is not None:  # before any tracing: an instance outside the statement is none of it
+            return why
         try:
             traced = trace(claim, part["sizes"])
         except Exception as err:  # noqa: BLE001 - the claim file is the user's code

@@ -119,6 +119,11 @@ def document_smt(doc) -> str:
 
     if type(doc) is not dict:
         raise CertificateRejected("certificate: the document is not a JSON object")
+    if doc.get("verdict") == "witnessed" and "parts" in doc:  # witnesses, confirmed by the checker itself
+        from ..errors import BadInput
+
+        raise BadInput("a witness certificate (an existential claim's witnesses) has no SMT-LIB "
+                       "export: its every fact is an exact evaluation, which bnproof check confirms")
     if "nonexistence" in doc:  # as the checker dispatches it: an existential claim
         from .smtlib_exists import exists_smt
 

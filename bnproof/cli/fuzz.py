@@ -177,6 +177,10 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                 outcome.verdict, outcome.reason = search.UNDECIDED, (
                     "a counterexample was found and certified, but its certificate could not be "
                     f"written: {err.filename or directory}: {err.strerror or err}")
+        if outcome.witnesses:  # an existential claim's witnesses, for the checker
+            from ..search.exists import save_witnesses
+
+            save_witnesses(c, outcome, directory)
         proof = None
         if prove:  # a claim that survives gets a proof for every m (its line comes first among the notes)
             import time

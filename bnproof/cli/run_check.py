@@ -159,6 +159,10 @@ def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
     if doc.get("kind") == "proof":
         ok, why = bind_proof(claims, claim_file, doc)
         return ok, why or ""
+    if doc.get("verdict") == "witnessed":  # an existential claim's witnesses
+        from ..certificate.exists_witnesses import bind as bind_witnesses
+
+        return bind_witnesses(claims, claim_file, doc)
     if "program" not in doc:
         return False, "not a program certificate, so there is no program to compare"
     claim = next((c for c in claims if c.id == doc["claim"]["id"]), None)

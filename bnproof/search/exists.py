@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
@@ -178,8 +179,6 @@ class _State:
         key, traced = self._of(s)
         allowance = allowance or budget.for_instance(self.deadline)
         inner = decide_inner(self.claim, traced, instance, s, allowance=allowance, numeric=self.numeric[key])
-        for event in inner.events:
-            self.report("solver", event)
         self.unknowns += sum(e.answer not in ("sat", "unsat") for e in inner.events)
         where = (key, repr(instance))
         self.undecided.pop(where, None)
@@ -247,6 +246,32 @@ def _certify_witnesses(claim, state: _State, outcome) -> None:
         outcome.reason = f"the witnesses were found, but the checker does not confirm their certificate: {err}"
         return
     outcome.witnesses = text
+
+
+def witnesses_path(claim: Claim, directory) -> Path:
+    """DIR/<claim id>.witnesses.json, beside where its refutation's certificate would be."""
+    from .fuzz import certificate_path
+
+    name = certificate_path(claim).relative_to("certificates")
+    return Path(directory) / name.with_name(name.name.removesuffix(".json") + ".witnesses.json")
+
+
+def save_witnesses(claim: Claim, outcome, directory) -> Path | None:
+    """Write a survival's witness certificate to DIR (the refutations' folder); the notes
+    say where.  A failure to write is a note too: the verdict rests on the search, and
+    the certificate only lets others check its witnesses."""
+    from ..atomic import write_text_atomic
+
+    if not outcome.witnesses or directory is None:
+        return None
+    path = witnesses_path(claim, directory)
+    try:
+        write_text_atomic(path, outcome.witnesses)
+    except OSError as err:
+        outcome.notes.append(f"the witness certificate could not be written: {path}: {err.strerror or err}")
+        return None
+    outcome.notes.append(f"witness certificate {path} (accepted by the checker: bnproof check {path})")
+    return path
 
 
 def _conclude(outcome, coverage, witnesses, undecided, rejection, seed) -> tuple[str, str | None]:
