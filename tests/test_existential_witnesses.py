@@ -260,6 +260,24 @@ def test_hints_are_declared_with_existential_variables():
     assert "shape (2,)" in traced.hint_notes[1]
 
 
+def test_a_hint_reads_a_law_as_the_residual_does():
+    """A hint gets what the residual gets: the Distribution, not its two variables."""
+    from bnproof.claims import Law
+
+    def first(xp, B):
+        return B[0]
+
+    claim = Claim("t/mean-exists", "test", r"\exists p : p = E[X]",
+                  lambda xp, X, p: p - xp.expect(first, X, 1), (Law("X", (), "k"),), sizes={"k": (2, 2)},
+                  kind="identity", exists=(Var("p"),), hints=(lambda xp, X: xp.expect(first, X, 1),))
+    traced = trace(claim, {"k": 2})
+    assert traced.hints[0] is not None, traced.hint_notes
+    instance = {"X_support": [Fraction(1), Fraction(3)], "X_weights": [Fraction(1), Fraction(3)]}
+    inner = decide_inner(claim, traced, instance, {"k": 2})
+    assert inner.verdict == WITNESS and inner.detail.startswith("hint 1")
+    assert inner.witness == {"p": Fraction(5, 2)}
+
+
 # --- 5. witness certificates and their forgeries -----------------------------------
 
 @pytest.fixture(scope="module")

@@ -109,6 +109,7 @@ def expand_laws(claim) -> None:
     object.__setattr__(claim, "residual", _with_distributions(claim.residual, laws))
     object.__setattr__(claim, "hypotheses", tuple(_with_distributions(h, laws) for h in claim.hypotheses))
     object.__setattr__(claim, "equalities", tuple(_with_distributions(e, laws) for e in claim.equalities))
+    object.__setattr__(claim, "hints", tuple(_with_distributions(h, laws) for h in claim.hints))
     if isinstance(claim.quantities, dict):  # anything else is refused by the claim's own checks
         object.__setattr__(claim, "quantities", {
             name: _with_distributions(q, laws) if callable(q) else q for name, q in claim.quantities.items()})
