@@ -86,7 +86,7 @@ def test_user_data_where_the_lemma_holds(tmp_path):
     assert proc.returncode == ExitCode.OK, proc.stderr
     out = json.loads(proc.stdout)
     assert (out["verdict"], out["lhs"], out["rhs"]) == ("holds", "0", "72/5")
-    assert (tmp_path / "certificates" / "lemma-4.5-instance.json").exists()
+    assert (tmp_path / "bnproof-out" / "lemma-4.5-instance.json").exists()  # where every command writes
 
 
 def test_decimals_are_read_exactly(tmp_path):
@@ -130,7 +130,7 @@ def test_bad_input_gives_one_line_error(tmp_path, data, code, fragment):
     path = data_file(tmp_path, data)
     proc = run("verify", "lemma-4.5", "--data", str(path), cwd=tmp_path)
     assert_one_line_error(proc, code, fragment)
-    assert not (tmp_path / "certificates").exists()  # nothing written half-way
+    assert not (tmp_path / "bnproof-out").exists()  # nothing written half-way
     assert not (tmp_path / "pwned").exists()
 
 

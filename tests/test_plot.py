@@ -86,7 +86,8 @@ def one_line_error(proc, code, fragment):
 
 @pytest.mark.parametrize("args, fragment", [
     (["plot", "lemma-4.5", "-o", "OUT.jpg"], "FILE.png or FILE.pdf"),
-    (["plot", "theorem-4.1", "-o", "OUT.png"], "unknown claim"),
+    (["plot", "theorem-4.1", "-o", "OUT.png"], "draws lemma-4.5 only"),
+    (["plot", "lemma-9.9", "-o", "OUT.png"], "unknown claim"),
     (["plot", "lemma-4.5", "--neuron", "2", "-o", "OUT.png"], "1 neuron"),
     (["plot", "lemma-4.5", "--data", "MISSING.json", "-o", "OUT.png"], "cannot read"),
 ])

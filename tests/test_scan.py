@@ -22,12 +22,16 @@ def run(capsys, *args):
     return exit_.value.code, captured.out, captured.err
 
 
-def run_ok(capsys, *args):
+def run_ok(capsys, *args, codes=(0, None)):
     try:
         main(list(args))
     except SystemExit as exit_:
-        assert exit_.code in (0, None), capsys.readouterr().err
+        assert exit_.code in codes, capsys.readouterr().err
     return capsys.readouterr().out
+
+
+# A few optimizer steps leave the optima unconverged: the scan is undecided (exit 10)
+SHORT = (0, None, ExitCode.UNDECIDED)
 
 
 def save(tmp_path, name="data.npz", **arrays):
@@ -65,7 +69,7 @@ def test_one_layer_scan_matches_the_exact_lemma(tmp_path, capsys):
 def test_digits_scan_json_same_seed_same_output(capsys):
     args = ("scan", "--dataset", "digits", "--widths", "4", "--samples", "60", "--max-steps", "30",
             "--seed", "1", "--json")
-    first, second = run_ok(capsys, *args), run_ok(capsys, *args)
+    first, second = run_ok(capsys, *args, codes=SHORT), run_ok(capsys, *args, codes=SHORT)
     assert first == second
     result = json.loads(first)
     assert "not a proof" in result["evidence"]
@@ -83,7 +87,7 @@ def test_digits_scan_json_same_seed_same_output(capsys):
 def test_synthetic_two_bn_layers_learned_affine_float32_table(capsys):
     out = run_ok(capsys, "scan", "--dataset", "synthetic", "--features", "5", "--samples", "40",
                  "--widths", "4,3", "--activation", "leaky-relu", "--loss", "squared",
-                 "--affine", "learned", "--dtype", "float32", "--max-steps", "20")
+                 "--affine", "learned", "--dtype", "float32", "--max-steps", "20", codes=SHORT)
     assert "float32" in out and "64-" not in out
     assert "not a proof" in out
     rows = [line for line in out.splitlines() if line.startswith("│")]

@@ -93,7 +93,8 @@ def test_cells_count_confirm_and_mark_degenerate_sizes(cells):
     assert by[(8, 8)].fails == 0 and by[(8, 8)].hypothesis_met > 100
 
 
-def test_study_cli_json_plot_and_same_seed_same_output(tmp_path, capsys, cells):
+def test_study_cli_json_plot_and_same_seed_same_output(tmp_path, capsys, cells, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # each failure confirmed is written into ./bnproof-out
     args = ["study", "lemma-4.5", "--m", "3,8", "--d", "2,8", "--trials", "300", "--seed", "5",
             "--confirm", "3", "--json"]
     outputs = []
@@ -119,7 +120,8 @@ def test_study_cli_json_plot_and_same_seed_same_output(tmp_path, capsys, cells):
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["study", "theorem-4.1"], "unknown claim"),
+    (["study", "theorem-4.1"], "knows lemma-4.5 only"),
+    (["study", "lemma-9.9"], "unknown claim"),
     (["study", "lemma-4.5", "--m", "3,x"], "--m expects"),
     (["study", "lemma-4.5", "--m", "1"], "--m: each size"),
     (["study", "lemma-4.5", "--dtype", "float16"], "--dtype"),

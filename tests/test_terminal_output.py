@@ -235,13 +235,19 @@ def _rows():
 
 
 def test_list_piped_is_plain_with_one_whole_id_a_line(tmp_path):
-    proc = run("list", cwd=ROOT, columns="40")
+    proc = run("list", cwd=ROOT, columns="")  # no width asked: one claim a line, for grep and cut
     out = proc.stdout.decode("utf-8")
     assert proc.returncode == 0
     assert not re.search(r"[\u2500-\u257f]|\x1b\[", out)  # no box drawing, no colour
     lines = out.splitlines()
-    assert lines[0].split() == ["claim", "source", "verdict"]
+    assert lines[0].split() == ["claim", "alias", "source", "verdict"]
     assert [line.split()[0] for line in lines[1:]] == [r["id"] for r in _rows()]
+    # COLUMNS given: the width is kept, each claim a block whose first line is its whole id
+    narrow = run("list", cwd=ROOT, columns="40").stdout.decode("utf-8")
+    assert not re.search(r"[\u2500-\u257f]|\x1b\[", narrow)
+    firsts = [line.split()[0] for line in narrow.splitlines() if not line.startswith(" ")]
+    assert firsts == [r["id"] for r in _rows()]
+    assert all(len(line) <= 40 or " " not in line.strip() for line in narrow.splitlines())
 
 
 @pytest.mark.parametrize("columns", [50, 80, 100, 160])

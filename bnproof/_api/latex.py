@@ -162,8 +162,12 @@ def _certificate_path(claim: str) -> Path:
         if proofs:
             raise BadInput(f"{claim} has a proof certificate for each fixed size: give one of "
                            + ", ".join(str(p.relative_to(folder.parent.parent)) for p in proofs))
+    from ..claims.api import all_claims, named
+    from ..claims.suggest import did_you_mean, names_of
+
+    near = "" if named(claim) is not None else did_you_mean(claim, names_of(all_claims()))
     raise BadInput(f"no certificate for {claim!r}: give lemma-4.5, a certificate file, or the id "
-                   "of a claim with a committed certificate (run `bnproof fuzz` to find one)")
+                   f"of a claim with a committed certificate (run `bnproof fuzz` to find one){near}")
 
 
 def _from_document(doc, name: str, path: Path | None = None, source=None, given: bool = False):

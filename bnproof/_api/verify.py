@@ -76,7 +76,9 @@ def canonical(claim):
     elif isinstance(claim, str):
         c = named(claim)
         if c is None:
-            raise BadInput(f"unknown claim {claim!r}; known claims: {', '.join(KNOWN_CLAIMS)}")
+            from ..claims.suggest import unknown_claim
+
+            raise BadInput(unknown_claim(claim))
     else:
         raise BadInput(f"a claim is a Claim object, a claim id or alias, or a claim file, "
                        f"not {type(claim).__name__}")
@@ -137,13 +139,17 @@ def run(claim: str, instance, *, crosscheck: bool = True, out: str | Path | None
 
         with status(f"deriving the optima exactly (m = {instance.m}, d = {instance.d})"):
             report = lemma45.analyse(instance)
+        numeric = None
         if worker is not None:
-            worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
+            try:
+                worker.submit([n.neuron for n in report.neurons], cc.points_for(report))
+            except OverflowError:  # an input no float holds: nothing for floats to compare
+                worker.cancel()
+                worker, numeric = None, cc.beyond_floats("an input beyond ±1.8e308")
         from ..render import report as render
 
         with status(f"writing the closed forms in the {instance.d} weights"):
             forms = render.forms_for(report)
-        numeric = None
         if worker is not None:
             with status("waiting for the JAX autodiff cross-check"):
                 numeric = cc.ensure(worker.result())

@@ -189,6 +189,8 @@ def resolve(name: str) -> list[Claim]:
                   or any(a.startswith(name + "/") for a in c.aliases)]
         if prefix:
             return prefix
-        raise BadInput(f"unknown claim {name!r}; `bnproof list` shows every claim")
+        from .suggest import unknown_claim
+
+        raise BadInput(unknown_claim(name))
     return matches
 

@@ -16,6 +16,7 @@ from ..program.evaluate import MAX_WORK, DomainError, Evaluator, Sign
 from ..program.trace import Node, Program, TraceRefused, traced_array
 from . import xp as namespaces
 from .api import Claim
+from .naming import hypothesis_label
 
 REFUTED, HOLDS, OUTSIDE, UNDECIDED = "refuted", "holds", "outside-hypotheses", "undecided"
 
@@ -26,6 +27,10 @@ class Traced:
     residual: int  # index of the residual's value
     hypotheses: tuple[int, ...]
     equalities: tuple[int, ...] = ()  # each must be exactly 0 (Claim.equalities)
+    labels: tuple[str, ...] = ()  # how a message names each hypothesis entry (naming.hypothesis_label)
+
+    def label(self, k: int) -> str:
+        return self.labels[k] if k < len(self.labels) else f"hypothesis {k + 1}"
 
 
 def _inputs(program: Program, var, shape) -> np.ndarray:
@@ -100,11 +105,12 @@ def trace(claim: Claim, sizes: dict) -> Traced:
     with program:  # refusals with no traced value at hand are recorded on this program
         residual = _node(program, claim.residual(xp, **values), claim.residual,
                          f"claim {claim.id}: the residual")
-        hyps = []
-        for h in claim.hypotheses:  # a hypothesis may be an array: every entry must be > 0
+        hyps, labels = [], []
+        for number, h in enumerate(claim.hypotheses, 1):  # an array: every entry must be > 0
             value = h(xp, **values)
             entries = value.ravel() if isinstance(value, np.ndarray) else [value]
             hyps.extend(_node(program, e, h, f"claim {claim.id}: a hypothesis").index for e in entries)
+            labels.extend(hypothesis_label(number, h, i, len(entries)) for i in range(1, len(entries) + 1))
         equalities = []
         for e in getattr(claim, "equalities", ()):  # every entry must be exactly 0
             value = e(xp, **values)
@@ -112,7 +118,7 @@ def trace(claim: Claim, sizes: dict) -> Traced:
             equalities.extend(_node(program, x, e, f"claim {claim.id}: an equality").index for x in entries)
     # whatever the claim's code caught: a refusal means the program is not what numpy runs
     program.check()
-    return Traced(program.steps, residual.index, tuple(hyps), tuple(equalities))
+    return Traced(program.steps, residual.index, tuple(hyps), tuple(equalities), tuple(labels))
 
 
 def sizes_of(claim: Claim, instance: dict) -> dict:
@@ -168,10 +174,11 @@ def outside_domains(claim: Claim, instance: dict) -> str | None:
     for v in claim.variables:
         value = np.asarray(instance[v.name], dtype=object)
         entries = [exact_number(x) for x in value.reshape(-1)]
+        which = v.name if value.ndim == 0 else f"an entry of {v.name}"  # a scalar has no entries
         if v.domain == "positive" and any(x <= 0 for x in entries):
-            return f"an entry of {v.name} is not positive"
+            return f"{which} is not positive"
         if v.domain == "nonzero" and any(x == 0 for x in entries):
-            return f"an entry of {v.name} is 0"
+            return f"{which} is 0"
         if v.domain == "symmetric":
             n = value.shape[0]
             if any(exact_number(value[i, j]) != exact_number(value[j, i])
@@ -206,9 +213,9 @@ def decide(claim: Claim, instance: dict, traced: Traced | None = None,
         for k, h in enumerate(traced.hypotheses):
             sign = evaluator.sign(h)
             if sign.sign is None:
-                return decision(UNDECIDED, None, f"hypothesis {k + 1}: {sign.how}")
+                return decision(UNDECIDED, None, f"{traced.label(k)}: {sign.how}")
             if sign.sign != 1:
-                return decision(OUTSIDE, None, f"hypothesis {k + 1} is not > 0 ({sign.how})")
+                return decision(OUTSIDE, None, f"{traced.label(k)} is not > 0 ({sign.how})")
         for k, e in enumerate(traced.equalities):  # exactly 0: never "within rounding of 0"
             sign = evaluator.sign(e)
             if sign.sign is None:

@@ -67,3 +67,16 @@ def reading_lines(reading: str, columns: int | None = None) -> list[str]:
     columns = columns or shutil.get_terminal_size((100, 24)).columns
     return textwrap.wrap(head + text, width=max(40, columns), subsequent_indent="  ",
                          break_on_hyphens=False)
+
+
+def hypothesis_label(number: int, function, entry: int = 1, entries: int = 1) -> str:
+    """How a message names hypothesis `number` (from 1, in the claim's order): by the
+    name given with `hypothesis`, else by its function's own name (never "<lambda>"),
+    with the entry of an array-valued one: 'hypothesis 2 (the batch variance
+    $\\sigma^2$)', 'hypothesis 1 (gram_minors, entry 2 of 3)'."""
+    name = hypothesis_name(function)
+    if name is None:
+        own = getattr(function, "__name__", "")
+        name = own if own.isidentifier() else None
+    parts = [p for p in (name, f"entry {entry} of {entries}" if entries > 1 else None) if p]
+    return f"hypothesis {number}" + (f" ({', '.join(parts)})" if parts else "")

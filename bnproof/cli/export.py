@@ -21,7 +21,8 @@ def export(
     # --smtlib stays accepted (scripts name it) though it is the only format and the default
     smtlib: bool = typer.Option(True, "--smtlib", show_default=False, help="Write SMT-LIB 2 (QF_NRA): the only format, "
                                 "and the default."),
-    out: Optional[Path] = typer.Option(None, "-o", "--out", help="Where to write (default: stdout)."),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", help="Where to write (default: stdout; "
+                                       "with --solve, the solver's answer then goes to stderr)."),
     solve: Optional[str] = typer.Option(
         None, "--solve", metavar="z3|cvc5",
         help="Also run this solver (its pip package) on the file; exit 6 unless it answers unsat."),
@@ -47,6 +48,8 @@ def export(
     if solve is not None and solve not in ("z3", "cvc5"):
         raise BadInput(f"--solve: unknown solver {solve!r}; use z3 or cvc5")
     text, confirmed = _smt(certificate, m)
+    # the solver answers first: nothing is printed as if confirmed before it has said so
+    answer = None if solve is None else _solved(text, solve, timeout)
     if out is not None:
         from ..atomic import write_text_atomic
 
@@ -54,20 +57,27 @@ def export(
             write_text_atomic(out, text)
         except OSError as exc:
             raise BadInput(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
-        typer.echo(f"wrote {out}: unsat from z3 or cvc5 confirms {certificate}")
-    elif solve is None:
+    if answer not in (None, "unsat"):
+        where = f" (the SMT-LIB is written to {out})" if out is not None else ""
+        raise NotConfirmed(f"{solve} answered {answer}: {certificate} is not confirmed{where}")
+    if out is None:
+        # the SMT-LIB on stdout, as the help says, whatever else is asked; the solver's
+        # answer then goes to stderr, so that stdout stays the file
         typer.echo(text, nl=False)
-    if solve is not None:
-        from ..certificate import solvers
+    else:
+        typer.echo(f"wrote {out}: unsat from z3 or cvc5 confirms {certificate}")
+    if answer is not None:
+        typer.echo(f"{solve}: unsat: {confirmed}", err=out is None)
 
-        if not solvers.available(solve):
-            raise BadInput(f"--solve {solve}: the solver is not installed; install it with "
-                           f"pip install \"bnproof[smt]\" (z3 and cvc5) or pip install {solvers.PACKAGES[solve]} "
-                           "(that one alone)")
-        answer = solvers.solve(text, solve, timeout)
-        if answer != "unsat":
-            raise NotConfirmed(f"{solve} answered {answer}: {certificate} is not confirmed")
-        typer.echo(f"{solve}: unsat: {confirmed}")
+
+def _solved(text: str, solve: str, timeout: float) -> str:
+    from ..certificate import solvers
+
+    if not solvers.available(solve):
+        raise BadInput(f"--solve {solve}: the solver is not installed; install it with "
+                       f"pip install \"bnproof[smt]\" (z3 and cvc5) or pip install {solvers.PACKAGES[solve]} "
+                       "(that one alone)")
+    return solvers.solve(text, solve, timeout)
 
 
 def _smt(certificate: Path, m: Optional[int]) -> tuple[str, str]:

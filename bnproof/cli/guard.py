@@ -36,12 +36,7 @@ def guarded(body: Callable[[], int | None], as_json: bool) -> NoReturn:
         code = body()
     except BnproofError as err:
         if as_json:  # a script reading stdout gets an object it can parse, then the code
-            import json
-
-            payload = {"error": str(err), "exit_code": int(err.exit_code)}
-            if getattr(err, "finished", None):  # the claims a stopped run had finished: still one document
-                payload["finished"] = err.finished
-            echo(json.dumps(payload, indent=2, ensure_ascii=False))
+            _json_error(str(err), err.exit_code, getattr(err, "finished", None))
         echo(f"error: {err}", err=True)
         sys.exit(err.exit_code)
     except KeyboardInterrupt:
@@ -49,16 +44,28 @@ def guarded(body: Callable[[], int | None], as_json: bool) -> NoReturn:
         sys.exit(ExitCode.INTERRUPTED)
     except OSError as err:
         if err.errno != errno.EPIPE:  # a reader that went away (| head): exit 1 quietly, as click
-            _internal(err)
+            _internal(err, as_json)
         sys.stdout, sys.stderr = _Pacified(sys.stdout), _Pacified(sys.stderr)
         sys.exit(1)
     except Exception as err:  # noqa: BLE001 - the last line of defence
-        _internal(err)
+        _internal(err, as_json)
     sys.exit(code or 0)
 
 
-def _internal(err: Exception) -> NoReturn:
+def _json_error(message: str, code: int, finished=None) -> None:
+    import json
+
+    payload = {"error": message, "exit_code": int(code)}
+    if finished:  # the claims a stopped run had finished: still one document
+        payload["finished"] = finished
+    echo(json.dumps(payload, indent=2, ensure_ascii=False))
+
+
+def _internal(err: Exception, as_json: bool = False) -> NoReturn:
     if os.environ.get("BNPROOF_DEBUG"):
         raise err
-    echo(f"internal error: {type(err).__name__}: {err} (set BNPROOF_DEBUG=1 for a traceback)", err=True)
+    message = f"internal error: {type(err).__name__}: {err}"
+    if as_json:  # a bug too is one object on stdout, as docs/cli.md promises for every error
+        _json_error(message, ExitCode.INTERNAL)
+    echo(f"{message} (set BNPROOF_DEBUG=1 for a traceback)", err=True)
     sys.exit(ExitCode.INTERNAL)

@@ -50,53 +50,88 @@ def with_proofs(rows: list[dict]) -> list[dict]:
     return rows
 
 
-HEADER = ("claim", "source", "verdict")
-# Below this many columns beside the longest id, a table would squeeze the
+HEADER = ("claim", "alias", "source", "verdict")
+# Below this many columns beside the longest id and alias, a table would squeeze the
 # source and verdict to a word a line: each claim gets a block instead.
 ROOM = 40
+INDENT = "    "
+
+
+def _width() -> int | None:
+    """The width to keep to: the terminal's; piped, COLUMNS where it is set (the user
+    asked for that width), else none (one claim a line, for grep and cut)."""
+    import os
+    import sys
+
+    from ..render import unicode_math
+
+    if sys.stdout.isatty():
+        return unicode_math.width()
+    columns = os.environ.get("COLUMNS", "").strip()
+    return int(columns) if columns.isdigit() and int(columns) > 0 else None
 
 
 def _lines(rows: list[dict], terminal: bool | None = None, columns: int | None = None) -> list[str]:
-    """The listing as lines.  Piped (or `terminal=False`): plain aligned
-    columns, one claim a line, no box drawing or colour, for grep and cut.  On
-    a terminal: a table whose claim column is as wide as the longest id, so
-    that no id is ever broken; on a terminal too narrow for that, one block per
-    claim, the id alone on its first line."""
+    """The listing as lines, each claim with the aliases people type for it.  Piped (or
+    `terminal=False`): plain aligned columns, no box drawing or colour, one claim a
+    line where no width is given or the lines fit it, else one block per claim, its
+    lines wrapped to the width.  On a terminal: a table whose claim and alias columns
+    are as wide as their longest entry, so that no id is ever broken; on a terminal too
+    narrow for that, one block per claim, the id on its first line."""
     import sys
 
     from ..render import unicode_math
 
     terminal = sys.stdout.isatty() if terminal is None else terminal
-    columns = unicode_math.width() if columns is None else columns
-    cells = [(r["id"], r["source_short"], r["verdict_text"]) for r in rows]
+    if columns is None:
+        columns = unicode_math.width() if terminal else _width()
+    cells = [(r["id"], ", ".join(r.get("aliases") or ()), r["source_short"], r["verdict_text"]) for r in rows]
     longest = max([len(HEADER[0])] + [len(c[0]) for c in cells])
+    aliases = max([len(HEADER[1])] + [len(c[1]) for c in cells])
     if not terminal:
         lines = _plain(cells)
-    elif columns < longest + ROOM:
-        lines = [line for c in cells for line in [c[0], *_indented(c[1], columns), *_indented(c[2], columns)]]
+        if columns is not None and max(len(line) for line in lines) > columns:
+            lines = _blocks(cells, columns)
+    elif columns < longest + aliases + ROOM:
+        lines = _blocks(cells, columns)
     else:
-        lines = _table(cells, longest, columns)
+        lines = _table(cells, longest, aliases, columns)
     if unicode_math.unicode_ok():
         return lines
     return [unicode_math.ascii_line(line) for line in lines]
+
+
+def _blocks(cells: list[tuple], columns: int) -> list[str]:
+    """Each claim as a block: its id (with its aliases where they fit beside it), then
+    its source and verdict indented, wrapped to `columns`."""
+    lines = []
+    for claim, alias, source, verdict in cells:
+        head = f"{claim}  (alias: {alias})" if alias else claim
+        if len(head) <= columns or not alias:
+            lines.append(head)
+        else:
+            lines += [claim, *_indented(f"alias: {alias}", columns)]
+        lines += [*_indented(source, columns), *_indented(verdict, columns)]
+    return lines
 
 
 def _indented(text: str, columns: int) -> list[str]:
     import textwrap
 
     # a path or an id is one word: never broken
-    return textwrap.wrap(text, columns, initial_indent="    ", subsequent_indent="    ",
-                         break_long_words=False, break_on_hyphens=False) or ["    "]
+    return textwrap.wrap(text, max(columns, len(INDENT) + 1), initial_indent=INDENT, subsequent_indent=INDENT,
+                         break_long_words=False, break_on_hyphens=False) or [INDENT]
 
 
 def _plain(cells: list[tuple]) -> list[str]:
-    rows = [HEADER, *cells]
+    rows = [HEADER, *[tuple(c or "-" if k == 1 else c for k, c in enumerate(r)) for r in cells]]
     w0 = max(len(r[0]) for r in rows)
     w1 = max(len(r[1]) for r in rows)
-    return [f"{a:<{w0}}  {b:<{w1}}  {c}".rstrip() for a, b, c in rows]
+    w2 = max(len(r[2]) for r in rows)
+    return [f"{a:<{w0}}  {b:<{w1}}  {c:<{w2}}  {d}".rstrip() for a, b, c, d in rows]
 
 
-def _table(cells: list[tuple], longest: int, columns: int) -> list[str]:
+def _table(cells: list[tuple], longest: int, aliases: int, columns: int) -> list[str]:
     import io
 
     from rich.console import Console
@@ -104,7 +139,8 @@ def _table(cells: list[tuple], longest: int, columns: int) -> list[str]:
 
     table = Table(show_lines=False)
     table.add_column(HEADER[0], no_wrap=True, min_width=longest)
-    for column in HEADER[1:]:
+    table.add_column(HEADER[1], no_wrap=True, min_width=aliases)
+    for column in HEADER[2:]:
         table.add_column(column, overflow="fold")
     for row in cells:
         table.add_row(*row)

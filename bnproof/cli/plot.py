@@ -27,11 +27,9 @@ def plot(
 
     For d > 2 the figure is the 2-D slice through W* spanned by the BN direction
     and W0 − W*, and says so in its title."""
-    from ..claims.api import named
+    from ..claims.suggest import only_lemma
 
-    paper = named(claim)
-    if claim != "lemma-4.5" and (paper is None or "lemma-4.5" not in paper.aliases):
-        raise BadInput(f"unknown claim {claim!r}; `bnproof plot` draws lemma-4.5")
+    only_lemma(claim, "`bnproof plot` draws lemma-4.5")
     fmt = FORMATS.get(out.suffix.lower())
     if fmt is None:
         raise BadInput(f"cannot tell the format of {out}: name it FILE.png or FILE.pdf")
@@ -50,5 +48,10 @@ def plot(
     from ..atomic import write_bytes_atomic
     from ..render.plot import figure_bytes
 
-    write_bytes_atomic(out, figure_bytes(report, fmt, neuron - 1))
+    try:
+        figure = figure_bytes(report, fmt, neuron - 1)
+    except OverflowError:  # the exact analysis is done; only its drawing, in floats, cannot be
+        raise BadInput("the instance's values are beyond float64's range: the figure, drawn in floats, "
+                       "cannot show them (`bnproof verify` decides the instance exactly)") from None
+    write_bytes_atomic(out, figure)
     typer.echo(f"wrote {out}", err=True)

@@ -11,8 +11,12 @@ from .echo import echo
 
 
 def _default_certificate_path(claim: str, data: Path | None) -> Path:
+    """bnproof-out/<claim>.json, or <claim>-<data stem>.json: where every command writes
+    (cli/outputs.py), never the committed certificates/."""
+    from .outputs import default
+
     name = claim if data is None else f"{claim}-{data.stem}"
-    return Path("certificates") / f"{name}.json"
+    return default(f"{name}.json")
 
 
 def run(claim: str, data: Path | None, as_json: bool, out: Path | None, crosscheck: bool) -> int:
@@ -58,9 +62,9 @@ def _verify_claim(claim, data: Path | None, out: Path | None, as_json: bool, cro
 
     raw = claim_data(claim, data)
     if out is None:
-        from .fuzz import DEFAULT_OUT_DIR
+        from .outputs import default
 
-        out = Path(DEFAULT_OUT_DIR) / f"{claim.id}-{data.stem}.json"
+        out = default(f"{claim.id}-{data.stem}.json")
     result = verify_claim(claim, raw, out=out, crosscheck=crosscheck)
     if as_json:
         echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))

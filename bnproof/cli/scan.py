@@ -10,6 +10,7 @@ import typer
 
 from ..errors import BadInput, ExitCode
 from .application import EPILOG, app
+from .outputs import OUT_DIR
 
 MAX_LAYERS, MAX_WIDTH = 32, 1 << 16
 EVIDENCE = ("numerical evidence on one sampled dataset and initialization, not a proof; "
@@ -58,6 +59,11 @@ def scan(
                                         "for the optima (default 1e-6 for float64, 1e-3 for float32)."),
     max_steps: int = typer.Option(5000, "--max-steps", min=1, help="L-BFGS steps per optimum, at most."),
     seed: int = typer.Option(0, "--seed", help="Seed for the data subset and W0: same seed, same output."),
+    out_dir: Path = typer.Option(
+        Path(OUT_DIR), "--out-dir", metavar="DIR",
+        help="Where a layer on which the Lemma fails is written, when it is the Lemma's setting (the output "
+             "layer: BN, a squared loss, γ and β fixed), as data for `bnproof verify lemma-4.5 --data`, which "
+             "decides it exactly: DIR/scan-<dataset>-seed<seed>-layer<l>.json."),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (one network): "
         '{"dataset", "network", ..., "layers"}, "layers" a list with one object per layer.'),
@@ -69,7 +75,8 @@ def scan(
     Lemma's residual per neuron as printed, and ‖∇Ĉ(k·W*)‖, which the Lemma's proof
     assumes to be 0.  The result is evidence from floating point on one sample,
     never a proof.  Exit code 1 when the Lemma fails on some layer (numerically,
-    beyond floating-point error, both optima converged), 0 otherwise."""
+    beyond floating-point error, both optima converged), else 10 when it is
+    undecided on some layer, else 0."""
     import numpy as np
 
     hidden = parse_widths(widths)
@@ -114,12 +121,83 @@ def scan(
         "tol": tol, "max_steps": max_steps, "seed": seed,
         "layers": [r.to_json() for r in reports],
     }
+    notes = _export_failures(reports, result, params, spec, ds, seed, out_dir)
     if as_json:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         _print_table(result)
-    if any(r.verdict == numeric_scan.FAILS for r in reports):  # a script sees the failure too
-        raise typer.Exit(ExitCode.REFUTED)
+        for note in notes:
+            typer.echo(note)
+    raise typer.Exit(exit_code([r.verdict for r in reports]))
+
+
+def exit_code(verdicts: list[str]) -> ExitCode:
+    """A failure on any layer is the scan's verdict (a script sees it too); else an
+    undecided layer leaves the whole scan undecided, as every command reports it."""
+    from ..numeric import scan as numeric_scan
+
+    if numeric_scan.FAILS in verdicts:
+        return ExitCode.REFUTED
+    if numeric_scan.UNDECIDED in verdicts:
+        return ExitCode.UNDECIDED
+    return ExitCode.OK
+
+
+def _export_failures(reports, result: dict, params, spec, ds, seed: int, out_dir: Path) -> list[str]:
+    """Each layer on which the Lemma fails, written as verify --data JSON where it is the
+    Lemma's setting (its layer object's "verify_data" names the file, else null and
+    "verify_data_why" says why not); the lines that say so."""
+    import re
+
+    from ..atomic import write_text_atomic
+    from ..numeric import scan as numeric_scan
+
+    notes = []
+    for report, layer in zip(reports, result["layers"]):
+        layer["verify_data"] = None
+        if report.verdict != numeric_scan.FAILS:
+            continue
+        why = numeric_scan.lemma_setting(spec, report.layer - 1)
+        if why is not None:
+            layer["verify_data_why"] = why
+            notes.append(f"Layer {report.layer} fails numerically, but it is not Lemma 4.5's setting ({why}): "
+                         "there is no instance for `bnproof verify` to decide exactly.")
+            continue
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(ds.name).stem) or "data"
+        path = out_dir / f"scan-{stem}-seed{seed}-layer{report.layer}.json"
+        data, places, certifiable = _certifiable_instance(params, spec, report.layer - 1, ds,
+                                                          f"bnproof scan {stem}, seed {seed}, layer {report.layer}")
+        try:
+            write_text_atomic(path, json.dumps(data) + "\n")
+        except OSError as exc:
+            raise BadInput(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+        layer["verify_data"], layer["verify_data_places"] = str(path), places
+        how = ("its floats as the exact rationals they are" if places is None else
+               f"its floats rounded to {places} decimal places: their own rationals would exceed the checker's "
+               "limits")
+        if not certifiable:
+            how += "; still beyond the checker's limits: scan fewer --samples to decide it"
+        notes.append(f"Layer {report.layer} fails numerically; written ({how}) as data that decides it "
+                     f"exactly: bnproof verify lemma-4.5 --data {path}")
+    return notes
+
+
+def _certifiable_instance(params, spec, layer: int, ds, name: str) -> tuple[dict, int | None, bool]:
+    """The layer's instance with the floats' own rationals where its certificate fits the
+    checker's limits, else rounded to the most decimal places that fit (the fewest tried
+    where none does): (data, places or None, whether it fits)."""
+    from ..errors import BadInput as Refused
+    from ..instance import check_certifiable, instance_from_json
+    from ..numeric import scan as numeric_scan
+
+    for places in numeric_scan.PLACES:
+        data = numeric_scan.lemma_instance(params, spec, layer, ds.X, ds.Y, name, places)
+        try:
+            check_certifiable(instance_from_json(data))
+        except Refused:
+            continue
+        return data, places, True
+    return data, places, False
 
 
 class _progress:

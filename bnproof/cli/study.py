@@ -11,8 +11,8 @@ import typer
 from ..errors import BadInput, ExitCode
 from . import distributed_options as options
 from .application import EPILOG, app
+from .outputs import OUT_DIR
 
-CLAIMS = ("lemma-4.5", "santurkar2018/lemma-4.5")
 MAX_SIZE, MAX_TRIALS = 4096, 10**9
 
 
@@ -40,6 +40,10 @@ def study(
         False, "--json", help="Print one JSON object (one study): "
         '{"claim", "trials", "seed", ..., "cells"}, "cells" a list with one object per cell.'),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Write the rate plot: FILE.png or FILE.pdf."),
+    out_dir: Path = typer.Option(
+        Path(OUT_DIR), "--out-dir", metavar="DIR",
+        help="Where each failure confirmed exactly is written, as data for `bnproof verify lemma-4.5 --data`: "
+             "DIR/study-m<m>-d<d>-seed<seed>-<k>.json."),
     distributed: bool = options.DISTRIBUTED,
     coordinator: Optional[str] = options.COORDINATOR,
     num_processes: Optional[int] = options.NUM_PROCESSES,
@@ -51,11 +55,14 @@ def study(
     form (one jitted call, sharded over all JAX devices) gives the rate among the
     instances with ⟨W0, W*⟩ > 0 and a 95% Wilson interval: sampled evidence.  A
     sample of the failures is rationalized and decided by the exact engine; exit
-    code 1 when at least one failure is confirmed exactly (the Lemma is refuted).
+    code 1 when at least one failure is confirmed exactly (the Lemma is refuted);
+    the first few are shown, and each is written as data that `bnproof verify
+    lemma-4.5 --data` decides again.
     With --distributed, the processes share the chunks of trials and the exact
     confirmations, and process 0 reports the single process's result."""
-    if claim not in CLAIMS:
-        raise BadInput(f"unknown claim {claim!r}; `bnproof study` knows lemma-4.5")
+    from ..claims.suggest import only_lemma
+
+    only_lemma(claim, "`bnproof study` knows lemma-4.5")
     if dtype not in ("float64", "float32"):
         raise BadInput(f"--dtype must be float64 or float32; got {dtype!r}")
     if out is not None and out.suffix.lower() not in (".png", ".pdf"):
@@ -87,6 +94,7 @@ def study(
         result["processes"] = cluster.count
     if not cluster.leader:  # every process holds the result; process 0 alone reports it
         raise typer.Exit(ExitCode.REFUTED if confirmed else ExitCode.OK)
+    result["failures"] = write_failures(cells, seed, out_dir)
     if out is not None:
         from ..numeric import study_plot
 
@@ -95,9 +103,61 @@ def study(
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         _print_table(result)
+        _print_failures(result["failures"])
         if out is not None:
             typer.echo(f"wrote {out}", err=True)
     raise typer.Exit(ExitCode.REFUTED if confirmed else ExitCode.OK)
+
+
+SHOWN = 3  # failures shown in the report; every one is written
+
+
+def write_failures(cells, seed: int, out_dir: Path) -> list[dict]:
+    """Each failure confirmed exactly, written as verify --data JSON: {"m", "d",
+    "residual", "file"} for each, in the study's order."""
+    import json as json_module
+
+    from ..atomic import write_text_atomic
+
+    written = []
+    for cell in cells:
+        for k, found in enumerate(cell.confirmed, 1):
+            path = out_dir / f"study-m{cell.m}-d{cell.d}-seed{seed}-{k}.json"
+            data = {**found["instance"], "name": f"bnproof study failure m = {cell.m}, d = {cell.d}, "
+                                                 f"seed {seed}, #{k}"}
+            try:
+                write_text_atomic(path, json_module.dumps(data, indent=1) + "\n")
+            except OSError as exc:
+                raise BadInput(f"cannot write {path}: {exc.strerror or type(exc).__name__}") from None
+            written.append({"m": cell.m, "d": cell.d, "residual": found["residual"], "file": str(path)})
+    return written
+
+
+def _print_failures(failures: list[dict]) -> None:
+    """The first few failures confirmed exactly, each with its exact residual and the
+    file that `bnproof verify lemma-4.5 --data` decides again."""
+    if not failures:
+        return
+    from fractions import Fraction
+
+    from ..render import unicode_math
+    from ..render.exact_text import approx_text
+
+    shown = failures[:SHOWN]
+    which = (f"The first {len(shown)} of the {len(failures)} failures" if len(failures) > len(shown)
+             else "The failure" + ("s" if len(failures) > 1 else ""))
+    lines = [f"{which} confirmed exactly (RHS − LHS < 0), each written as data for "
+             "`bnproof verify lemma-4.5 --data FILE`:"]
+    unicode = unicode_math.unicode_ok()
+    for f in shown:
+        residual = f["residual"]  # our own exact text, "p/q"
+        value = (unicode_math.math(residual) if unicode else residual) if len(residual) <= 40 \
+            else "≈ " + approx_text(Fraction(residual))
+        lines.append(f"  m = {f['m']}, d = {f['d']}: RHS − LHS = {value}   {f['file']}")
+    if len(failures) > len(shown):
+        lines.append(f"  … and {len(failures) - len(shown)} more in {Path(failures[0]['file']).parent}")
+    for line in lines:
+        typer.echo(line if unicode else unicode_math.ascii_line(line))
 
 
 class _progress:

@@ -26,9 +26,9 @@ def verify(
         False, "--json", help="Print one JSON object (one claim, one instance): "
         '{"claim", "statement", "instance", "verdict", "residual", "certificate", ...}.'),
     out: Optional[Path] = typer.Option(
-        None, "--out", help="Where to write the certificate (default for lemma-4.5: "
-        "certificates/<claim>.json, or certificates/<claim>-<data stem>.json; for any other claim: "
-        "bnproof-out/<claim id>-<data stem>.json, written only for a refutation)."),
+        None, "--out", help="Where to write the certificate (default: bnproof-out/<claim>.json, or "
+        "bnproof-out/<claim>-<data stem>.json with --data; for a claim other than lemma-4.5, written only "
+        "for a refutation)."),
     crosscheck: bool = typer.Option(True, "--crosscheck/--no-crosscheck",
                                     help="Cross-check every exact derivative with JAX autodiff."),
 ) -> None:

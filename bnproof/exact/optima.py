@@ -150,6 +150,9 @@ class Closest:
     point: fmpq_mat | None
     distance2: fmpq
     scale: fmpq | None  # t with point = t·b + (kernel part)
+    # where the infimum is not attained: the point t·b + (kernel part) tends to as t → 0,
+    # whose distance to W0 is the infimum (None otherwise)
+    approached: fmpq_mat | None = None
 
 
 def _in_span(basis: fmpq_mat, v: fmpq_mat) -> bool:
@@ -172,7 +175,7 @@ def closest_bn_optimum(opt: BNOptima, w0: fmpq_mat) -> Closest:
         point = b * t + kernel_part
         diff = w0 - point
         return Closest(point, dot(diff, diff), t)
-    return Closest(None, dot(rest, rest), None)
+    return Closest(None, dot(rest, rest), None, kernel_part)
 
 
 def describe_ray(opt: BNOptima, names: list[str]) -> str:

@@ -210,3 +210,47 @@ def scan(params, spec: net.Spec, X, Y, tol: float, max_steps: int, tick=None) ->
     X, Y = jnp.asarray(X, spec.jnp_dtype), jnp.asarray(Y, spec.jnp_dtype)
     return [scan_layer(params, spec, layer, X, Y, tol, max_steps, tick)
             for layer in spec.bn_layers]
+
+
+def lemma_setting(spec: net.Spec, layer: int) -> str | None:
+    """Why layer `layer` (from 0) is not Lemma 4.5's setting, or None when it is: the
+    output layer, with BN, no activation after it, a squared loss, γ and β constants
+    (the earlier layers, fixed, only make its input)."""
+    if layer != spec.depth - 1:
+        return "a hidden layer: the loss reaches it through the layers after it"
+    if not spec.bn_output:
+        return "the output layer has no BN"
+    if spec.loss != "squared":
+        return "the loss is not squared"
+    if spec.affine != "fixed":
+        return "γ and β are learned"
+    return None
+
+
+# Decimal places tried, in turn, where the floats' own rationals (2⁻⁵² and finer) would make a
+# certificate beyond the checker's limits (a hidden layer's tanh outputs): one common
+# denominator keeps the exact engine's numbers short, where nearest rationals would not
+PLACES = (None, 6, 3)
+
+
+def lemma_instance(params, spec: net.Spec, layer: int, X, Y, name: str,
+                   places: int | None = None) -> dict:
+    """Layer `layer` in Lemma 4.5's setting (lemma_setting) as `verify --data` reads it:
+    its input as X, the targets, W0, γ and β, each float written as the exact rational
+    it is ("p/q"), so that verify decides the very instance the scan computed on, or
+    rounded to `places` decimal places; the loss is the mean over the batch, as the scan's."""
+    from fractions import Fraction
+
+    H = np.asarray(net.input_of(params, spec, layer, jnp.asarray(X, spec.jnp_dtype)), np.float64)
+    p = params[layer]
+
+    def exact(values) -> list:
+        if np.ndim(values):
+            return [exact(v) for v in values]
+        q = Fraction(float(values))
+        return str(q if places is None else Fraction(round(q * 10**places), 10**places))
+
+    Y = np.asarray(jnp.asarray(Y, spec.jnp_dtype), np.float64)  # the targets as the scan's loss saw them
+    return {"X": exact(H), "Y": exact(Y), "W0": exact(np.asarray(p["W"], np.float64)),
+            "gamma": exact(np.asarray(p["gamma"], np.float64)), "beta": exact(np.asarray(p["beta"], np.float64)),
+            "loss": "mean", "name": name}

@@ -55,6 +55,9 @@ class Cell:
     min_residual: float | None = None
     sampled: list = field(default_factory=list)  # (X, y, W0) float instances that fail
     exact: dict = field(default_factory=dict)  # outcome → count over the sample
+    # each failure the exact engine confirmed, in sample order: {"instance": the rationalized
+    # instance in verify --data's format, "residual": RHS − LHS exactly}
+    confirmed: list = field(default_factory=list)
 
     @property
     def rate(self) -> float | None:
@@ -190,11 +193,13 @@ def _run(cells: list, trials: int, seed: int, confirm: int, dtype, kernel, tick,
     for i, chunk, _ in work:
         _merge(cells[i], found[(i, chunk)], confirm)
     samples = [(i, k) for i, cell in enumerate(cells) for k in range(len(cell.sampled))]
-    mine = [[i, k, confirm_exactly(*cells[i].sampled[k])] for i, k in cluster.mine(samples)]
-    decided = {(i, k): outcome for part in cluster.gather(mine) for i, k, outcome in part}
+    mine = [[i, k, *confirmed_failure(*cells[i].sampled[k])] for i, k in cluster.mine(samples)]
+    decided = {(i, k): (outcome, found) for part in cluster.gather(mine) for i, k, outcome, found in part}
     for i, k in samples:
-        outcome = decided[(i, k)]
+        outcome, found = decided[(i, k)]
         cells[i].exact[outcome] = cells[i].exact.get(outcome, 0) + 1
+        if found is not None:
+            cells[i].confirmed.append(found)
     return cells
 
 
@@ -205,8 +210,15 @@ def rationalize(values, bound: int):
 def confirm_exactly(X, y, W0) -> str:
     """'confirmed' if the exact engine refutes the Lemma on a rationalization of the
     instance; otherwise its last verdict ('holds', 'hypothesis-not-met', 'degenerate')."""
+    return confirmed_failure(X, y, W0)[0]
+
+
+def confirmed_failure(X, y, W0) -> tuple[str, dict | None]:
+    """confirm_exactly's outcome and, when confirmed, the refuted instance as `verify
+    --data` reads it, with its exact residual: the failure, for anyone to decide again."""
     from ..claims import lemma45
     from ..errors import DegenerateInstance
+    from ..exact.linalg import to_fraction
     from ..instance import Instance
 
     outcome = "holds"
@@ -217,12 +229,14 @@ def confirm_exactly(X, y, W0) -> str:
             W0=(rationalize(W0, bound),),
             gamma=(Fraction(1),), beta=(Fraction(0),), loss="sum", name="study instance")
         try:
-            outcome = lemma45.analyse(instance).verdict
+            report = lemma45.analyse(instance)
+            outcome = report.verdict
         except DegenerateInstance:
             outcome = "degenerate"
         if outcome == lemma45.REFUTED:
-            return "confirmed"
-    return outcome
+            residual = str(to_fraction(report.neurons[0].residual))
+            return "confirmed", {"instance": instance.to_json(), "residual": residual}
+    return outcome, None
 
 
 def run_study(ms, ds, trials: int, seed: int, confirm: int, dtype="float64", tick=None, cluster=None,

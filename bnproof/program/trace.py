@@ -243,6 +243,22 @@ def attribute_refused(value, name: str, program: "Program | None") -> AttributeE
     return AttributeError(f"{type(value).__name__!r} object has no attribute {name!r}")
 
 
+def _exact_spelling(value: float) -> str:
+    """How to write a float constant exactly: 1/3 in Python is 0.333…, a float, so
+    `(1/3) * x` names xp.q(1, 3), the exact third the claim means."""
+    import math
+
+    if not math.isfinite(value):
+        return "a claim's constants are exact numbers (int, Fraction or xp.q(p, q))"
+    guess = Fraction(value).limit_denominator(10**6)
+    if float(guess) == value and guess.denominator > 1:
+        return (f"write xp.q({guess.numerator}, {guess.denominator}) (or Fraction({guess.numerator}, "
+                f"{guess.denominator})) for the exact {guess}")
+    if float(guess) == value:
+        return f"write {guess.numerator}, an int"
+    return "write it exactly, as xp.q(p, q) or a Fraction"
+
+
 class Node:
     """One value of a program; arithmetic on nodes emits steps.
 
@@ -268,6 +284,9 @@ class Node:
             return other
         if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
             return self.program.const(other)
+        if isinstance(other, float):
+            raise self._refuse(TypeError(f"cannot mix a traced value with the float {other!r}: "
+                                         f"{_exact_spelling(other)}"))
         raise self._refuse(TypeError(f"cannot mix a traced value with {type(other).__name__} "
                                      "(use exact numbers: int or Fraction)"))
 

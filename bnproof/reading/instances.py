@@ -80,10 +80,11 @@ def outside_domains(claim, arrays: dict) -> str | None:
     for v in claim.variables:
         value = arrays[v.name]
         entries = list(value.reshape(-1))
+        which = v.name if value.ndim == 0 else f"an entry of {v.name}"  # a scalar has no entries
         if v.domain == "positive" and any(x <= 0 for x in entries):
-            return f"an entry of {v.name} is not positive"
+            return f"{which} is not positive"
         if v.domain == "nonzero" and any(x == 0 for x in entries):
-            return f"an entry of {v.name} is 0"
+            return f"{which} is 0"
         if v.domain == "symmetric":
             n = value.shape[0]
             if any(value[i, j] != value[j, i] for i in range(n) for j in range(i + 1, n)):

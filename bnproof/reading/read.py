@@ -200,8 +200,21 @@ def _stopped(verdict: str, detail: str) -> Reading:
     return Reading(verdict, None, detail)
 
 
+def _hypothesis(number: int, function) -> str:
+    """'hypothesis 2 (its name)', by the name claims.hypothesis gave it, read as the
+    attribute it is (the reading imports nothing of the claims but their format)."""
+    seen = 0
+    while function is not None and seen < 16:  # a Law's wrapper chain, never a cycle
+        name = getattr(function, "bnproof_name", None)
+        if isinstance(name, str):
+            return f"hypothesis {number} ({name})"
+        function, seen = getattr(function, "__wrapped__", None), seen + 1
+    return f"hypothesis {number}"
+
+
 def _verdict(claim, session: Session, residual: Outcome, hypotheses: list, equalities: list) -> Reading:
-    conditions = [(f"hypothesis {k + 1}", h, 1, "is not > 0") for k, h in enumerate(hypotheses)]
+    conditions = [(_hypothesis(k + 1, f), h, 1, "is not > 0")
+                  for k, (f, h) in enumerate(zip(claim.hypotheses, hypotheses))]
     conditions += [(f"equality {k + 1}", e, 0, "is not exactly 0") for k, e in enumerate(equalities)]
     for what, outcome, wanted, otherwise in conditions:
         if outcome.entries is None:

@@ -62,6 +62,32 @@ attempted.
 """
 
 
+# Hand-written: where files go is one rule for every command (bnproof/cli/outputs.py), and a
+# test holds each command to it.
+OUTPUT_FILES = """## Output files
+
+Every file a command writes goes where its `-o`/`--out` (a file) or `--out-dir` (a
+folder) says, and by default into `bnproof-out/` in the working folder, created when
+needed:
+
+| command | writes by default |
+|---|---|
+| `bnproof verify` | the certificate: `bnproof-out/<claim>.json`, or `bnproof-out/<claim>-<data stem>.json` with `--data` |
+| `bnproof fuzz` | each refutation's certificate: `bnproof-out/<claim id>.json` |
+| `bnproof prove` | each proof certificate: `bnproof-out/<claim id>.proof.json` |
+| `bnproof study` | each failure confirmed exactly, as `verify --data` JSON: `bnproof-out/study-m<m>-d<d>-seed<seed>-<k>.json` |
+| `bnproof scan` | each failing layer in the Lemma's setting, as `verify --data` JSON: `bnproof-out/scan-<dataset>-seed<seed>-layer<l>.json` |
+| `bnproof report` | the document on standard output, unless `-o FILE`; its claims' certificates as `fuzz` writes them |
+| `bnproof latex`, `bnproof export` | standard output, unless `-o FILE` |
+| `bnproof plot` | only the figure `-o FILE` names |
+
+The committed `certificates/` and `proofs/verdicts.json` change only with `--record`
+(`fuzz`, `prove`).  Files are read wherever they are: a path is read as given (a
+certificate in `bnproof-out/`, or in `./certificates/` where `verify` wrote before
+this rule, alike), and a claim id names its committed certificate (`latex CLAIM`).
+"""
+
+
 def _cell(text: str) -> str:
     text = " ".join((text or "").split()).replace("|", "\\|")
     return text.replace("<", "&lt;").replace(">", "&gt;")
@@ -115,6 +141,7 @@ def render() -> str:
         codes = ", ".join(str(code) for code in COMMAND_EXIT_CODES[name])
         parts += ["", f"Exit codes: {codes} ([their meanings](#exit-codes)); `bnproof {name} --help` "
                   "says what each means for this command."]
+    parts += ["", OUTPUT_FILES.rstrip("\n")]
     parts += ["", JSON_OUTPUT.rstrip("\n")]
     parts += ["", "## Exit codes", "", exit_code_table()]
     return "\n".join(parts) + "\n"

@@ -98,28 +98,94 @@ def _float_sqrt(n: int) -> float:
 
 
 def _nearest(t: Fraction, sign: int, a: Fraction = Fraction(0)) -> float:
-    """a + sign·√t (t ≥ 0) to the nearest float: each root to 2⁻¹⁰⁰ relative
+    """a + sign·√t (t ≥ 0) to the nearest float."""
+    return float(_close(t, sign, a))
+
+
+def _close(t: Fraction, sign: int, a: Fraction = Fraction(0)) -> Fraction:
+    """a + sign·√t (t ≥ 0) within a relative 2⁻⁹⁹: each root to 2⁻¹⁰⁰ relative
     precision, and a cancelling sum through its conjugate, (a² − t)/(a − sign·√t)."""
     if t == 0:
-        return float(a)
+        return a
 
     def root(x: Fraction) -> Fraction:  # √x within a relative 2⁻¹⁰⁰
         shift = max(0, 100 - (x.numerator.bit_length() - x.denominator.bit_length()) // 2)
         return Fraction(math.isqrt((x.numerator << (2 * shift)) // x.denominator), 1 << shift)
 
     if a == 0 or (a > 0) == (sign > 0):
-        return float(a + sign * root(t))
-    return float((a * a - t) / (a - sign * root(t)))
+        return a + sign * root(t)
+    return (a * a - t) / (a - sign * root(t))
 
 
-def to_float(value) -> float:
-    """An exact scalar (Fraction, fmpq or Surd a + b√r) as the nearest float."""
+def close(value) -> Fraction:
+    """An exact scalar (Fraction, fmpq or Surd a + b√r) as a rational within a
+    relative 2⁻⁹⁹ of it (itself when it is rational)."""
     if hasattr(value, "r"):
         a, b, r = fraction(value.a), fraction(value.b), fraction(value.r)
         if b == 0:
-            return float(a)
-        return _nearest(b * b * r, 1 if b > 0 else -1, a)
-    return float(fraction(value))
+            return a
+        return _close(b * b * r, 1 if b > 0 else -1, a)
+    return fraction(value)
+
+
+def to_float(value) -> float:
+    """An exact scalar (Fraction, fmpq or Surd a + b√r) as the nearest float;
+    OverflowError beyond the float range (see approximation)."""
+    return float(close(value))
+
+
+def _is_float(q: Fraction) -> float | None:
+    """q as the nearest float where that float says what q is: finite, and not a
+    nonzero q flushed to 0 or to a subnormal's few bits; else None."""
+    try:
+        f = float(q)
+    except OverflowError:
+        return None
+    if q != 0 and abs(f) < sys.float_info.min:
+        return None
+    return f
+
+
+def approximation(value, digits: int = 17) -> float | str:
+    """An exact scalar approximated for JSON: the nearest float, or where no float
+    can say it (beyond ±1.8e308, or below the normal range) the decimal in
+    scientific form, `digits` significant digits, computed from the exact value
+    ("1.2345678901234567e+320")."""
+    q = close(value)
+    f = _is_float(q)
+    return f if f is not None else scientific(q, digits)
+
+
+def approx_text(value, spec: str = ".6g") -> str:
+    """An exact scalar approximated for people: format(float, spec) where a float
+    holds it (with 6 significant digits, not a long row of them, past 10¹⁵), else
+    scientific form from the exact value."""
+    q = close(value)
+    f = _is_float(q)
+    if f is None:
+        return scientific(q, 6)
+    if spec.endswith("f") and abs(f) >= 1e15:
+        spec = ".6g"
+    return format(f, spec)
+
+
+def scientific(q: Fraction, digits: int) -> str:
+    """q in scientific form with `digits` significant digits (trailing zeros
+    dropped, as Python's "g" writes them: 1.5e+320), by integer arithmetic."""
+    if q == 0:
+        return "0"
+    sign, q = ("-" if q < 0 else ""), abs(q)
+    e = (q.numerator.bit_length() - q.denominator.bit_length()) * 30103 // 100000  # ≈ log10
+    while q >= Fraction(10) ** (e + 1):
+        e += 1
+    while q < Fraction(10) ** e:
+        e -= 1
+    n = round(q / Fraction(10) ** (e - digits + 1))  # digits digits, the last rounded
+    if n == 10 ** digits:
+        n, e = n // 10, e + 1
+    text = str(n)
+    tail = text[1:].rstrip("0")
+    return f"{sign}{text[0]}{'.' + tail if tail else ''}e{'+' if e >= 0 else '-'}{abs(e):02d}"
 
 
 def number(value) -> str:

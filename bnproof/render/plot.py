@@ -137,10 +137,12 @@ def figure(report: lemma45.Report, neuron: int = 0):
     plane = plane_for(n)
     w0, w_star = plane.coords(_floats(n.w0)), plane.coords(_floats(n.standard.w))
     closest = None if n.closest.point is None else plane.coords(_floats(n.closest.point))
+    # not attained (⟨W0, b⟩ ≤ 0): the LHS is the distance to the point the ray approaches
+    approached = None if n.closest.approached is None else plane.coords(_floats(n.closest.approached))
     ray_dir = None if n.bn.constant else plane.coords(_floats(n.bn.direction)) - plane.coords(
         np.zeros(n.neuron.d))
     ray_start = plane.coords(np.zeros(n.neuron.d))
-    points = [w0, w_star, ray_start] + ([closest] if closest is not None else [])
+    points = [w0, w_star, ray_start] + [p for p in (closest, approached) if p is not None]
     window = _window(points)
     tip = _arrow_tip(n, plane, window)
     if tip is not None:  # keep the whole arrow in view
@@ -169,7 +171,7 @@ def figure(report: lemma45.Report, neuron: int = 0):
                            format=FuncFormatter(lambda x, _: minus(f"{x:.5g}")))
         bar.set_ticks(filled.levels[::2])
         bar.set_label(quantity, fontsize=12)
-        handles.update(_draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window))
+        handles.update(_draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window, approached))
         ax.set_title(title, fontsize=13)
         ax.set_xlim(window[0])
         ax.set_ylim(window[1])
@@ -187,7 +189,7 @@ def figure(report: lemma45.Report, neuron: int = 0):
     return fig
 
 
-def _draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window) -> dict:
+def _draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window, approached=None) -> dict:
     handles = {}
     if ray_dir is not None:
         reach = 4 * max(window[0][1] - window[0][0], window[1][1] - window[1][0])
@@ -202,6 +204,10 @@ def _draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window) 
     if closest is not None:
         label = rf"$\|W_0-\widehat{{W}}^*\|^2 {_q(lhs)}$ (LHS)"
         (h,) = ax.plot([w0[0], closest[0]], [w0[1], closest[1]], color="#d62728", lw=2.2, ls="--")
+        handles[label] = h
+    elif approached is not None:
+        label = rf"$\inf\,\|W_0-\widehat{{W}}\|^2 {_q(lhs)}$ over the BN optima (LHS; not attained)"
+        (h,) = ax.plot([w0[0], approached[0]], [w0[1], approached[1]], color="#d62728", lw=2.2, ls="--")
         handles[label] = h
     if rhs is not None:
         diff = n.w0 - n.standard.w
@@ -225,6 +231,11 @@ def _draw_points(ax, n, plane, w0, w_star, closest, ray_start, ray_dir, window) 
     if closest is not None:
         (h,) = ax.plot(*closest, marker="D", ms=9, color="#d62728", mec="k", ls="none")
         handles[rf"$\widehat{{W}}^* {_vec(n.closest.point)}$"] = h
+    elif approached is not None:  # open, as the ray's own end: approached, never reached
+        (h,) = ax.plot(*approached, marker="D", ms=9, mfc="white", mec="#d62728", mew=2, ls="none",
+                       zorder=4, gid="approached")
+        where = _vec(n.closest.approached).removeprefix("= ")
+        handles[rf"$\widehat{{W}}^*$ not attained: approached as $t \to 0$, at ${where}$"] = h
     return handles
 
 
@@ -291,9 +302,21 @@ def _title(report: lemma45.Report, n) -> str:
     head = "Lemma 4.5 on " + inst.name[:60].replace("$", r"\$")  # no mathtext from a file name
     if inst.n > 1:
         head += f", neuron {n.index + 1} of {inst.n}"
-    line = (rf"LHS $\|W_0-\widehat{{W}}^*\|^2 {_q(n.lhs)}$ {'$' + rel + '$' if rel != ',' else ','} "
+    # not attained: the LHS is an infimum over the BN optima, with no Ŵ* to name
+    distance = r"\|W_0-\widehat{W}^*\|^2" if n.closest.point is not None else r"\inf\,\|W_0-\widehat{W}\|^2"
+    line = (rf"LHS ${distance} {_q(n.lhs)}$ {'$' + rel + '$' if rel != ',' else ','} "
             rf"RHS ${rhs}$: {verdict}")
     if n.neuron.d > 2:
         line += (f"\n2-D slice of $\\mathbb{{R}}^{{{n.neuron.d}}}$ through $W^*$ spanned by the BN "
-                 "direction $b$ and $W_0 - W^*$ (ray and $\\widehat{W}^*$ projected onto it)")
+                 "direction $b$ and $W_0 - W^*$" + (f" ({_projected(n)} projected onto it)" if _projected(n) else ""))
     return f"{head}\n{line}"
+
+
+def _projected(n) -> str:
+    """What the slice shows projected: what is drawn, never a Ŵ* that is not attained."""
+    drawn = [] if n.bn.constant else ["ray"]
+    if n.closest.point is not None:
+        drawn.append(r"$\widehat{W}^*$")
+    elif n.closest.approached is not None:
+        drawn.append(r"the point it approaches as $t \to 0$")  # Ŵ* is not attained: the legend says so
+    return " and ".join(drawn)

@@ -77,8 +77,9 @@ def vec(v) -> list[str]:
     return [s(x) for x in v.entries()]
 
 
-def fvec(v) -> list[float]:
-    return [exact_text.to_float(x) for x in v.entries()]
+def fvec(v) -> list[float | str]:
+    """Each entry as a float, or in scientific form where no float holds it."""
+    return [exact_text.approximation(x) for x in v.entries()]
 
 
 def paren(items: list[str]) -> str:
@@ -108,7 +109,7 @@ def _neuron_json(n: lemma45.NeuronReport, forms: FormsText) -> dict:
         "bn_first_order_ok": bn.first_order_ok,
         "bn_second_order_ok": bn.second_order_ok,
         "min_C_hat": s(bn.minimum),
-        "min_C_hat_float": exact_text.to_float(bn.minimum),
+        "min_C_hat_float": exact_text.approximation(bn.minimum),
         "closest_bn_optimum": None if n.closest.point is None else vec(n.closest.point),
         "closest_bn_optimum_float": None if n.closest.point is None else fvec(n.closest.point),
         "closest_bn_optimum_attained": n.closest.point is not None,
@@ -116,9 +117,9 @@ def _neuron_json(n: lemma45.NeuronReport, forms: FormsText) -> dict:
         "lhs": s(n.lhs),
         "rhs": None if n.rhs is None else s(n.rhs),
         "residual": None if n.residual is None else s(n.residual),
-        "lhs_float": float(to_fraction(n.lhs)),
-        "rhs_float": None if n.rhs is None else float(to_fraction(n.rhs)),
-        "residual_float": None if n.residual is None else float(to_fraction(n.residual)),
+        "lhs_float": exact_text.approximation(n.lhs),
+        "rhs_float": None if n.rhs is None else exact_text.approximation(n.rhs),
+        "residual_float": None if n.residual is None else exact_text.approximation(n.residual),
         "verdict": n.verdict,
     }
     return out
@@ -144,6 +145,9 @@ def to_json(report: lemma45.Report, forms: list[FormsText], extras: Extras) -> d
         "certificate_check": extras.certificate_line,
     }
     cc = extras.crosscheck
+    if cc is not None and cc.skipped is not None:
+        out["crosscheck"] = {"backend": "jax float64 autodiff", "ok": None, "skipped": cc.skipped}
+        return out
     out["crosscheck"] = None if cc is None else {
         "backend": "jax float64 autodiff", "device": cc.device, "points": cc.points,
         "values_compared": cc.compared, "max_scaled_error": cc.worst, "tolerance": 1e-10,
@@ -176,7 +180,7 @@ class Shown:
 
 
 def _approx(v, out: Shown) -> str:
-    return out.m(paren([f"{x:.4f}" for x in fvec(v)]))
+    return out.m(paren([exact_text.approx_text(x, ".4f") for x in v.entries()]))
 
 
 # Exact values longer than this are shown rounded in the human report; --json has them all.
@@ -189,7 +193,7 @@ def show(value, out: Shown) -> str:
     if len(text) <= MAX_SHOWN:
         return out.m(text)
     out.rounded = True
-    return out.m(f"≈ {exact_text.to_float(value):.6g}")
+    return out.m(f"≈ {exact_text.approx_text(value, '.6g')}")
 
 
 def show_vec(v, out: Shown) -> str:
@@ -241,6 +245,8 @@ def to_text(report: lemma45.Report, forms: list[FormsText], extras: Extras, *,
     cc = extras.crosscheck
     if cc is None:
         lines.append("Cross-check: skipped (--no-crosscheck)")
+    elif cc.skipped is not None:
+        lines.append(f"Cross-check: not made: {cc.skipped}")
     else:
         lines.append(
             f"Cross-check: JAX float64 autodiff on {cc.device} at {', '.join(cc.points)}: "
@@ -312,7 +318,7 @@ def _neuron_text(n: lemma45.NeuronReport, f: FormsText, inst, out: Shown) -> lis
         ]
     lines.append(f"  min Ĉ = {show(bn.minimum, out)}"
                  + ("" if len(s(bn.minimum)) > MAX_SHOWN else
-                    f" ≈ {out.m(format(exact_text.to_float(bn.minimum), '.4f'))}"))
+                    f" ≈ {out.m(exact_text.approx_text(bn.minimum, '.4f'))}"))
     if n.closest.point is not None:
         lines.append(f"  closest to W0: Ŵ* = {with_approx(n.closest.point, out)}")
     else:
@@ -368,7 +374,7 @@ def tick(ok: bool) -> str:
 
 def _scalar_with_approx(value, out: Shown) -> str:
     text = show(value, out)
-    return text if text.startswith("≈") else f"{text} ≈ {out.m(format(float(to_fraction(value)), '.4f'))}"
+    return text if text.startswith("≈") else f"{text} ≈ {out.m(exact_text.approx_text(value, '.4f'))}"
 
 
 def forms_for(report: lemma45.Report) -> list[FormsText]:

@@ -33,6 +33,11 @@ MINUS = "−"  # U+2212, not the hyphen
 TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z_][A-Za-z_0-9]*|\*\*|\s+|.")
 INDEXED_NAME = re.compile(r"([A-Za-z]+)(\d+)")
 NAMES = {"oo": "∞", "pi": "π", "E": "e"}
+# Names of tools and formats that end in digits: words, not indexed mathematics (cvc5 is
+# the solver, not cvc with index 5), so never subscripted.
+PROPER_NAMES = frozenset({"cvc4", "cvc5", "float16", "float32", "float64", "int32", "int64", "sha256"})
+# z3 may be a claim's variable (z1, z2, z3); it is the solver in text that speaks of solvers.
+SOLVER_WORDS = frozenset({"cvc4", "cvc5", "solver", "solvers", "smt", "sat", "unsat"})
 # Characters that say "this piece is a plain number or name": a product with one
 # can be written by juxtaposition (2w₁, 54√74).
 ATOM = re.compile(r"[0-9A-Za-z_₀-₉⁰-⁹π∞]+")
@@ -43,8 +48,10 @@ def math(text: str) -> str:
     "-54*sqrt(74)/1369" -> "−54√74/1369", "2*w1**2 + 6*w1*w2" -> "2w₁² + 6w₁w₂"."""
     tokens = [t for t in TOKEN.findall(text)]
     items, rest = _group(tokens, 0)
+    words = {t.lower() for t in tokens}
+    proper = PROPER_NAMES | ({"z3"} if words & SOLVER_WORDS else set())
     # unbalanced text (never printed by SymPy) is shown as it came
-    return text if rest != len(tokens) else _render(items)
+    return text if rest != len(tokens) else _render(items, proper)
 
 
 def _group(tokens: list[str], i: int) -> tuple[list, int]:
@@ -66,39 +73,39 @@ def _group(tokens: list[str], i: int) -> tuple[list, int]:
     return items, i
 
 
-def _render(items: list) -> str:
+def _render(items: list, proper: frozenset = PROPER_NAMES) -> str:
     out: list[str] = []  # rendered pieces; a product's "*" is decided between two pieces
     i = 0
     while i < len(items):
         t = items[i]
         nxt = items[i + 1] if i + 1 < len(items) else None
         if isinstance(t, list):
-            out.append("(" + _render(t) + ")")
+            out.append("(" + _render(t, proper) + ")")
         elif t == "sqrt" and isinstance(nxt, list):
-            inner = _render(nxt)
+            inner = _render(nxt, proper)
             out.append("√" + inner if ATOM.fullmatch(inner) else f"√({inner})")
             i += 1
         elif t == "Abs" and isinstance(nxt, list):
-            out.append(f"|{_render(nxt)}|")
+            out.append(f"|{_render(nxt, proper)}|")
             i += 1
         elif t == "**":
-            out.append(_power(nxt))
+            out.append(_power(nxt, proper))
             i += 1
         elif t == "*":
             out.append("*")  # resolved below, once both neighbours are rendered
         elif t == "-":
             out.append(MINUS)
         elif t[0].isalpha() or t[0] == "_":
-            out.append(_name(t))
+            out.append(_name(t, proper))
         else:
             out.append(t)
         i += 1
     return "".join(_join_products(out))
 
 
-def _power(exponent) -> str:
+def _power(exponent, proper: frozenset = PROPER_NAMES) -> str:
     if isinstance(exponent, list):
-        inner = _render(exponent)
+        inner = _render(exponent, proper)
         if re.fullmatch(r"−?\d+", inner):
             return inner.replace(MINUS, "-").translate(SUPERSCRIPT)
         return f"^({inner})"
@@ -107,9 +114,11 @@ def _power(exponent) -> str:
     return "^" + (exponent or "")
 
 
-def _name(name: str) -> str:
+def _name(name: str, proper: frozenset = PROPER_NAMES) -> str:
     if name in NAMES:
         return NAMES[name]
+    if name.lower() in proper:
+        return name
     m = INDEXED_NAME.fullmatch(name)
     return m.group(1) + m.group(2).translate(SUBSCRIPT) if m else name
 
