@@ -357,6 +357,31 @@ def test_a_witness_outside_the_hypotheses_or_of_the_wrong_sign_is_rejected():
     assert "depends on an existential variable" in rejected(seal(depends))
 
 
+def test_the_work_limit_bounds_every_witness_together(certificates, monkeypatch):
+    """Each entry's arithmetic counts against one limit: many entries, each within it, do
+    not add up to many times the checker's work."""
+    from bnproof.checker import exists_witnesses, program
+
+    (_, doc), _ = certificates
+    spent, real = [], exists_witnesses.evaluate
+
+    def counted(ops, facts, work=None, **more):
+        before = work[0]
+        out = real(ops, facts, work=work, **more)
+        spent.append(work[0] - before)
+        return out
+
+    monkeypatch.setattr(exists_witnesses, "evaluate", counted)
+    check_document(doc)
+    assert len(spent) == len(doc["parts"][0]["witnessed"]) > 2
+    monkeypatch.setattr(program, "MAX_WORK", max(spent) + 1)
+    for entry in doc["parts"][0]["witnessed"]:  # each alone within the limit
+        one = json.loads(json.dumps(doc))
+        one["parts"][0]["witnessed"] = [entry]
+        check_document(seal(one))
+    assert "too much arithmetic" in rejected(doc)  # all together beyond it
+
+
 def test_check_claim_binds_a_witness_certificate(certificates, tmp_path):
     (claim, doc), _ = certificates
     path = tmp_path / "w.json"

@@ -110,11 +110,12 @@ def _order(unknowns: list, sizes: dict) -> dict:
     return order
 
 
-def _decide(ops: list, residuals: list, hypotheses: list, kind: str) -> None:
-    """Every hypothesis > 0 and every residual of the wanted sign, on the cone only."""
+def _decide(ops: list, residuals: list, hypotheses: list, kind: str, work: list) -> None:
+    """Every hypothesis > 0 and every residual of the wanted sign, on the cone only; the
+    arithmetic of every entry counts against one work limit (the program checker's)."""
     facts = [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hypotheses)]
     facts += [(f"residual {n}", r, WANT[kind]) for n, r in enumerate(residuals)]
-    evaluate(ops, facts)
+    evaluate(ops, facts, work=work)
 
 
 def _live_only(ops: list, steps: list, outputs: list) -> list:
@@ -133,9 +134,9 @@ def check_witnesses(doc: dict) -> str:
     parts = array(doc["parts"], "parts", MAX_PARTS)
     if not parts:
         raise Rejected("parts: a witness certificate lists at least one part")
-    replayed, total, by_hint, digests = [0], 0, 0, []
+    replayed, work, total, by_hint, digests = [0], [0], 0, 0, []
     for p, part in enumerate(parts):
-        n, h = _part(part, f"parts[{p}]", claim, variables, unknowns, unknown, replayed)
+        n, h = _part(part, f"parts[{p}]", claim, variables, unknowns, unknown, replayed, work)
         total, by_hint = total + n, by_hint + h
         digests.append(sha256_of(part["program"])[:23])
     hinted = f", {by_hint} of them a hint's program" if by_hint else ""
@@ -144,7 +145,8 @@ def check_witnesses(doc: dict) -> str:
             f"{', '.join(dict.fromkeys(digests))})")
 
 
-def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, replayed: list) -> tuple[int, int]:
+def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, replayed: list,
+          work: list) -> tuple[int, int]:
     keys(part, where, PART)
     sizes = stated_sizes(part["sizes"], variables + unknowns)
     count = _coordinates(unknowns, sizes)
@@ -195,7 +197,7 @@ def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, repl
             raise Rejected(f"more than {MAX_REPLAYED} steps to replay over all witnesses, beyond the "
                            "checker's limit")
         try:
-            _decide(_live_only(ops, composed, res + hyp), res, hyp, claim["kind"])
+            _decide(_live_only(ops, composed, res + hyp), res, hyp, claim["kind"], work)
         except Rejected as err:
             raise Rejected(f"{at}: {err}") from None
     return len(entries), by_hint

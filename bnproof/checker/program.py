@@ -297,15 +297,18 @@ def spend(work: list, units: int) -> None:
         raise Rejected("too much arithmetic in exact values (the checker's work limit)")
 
 
-def evaluate(ops: list, facts: list, match: tuple | None = None, seen: dict | None = None) -> bool:
+def evaluate(ops: list, facts: list, match: tuple | None = None, seen: dict | None = None,
+             work: list | None = None) -> bool:
     """Decide every (name, step, sign) fact, refining the precision as needed; a fact
     that the intervals leave open is decided by its exact value in Q(√r1, ..., √rk)
     (surds.py) where it has one, so an irrational exact 0 gets its sign 0.  With
     match = (step, value, claim id), the step must equal the checker's exact value
     exactly (in Q, or in that field); a step with no exact value there is rejected, as
     intervals cannot prove equality.  The sign rests on the checker's value, so the
-    agreement binds the program, it is not a premise.  Returns True."""
-    work = [0]
+    agreement binds the program, it is not a premise.  `work`: a counter shared with
+    other evaluations of one certificate (its witnesses), so MAX_WORK bounds them all.
+    Returns True."""
+    work = [0] if work is None else work
     field = Field(ops, lambda units: spend(work, units), MAX_BITS, RATIONAL_AT)
     agreed = match is None
     for b in PRECISIONS:
