@@ -198,6 +198,20 @@ def test_no_hint_where_the_change_does_not_prove_it(claims):
     assert result.hint is None and result.to_json()["hint"] is None
 
 
+def test_no_change_is_tried_where_the_attempt_left_no_normal_form(claims, monkeypatch):
+    """Too large, or undefined everywhere: the changed claim would fail the same way, at the
+    same cost, once per change; so none is attempted (a stand-in prover would prove each)."""
+    from bnproof.symbolic_m import hints, prove
+
+    _, c = claims
+    tried = []
+    monkeypatch.setattr(hints, "attempt", lambda *a, **k: tried.append(a) or prove.Attempt(prove.PROVED, "", {}))
+    too_large = prove.Attempt(prove.NOT_PROVED, "not proved: a normal form of more than 20000 terms", {})
+    assert hints.hint(c["signless"], too_large) is None and tried == []
+    with_form = prove.Attempt(prove.NOT_PROVED, "not proved: normal form c", {}, normal_form="c")
+    assert hints.hint(c["signless"], with_form).startswith("declare c positive") and tried
+
+
 def test_the_budget_and_a_failed_attempt_have_statuses_of_their_own(claims):
     _, c = claims
     budget = survivor.summary(c["relu"], [], [], survivor.BUDGET)

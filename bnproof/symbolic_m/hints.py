@@ -20,7 +20,8 @@ AFTER = "with it, the proof for every m goes through"
 def hint(claim, failed, deadline: float | None = None) -> str | None:
     """The first change, in order, with which the failed attempt's fixed sizes are
     proved; None when none is (or `deadline`, time.monotonic(), passes first)."""
-    if failed.status != NOT_PROVED or claim.exists:
+    # without a normal form (too large, undefined everywhere) the changed claim would fail the same way
+    if failed.status != NOT_PROVED or not failed.normal_form or claim.exists:
         return None
     try:
         candidates = _candidates(claim)[:MAX_CANDIDATES]
