@@ -60,7 +60,7 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
         "latex": "the document was written",
         "plot": "the figure was written",
         "export": "the SMT-LIB file was written (and, with --solve, the solver answered unsat)",
-        "scan": "the Lemma does not fail on any layer (numerically)",
+        "scan": "the Lemma holds on every layer where its hypothesis is met (numerically)",
         "study": "no failure of Lemma 4.5 was confirmed"}),
     ExitCodeRow(ExitCode.REFUTED, "refuted: a counterexample, confirmed exactly (`scan`: the Lemma fails "
                                   "numerically on a layer, evidence only)", {
@@ -105,7 +105,9 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
         "verify": "undecided: the exact engine could not decide the instance (the reason is printed)",
         "fuzz": "undecided, e.g. an exact violation the checker cannot certify (the reason is printed)",
         "prove": "not proved, proved for part of the declared sizes only, not in the provable fragment, "
-                 "or the time budget ran out (the reason is printed)"}),
+                 "or the time budget ran out (the reason is printed)",
+        "scan": "the Lemma fails on no layer, but is undecided on some: an optimum did not converge, or "
+                "a residual lies within floating-point error of 0"}),
     ExitCodeRow(ExitCode.INTERRUPTED, "interrupted (Ctrl-C); certificates and records already written are "
                                       "kept", EVERY),
 )
@@ -193,15 +195,32 @@ def claim_error(err: BaseException, claim) -> ClaimError | None:
         in_language = any(_canonical(innermost[0]).endswith(tail) for tail in _LANGUAGE)
         if innermost in blamed or (in_language and isinstance(err, (TypeError, ValueError, BadInput))):
             file, line = blamed[-1]
-            return ClaimError(f"{file}:{line}: claim {claim.id} cannot be traced: {what}")
+            return ClaimError(f"{_as_typed(file, claim)}:{line}: claim {claim.id} cannot be traced: {what}")
         return None
     for fn in functions:  # "res() got an unexpected keyword argument 'a'": raised at the call
         code = getattr(fn, "__code__", None)
         if isinstance(err, TypeError) and code and str(err).startswith(f"{fn.__qualname__}() "):
-            return ClaimError(f"{code.co_filename}:{code.co_firstlineno}: claim {claim.id} cannot be "
-                              f"traced: {what} (the functions of a claim take xp and its variables by "
-                              "name)")
+            where = f"{_as_typed(code.co_filename, claim)}:{code.co_firstlineno}"
+            return ClaimError(f"{where}: claim {claim.id} cannot be traced: {what} (the functions of a "
+                              "claim take xp and its variables by name)")
     return None
+
+
+def _as_typed(file: str, claim) -> str:
+    """`file` as the user named it: Python names a loaded file by its absolute path, the
+    user typed the claim file's (and a loading error shows that one): the same file,
+    or a helper module beside it, is shown from the path as typed."""
+    import os
+
+    typed = getattr(claim, "path", None)
+    if not typed:
+        return file
+    here = _canonical(os.path.abspath(file))
+    if here == _canonical(os.path.abspath(typed)):
+        return typed
+    if os.path.dirname(here) == os.path.dirname(_canonical(os.path.abspath(typed))):
+        return os.path.join(os.path.dirname(typed), os.path.basename(here))
+    return file
 
 
 def _functions(claim) -> list:

@@ -47,6 +47,7 @@ from . import xp as namespaces
 from .api import Claim
 from .decide import _inputs, _node, lookup, outside_domains
 from .exists_budget import SOLVER_SECONDS, Allowance
+from .naming import hypothesis_label
 
 WITNESS, NO_WITNESS, OUTSIDE, UNDECIDED = "witness", "no-witness", "outside-hypotheses", "undecided"
 
@@ -63,6 +64,10 @@ class ExistsTraced:
     live: list
     hints: tuple = ()  # a HintProgram per hint of the claim (None: it does not trace)
     hint_notes: tuple = ()  # why a hint does not trace
+    labels: tuple[str, ...] = ()  # how a message names each hypothesis entry (naming.hypothesis_label)
+
+    def label(self, k: int) -> str:
+        return self.labels[k] if k < len(self.labels) else f"hypothesis {k + 1}"
 
     @property
     def affine(self) -> bool:
@@ -99,11 +104,12 @@ def trace(claim: Claim, sizes: dict) -> ExistsTraced:
     out = claim.residual(xp, **values, **unknowns)
     entries = out.ravel() if isinstance(out, np.ndarray) else [out]
     residuals = tuple(_node(program, e).index for e in entries)
-    hyps = []
-    for h in claim.hypotheses:
+    hyps, labels = [], []
+    for number, h in enumerate(claim.hypotheses, 1):
         value = h(xp, **values, **unknowns)
-        hyps.extend(_node(program, e).index for e in (value.ravel() if isinstance(value, np.ndarray)
-                                                      else [value]))
+        entries = value.ravel() if isinstance(value, np.ndarray) else [value]
+        hyps.extend(_node(program, e).index for e in entries)
+        labels.extend(hypothesis_label(number, h, i, len(entries)) for i in range(1, len(entries) + 1))
     steps = program.steps
     names = {v.name for v in claim.exists}
     degrees = degree(steps, names)
@@ -114,7 +120,7 @@ def trace(claim: Claim, sizes: dict) -> ExistsTraced:
                         for index in itertools.product(*(range(n) for n in claim.shape_of(v, sizes))))
     traced_hints, notes = hints.trace_hints(claim, sizes, coordinates)
     return ExistsTraced(steps, residuals, tuple(hyps), coordinates, degrees,
-                        cone(steps, residuals + tuple(hyps)),
+                        cone(steps, residuals + tuple(hyps)), labels=tuple(labels),
                         hints=tuple(traced_hints), hint_notes=tuple(notes))
 
 
@@ -153,9 +159,9 @@ def _outside(claim: Claim, traced: ExistsTraced, instance: dict) -> tuple[str, s
         for n, h in enumerate(traced.hypotheses):
             sign = evaluator.sign(h)
             if sign.sign is None:
-                return UNDECIDED, f"hypothesis {n + 1}: {sign.how}"
+                return UNDECIDED, f"{traced.label(n)}: {sign.how}"
             if sign.sign != 1:
-                return OUTSIDE, f"hypothesis {n + 1} is not > 0"
+                return OUTSIDE, f"{traced.label(n)} is not > 0"
         for k in frontier:
             if evaluator.sign(k).sign is None:
                 return UNDECIDED, f"step {k} on the instance alone could not be decided"

@@ -235,6 +235,7 @@ def record_entry(outcome) -> dict:
 
 def listing(claims) -> list[dict]:
     from ..claims.api import proofs_root
+    from .sources import short_source
     from ..search import record
 
     entries = record.load()
@@ -258,8 +259,7 @@ def listing(claims) -> list[dict]:
             text += f"; {entry['exact']}"
         rows.append({
             "id": claim.id, "aliases": list(claim.aliases), "source": claim.source,
-            "source_short": claim.source.split(",")[0] + ", " + ", ".join(
-                p.strip() for p in claim.source.split(",")[2:4]),
+            "source_short": short_source(claim.source),
             "title": claim.title, "kind": claim.kind, "verdict": verdict, "verdict_text": text,
             "certificate": str(search.certificate_path(claim)) if cert.exists() else None,
             "file": claim.path,
