@@ -225,6 +225,12 @@ def test_an_irrational_hint_is_a_witness_the_checker_confirms(tmp_path):
     assert "holds at every witness" in checked.line
 
 
+def test_verify_data_reads_a_hint_s_witness_a_second_time():
+    result = bnproof.verify(sigma3(hints=(SIGMA3_HINT,)), {"t": 1})
+    assert result.verdict == "holds", result.reason
+    assert "hint 1's values" in result.reason
+
+
 def test_a_wrong_hint_never_makes_a_verdict():
     """A hint that is wrong (w = 2), undefined somewhere (w = 1/x at 0), or cannot be traced
     (it raises) proposes nothing the engine confirms; the claim is decided as without it."""

@@ -147,8 +147,7 @@ def _universal(claim, instance: dict, floats: bool) -> tuple[str, str, str | Non
 
 def _existential(claim, instance: dict) -> tuple[str, str, str | None]:
     from ..claims.exists import NO_WITNESS, WITNESS, decide_inner, trace
-    from ..claims.second_reading import witness_verdict
-    from ..search.exists import _certified
+    from ..search.exists import _certified, read_witness
 
     sizes = _sizes(claim, instance)
     try:
@@ -157,10 +156,11 @@ def _existential(claim, instance: dict) -> tuple[str, str, str | None]:
         raise _untraceable(err, claim) from None
     inner = decide_inner(claim, traced, instance, sizes)
     if inner.verdict == WITNESS:
-        why = witness_verdict(claim, instance, inner.witness)
+        why = read_witness(claim, instance, sizes, inner)
         if why is not None:
             return UNDECIDED, f"a witness of the traced program, but {why}", None
-        return HOLDS, f"a witness exists: {inner.witness}", None
+        found = inner.witness if inner.hint is None else f"hint {inner.hint + 1}'s values, irrational here"
+        return HOLDS, f"a witness exists: {found}", None
     if inner.verdict == NO_WITNESS:
         found, why = _certified(claim, instance, sizes, traced, inner)
         if found is None:

@@ -207,12 +207,7 @@ class _State:
     def _witness(self, s, traced, instance, inner) -> str | None:
         """A witness is the traced program's: reported only where the claim's own code holds
         there too (exit 7 on a disagreement) and the independent checker confirms it."""
-        from ..claims.exists_hints import reading
-
-        if inner.hint is not None:
-            why = reading(self.claim, inner.hint, instance, s)
-        else:
-            why = witness_verdict(self.claim, instance, inner.witness)
+        why = read_witness(self.claim, instance, s, inner)
         if why is not None:
             return why
         refused = rejection(self.claim, s, traced, instance, inner.witness, inner.hint)
@@ -233,6 +228,16 @@ class _State:
                 min(budget.SOLVER_SECONDS, left / (len(waiting) - n)), self.deadline))
             if self.refutation is not None:
                 return
+
+
+def read_witness(claim: Claim, instance: dict, sizes: dict, inner) -> str | None:
+    """The second reading of a witness (claims/second_reading.witness_verdict): the claim's
+    own code at (x, p), or for a hint's program the claim's code with the hint's put in."""
+    from ..claims.exists_hints import reading
+
+    if inner.hint is not None:
+        return reading(claim, inner.hint, instance, sizes)
+    return witness_verdict(claim, instance, inner.witness)
 
 
 def _certify_witnesses(claim, state: _State, outcome) -> None:
