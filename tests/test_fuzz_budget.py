@@ -97,6 +97,13 @@ STALL = Claim(id="stall/bounded-bn-output", source="a test", statement=r"z_b \\l
               residual=_residual)
 '''
 
+SQUARE = '''
+from bnproof.claims import Claim, Var
+
+SQUARE = Claim(id="quick/square", source="a test", statement="x^2 >= 0", variables=(Var("x", ()),),
+               residual=lambda xp, x: x * x)
+'''
+
 
 def scratch(folder: Path) -> dict:
     return {"BNPROOF_CACHE_DIR": str(folder / ".cache"), "BNPROOF_PROOFS": str(folder / "proofs")}
@@ -223,3 +230,18 @@ def test_the_progress_line_leaves_nothing_behind(monkeypatch):
     with ProgressLine(enabled=False) as line:
         line.show("toy/claim", coverage, 3.2, 5)
     assert quiet.getvalue() == ""
+
+
+def test_a_worker_slow_to_start_is_waited_for_while_the_budget_allows(tmp_path, monkeypatch):
+    # a busy machine: the worker's imports take longer than the fixed start-up wait (here 0 s,
+    # which no interpreter meets).  That wait ended the run with exit 8 ("the fuzz worker
+    # process did not start") though the claim's budget had all its time left
+    from bnproof.search import worker
+
+    monkeypatch.setattr(worker, "START_TIMEOUT", 0.0)
+    (tmp_path / "square.py").write_text(SQUARE)
+    proc = run("fuzz", "square.py", "--no-jax", "--json", "--max-examples", "5", "--time-budget",
+               str(GENEROUS), cwd=tmp_path)
+    assert proc.returncode == ExitCode.OK, proc.stdout + proc.stderr
+    (result,) = json.loads(proc.stdout)
+    assert result["verdict"] == "survived" and result["instances"] == 5

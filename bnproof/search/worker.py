@@ -47,7 +47,7 @@ from ..errors import BnproofError, ClaimError, Disagreement, ExitCode
 from .coverage import Coverage
 from .fuzz import BUDGET
 
-START_TIMEOUT = 120.0  # seconds for a fresh worker to import its libraries
+START_TIMEOUT = 120.0  # seconds for a fresh worker to import its libraries, or the claim's budget if longer
 # The worker's first lines: only builtins until sys.path is the parent's.
 BOOT = ("import sys; n = int(sys.argv[1]); sys.path[:] = sys.argv[2:2 + n]; del sys.argv[1:2 + n]; "
         "from bnproof.search.worker import main; main()")
@@ -334,11 +334,13 @@ class _Worker:
             os.close(jobs_read)
             os.close(events_write)
 
-    def wait_ready(self) -> None:
-        """Until the worker has imported its libraries; killed if it cannot."""
+    def wait_ready(self, budget: float = 0.0) -> None:
+        """Until the worker has imported its libraries; killed if it cannot.  A busy machine
+        may take long: the wait is START_TIMEOUT, or the budget of the claim it is for if
+        longer (the budget counts once it has started)."""
         if self.ready:
             return
-        deadline = time.monotonic() + START_TIMEOUT
+        deadline = time.monotonic() + max(START_TIMEOUT, budget)
         try:
             while not self.conn.poll(0.1):
                 if self.process.poll() is not None or time.monotonic() > deadline:
@@ -406,14 +408,14 @@ class Supervisor:
         if worker is not None:
             worker.kill()
 
-    def _start(self) -> None:
+    def _start(self, budget: float) -> None:
         worker, self.spare = self.spare, None
         if worker is None or not worker.alive():
             if worker is not None:
                 worker.kill()
             worker = _Worker(self.warm_jax)
         self.worker = worker
-        worker.wait_ready()
+        worker.wait_ready(budget)
 
     def _start_spare(self) -> None:
         if self.spare is None:
@@ -512,10 +514,10 @@ class Supervisor:
         BnproofError is raised here (WorkerError); Ctrl-C, or a KeyboardInterrupt in the
         claim's code, raises Interrupted(on_interrupt(seconds)).  on_tick(seconds left)
         a few times a second."""
+        budget = float(budget)
         if self.worker is None or not self.worker.alive():
             self._kill_worker()
-            self._start()
-        budget = float(budget)
+            self._start(budget)
         start = time.monotonic()
         hard = start + budget + grace(budget)
         worker = self.worker
