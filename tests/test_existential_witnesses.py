@@ -149,7 +149,8 @@ def z3_unknown_on(monkeypatch, purposes):
     monkeypatch.setattr(budget, "z3_check", check)
 
 
-def test_the_numeric_search_rounded_gives_a_witness_z3_does_not(monkeypatch):
+@pytest.mark.parametrize("use_jax", [False, True], ids=["numpy", "jax"])
+def test_the_numeric_search_rounded_gives_a_witness_z3_does_not(monkeypatch, use_jax):
     from bnproof.search.witness_numeric import NumericWitness
 
     z3_unknown_on(monkeypatch, {"witness"})
@@ -158,10 +159,23 @@ def test_the_numeric_search_rounded_gives_a_witness_z3_does_not(monkeypatch):
     instance = {"y": [Fraction(1), Fraction(-1), Fraction(3), Fraction(1)], "t": Fraction(1, 4)}
     alone = decide_inner(MEAN_ABS, traced, instance, sizes, solver_seconds=5)
     assert alone.verdict == UNDECIDED  # z3 unknown and nothing else to ask
-    numeric = NumericWitness(MEAN_ABS, sizes, traced.coordinates, use_jax=False, seed=0)
+    numeric = NumericWitness(MEAN_ABS, sizes, traced.coordinates, use_jax=use_jax, seed=0)
+    assert (numeric._jax is not None) == use_jax  # JAX float64 where asked (installed here)
     inner = decide_inner(MEAN_ABS, traced, instance, sizes, solver_seconds=5, numeric=numeric)
     assert inner.verdict == WITNESS, inner.detail
     assert all(isinstance(v, Fraction) and v.denominator <= 16 for v in inner.witness.values())
+
+
+def test_a_claim_jax_cannot_run_is_searched_in_numpy():
+    from bnproof.search.witness_numeric import NumericWitness
+
+    def fails(*_):
+        raise TypeError("not compilable")
+
+    numeric = NumericWitness(RELU_ABS, {}, trace(RELU_ABS, {}).coordinates, use_jax=False, seed=0)
+    numeric._jax = (fails, fails)
+    points = numeric.search({"x": Fraction(-2)}, time.monotonic() + 60)
+    assert numeric._jax is None and points and points[0].violation < 1e-20
 
 
 def test_rounding_tries_small_integers_and_simple_fractions_first():

@@ -127,13 +127,18 @@ class NumericWitness:
     def search(self, instance: dict, deadline: float) -> list[Point]:
         if not self.n:
             return []
+        starts = self.starts(instance)
         with _quiet():
-            try:
-                return self._search(self._inputs(instance), self.starts(instance), deadline)
-            except KeyboardInterrupt:
-                raise
-            except Exception:  # noqa: BLE001 - the claim in floats: no nomination, never a verdict
-                return []
+            for _ in range(2):
+                try:
+                    return self._search(self._inputs(instance), starts, deadline)
+                except KeyboardInterrupt:
+                    raise
+                except Exception:  # noqa: BLE001 - the claim in floats: no nomination, never a verdict
+                    if self._jax is None:
+                        return []
+                    self._jax = None  # a claim JAX cannot compile (a Python branch on a value): numpy
+        return []
 
     def _search(self, x, P, deadline) -> list[Point]:
         E = self._violation(self._values(x, P))
