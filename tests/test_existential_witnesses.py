@@ -267,6 +267,19 @@ def test_a_wrong_hint_never_makes_a_verdict():
     assert refuted.verdict == "refuted" and refuted.counterexample == {"x": Fraction(0)}
 
 
+def test_a_hint_whose_evaluation_fails_leaves_the_other_searches_to_decide(monkeypatch):
+    from bnproof.claims import exists_hints
+
+    def fails(*_):
+        raise ArithmeticError("too much work in the hint")
+
+    monkeypatch.setattr(exists_hints, "rational_values", fails)
+    claim = Claim("t/h", "test", "st", RELU_ABS.residual, (Var("x"),), kind="identity", exists=(Var("w"),),
+                  hints=(lambda xp, x: x,))
+    inner = decide_inner(claim, trace(claim, {}), {"x": Fraction(-2)}, {})
+    assert inner.verdict == WITNESS and inner.witness == {"w": Fraction(-1)}, inner.detail
+
+
 def test_hints_are_declared_with_existential_variables():
     with pytest.raises(ValueError, match="hints propose values of existential variables"):
         Claim("t/h", "s", "st", lambda xp, x: x, (Var("x"),), hints=(lambda xp, x: 1,))

@@ -213,21 +213,33 @@ def _decide(claim, traced, instance, sizes, allowance, numeric) -> Inner:
 
 def _hinted(claim, traced: ExistsTraced, instance: dict, sizes: dict) -> Inner | None:
     """The first hint whose value at x the exact engine confirms as a witness."""
-    names = {v.name for v in claim.exists}
     for n, program in enumerate(traced.hints):
         if program is None:
             continue
-        values, why = hints.rational_values(program, instance)
-        if why is not None:
+        try:
+            found = _hint(claim, traced, instance, sizes, n, program)
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception:  # noqa: BLE001 - a hint only proposes: the other searches go on
             continue
-        if values is not None:
-            witness = nest(claim, sizes, dict(zip(traced.coordinates, values)))
-            if confirms(claim, traced, instance, witness):
-                return Inner(WITNESS, f"hint {n + 1}, confirmed exactly", witness)
-            continue
-        steps, offset = hints.compose(program, traced.steps, names, traced.coordinates)
-        if hints.composed_holds(claim, steps, [offset + r for r in traced.residuals], instance):
-            return Inner(WITNESS, f"hint {n + 1} (irrational at this instance), confirmed exactly", hint=n)
+        if found is not None:
+            return found
+    return None
+
+
+def _hint(claim, traced: ExistsTraced, instance: dict, sizes: dict, n: int, program) -> Inner | None:
+    values, why = hints.rational_values(program, instance)
+    if why is not None:
+        return None
+    if values is not None:
+        witness = nest(claim, sizes, dict(zip(traced.coordinates, values)))
+        if confirms(claim, traced, instance, witness):
+            return Inner(WITNESS, f"hint {n + 1}, confirmed exactly", witness)
+        return None
+    names = {v.name for v in claim.exists}
+    steps, offset = hints.compose(program, traced.steps, names, traced.coordinates)
+    if hints.composed_holds(claim, steps, [offset + r for r in traced.residuals], instance):
+        return Inner(WITNESS, f"hint {n + 1} (irrational at this instance), confirmed exactly", hint=n)
     return None
 
 
