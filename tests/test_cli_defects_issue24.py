@@ -90,16 +90,16 @@ ONE_LAYER = ("scan", "--dataset", "synthetic", "--widths", "none", "--bn-output"
 
 
 def test_scan_undecided_exits_10_as_every_command(tmp_path):
-    from bnproof.cli.scan import exit_code
-
-    assert exit_code(["holds", "undecided"]) == ExitCode.UNDECIDED
-    assert exit_code(["undecided", "fails"]) == ExitCode.REFUTED
-    assert exit_code(["holds", "hypothesis-not-met"]) == ExitCode.OK
     # one optimizer step: neither optimum converges, so nothing is decided
     proc = run(*ONE_LAYER, "--seed", "2", "--max-steps", "1", "--json", cwd=tmp_path)
     (layer,) = json.loads(proc.stdout)["layers"]
     assert layer["verdict"] == "undecided"
     assert proc.returncode == ExitCode.UNDECIDED, proc.stderr
+    from bnproof.cli.scan import exit_code
+
+    assert exit_code(["holds", "undecided"]) == ExitCode.UNDECIDED
+    assert exit_code(["undecided", "fails"]) == ExitCode.REFUTED
+    assert exit_code(["holds", "hypothesis-not-met"]) == ExitCode.OK
 
 
 # -- export ---------------------------------------------------------------------------
