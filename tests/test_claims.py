@@ -17,6 +17,9 @@ from bnproof.search.fuzz import SURVIVED, fuzz
 from cli_runner import run_cli
 
 HERE = Path(__file__).parent
+# for runs whose outcome needs the search, its shrinking or its proofs to end by themselves
+# (a count, a shrunk size, the same bytes twice): a budget no run reaches at any speed
+GENEROUS = "300"
 CONTROLS = load_file(HERE / "claims" / "controls.py")
 
 
@@ -77,7 +80,7 @@ def test_every_paper_claim_is_listed_with_source_and_statement():
 @pytest.mark.parametrize("claim", CONTROLS, ids=[c.id for c in CONTROLS])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_negative_controls_are_never_refuted(claim, seed):
-    outcome = fuzz(claim, seed=seed, max_examples=60, batch=512, time_budget=30, use_jax=seed == 0)
+    outcome = fuzz(claim, seed=seed, max_examples=60, batch=512, time_budget=int(GENEROUS), use_jax=seed == 0)
     assert outcome.verdict == SURVIVED
 
 
@@ -89,7 +92,7 @@ def test_true_identities_survive():
 def test_false_toy_claim_is_refuted_from_the_command_line_with_a_checked_certificate(tmp_path):
     target = tmp_path / "toy.py"
     target.write_text((HERE / "claims" / "false_toy.py").read_text())
-    proc = run("fuzz", str(target), "--seed", "1", "--json", cwd=tmp_path)
+    proc = run("fuzz", str(target), "--seed", "1", "--json", "--time-budget", GENEROUS, cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     (out,) = json.loads(proc.stdout)
     assert out["verdict"] == "refuted" and out["residual_float"] < 0
@@ -101,7 +104,7 @@ def test_false_toy_claim_is_refuted_from_the_command_line_with_a_checked_certifi
 
 
 def test_same_seed_same_bytes(tmp_path):
-    args = ("fuzz", "theorem-4.1", "--seed", "7", "--no-timings", "--no-jax")
+    args = ("fuzz", "theorem-4.1", "--seed", "7", "--no-timings", "--no-jax", "--time-budget", GENEROUS)
     # one run in a process of its own: another interpreter, another hash seed (set order)
     first = subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
                            cwd=tmp_path, env=dict(os.environ, BNPROOF_CACHE_DIR=str(tmp_path / ".cache")))
@@ -112,7 +115,7 @@ def test_same_seed_same_bytes(tmp_path):
 
 def test_survivor_reports_instances_and_seed_never_proved(tmp_path):
     proc = run("fuzz", "remark-2.7/corrected", "--seed", "5", "--max-examples", "30", "--no-jax",
-               "--no-prove", cwd=tmp_path)
+               "--no-prove", "--time-budget", GENEROUS, cwd=tmp_path)
     assert proc.returncode == 0
     assert "no counterexample in 30 instances, " in proc.stdout
     assert "met the hypotheses (seed 5," in proc.stdout
@@ -158,7 +161,7 @@ def test_identities_are_proved_exactly_at_small_sizes():
 
 def test_exact_note_appears_for_proved_identities(tmp_path):
     proc = run("fuzz", "remark-2.7/corrected", "--max-examples", "10", "--no-jax", "--json",
-               cwd=tmp_path)
+               "--time-budget", GENEROUS, cwd=tmp_path)
     (out,) = json.loads(proc.stdout)
     assert out["verdict"] == "verified-exactly" and out["exact"] == "verified exactly for 2 ≤ m ≤ 6"
 
@@ -253,7 +256,7 @@ def test_record_saves_each_verdict_at_once_and_resume_skips_them(tmp_path):
     (proofs / "mine" / "a_toy.py").write_text((HERE / "claims" / "false_toy.py").read_text())
     (proofs / "mine" / "b_stop.py").write_text(INTERRUPTING)
     env = {"BNPROOF_PROOFS": str(proofs)}
-    common = ("--seed", "4", "--max-examples", "40", "--no-jax", "--no-timings", "--record")
+    common = ("--seed", "4", "--max-examples", "40", "--no-jax", "--no-timings", "--record", "--time-budget", GENEROUS)
     interrupted = run("fuzz", "toy", *common, cwd=tmp_path, **env)
     assert interrupted.returncode == 130 and "Traceback" not in interrupted.stderr
     assert "REFUTED" in interrupted.stdout  # the first claim's report was not held back
