@@ -146,7 +146,9 @@ def scalar_step(e: Emitter, op, xs, ts, literal, t, args, ops, vals):
         if ts == ["V", "M"]:
             return [e.dot(x, col) for col in cols]
         return [[e.dot(row, col) for col in cols] for row in x]
-    # grad: x is an input step, whose scalar steps are e.read[name]
+    # grad: x is an input step, whose scalar steps are e.read[name] (one for a scalar input)
+    if ts[1] == "S":
+        return gradient(e, xs[0], [xs[1]])[0]
     return gradient(e, xs[0], xs[1])
 
 

@@ -295,6 +295,40 @@ class Algebra:
             out = self.vadd(out, {((("H", name, w), 1),): x})
         return out
 
+    # --- derivatives with respect to a scalar input x (the atom ("s", name))
+
+    def derivative(self, a: tuple, x: tuple) -> tuple:
+        """d(N/D)/dx = dN/D - (N/D) sum e dF/F over D's factors F^e; an atom's derivative is
+        1 for x, d(radicand)/(2 r) for a root r, and 0 for m and a sum (vector monomials
+        hold no scalar input)."""
+        num, den = a
+        out = self.const(0)
+        for mono, c in num.items():
+            for atom_, e in mono:
+                d = self.derivative_atom(atom_, x)
+                if not self.is_zero(d):
+                    out = self.add(out, self.mul(({mono_div(mono, atom_, 1): c * e}, {}), d))
+        out = self.mul(out, ({ONE: Fraction(1)}, den))
+        for factor, e in den.items():
+            f = (dict(factor), {})
+            df = self.derivative(f, x)
+            if not self.is_zero(df):
+                scale = self.mul(a, self.mul(self.const(-e), self.inverse(f, "derivative")))
+                out = self.add(out, self.mul(df, scale))
+        return out
+
+    def derivative_atom(self, a: tuple, x: tuple) -> tuple:
+        if a == x:
+            return self.const(1)
+        if a[0] != "r":
+            return self.const(0)
+        k = a[1]
+        if (k, x) not in self.root_grads:
+            d = self.derivative(self.radicands[k], x)
+            half = self.inverse(self.mul(self.const(2), self.atom(a)), "derivative of a root")
+            self.root_grads[(k, x)] = self.mul(d, half)
+        return self.root_grads[(k, x)]
+
     # --- gradients with respect to a vector input x (generator ("v", name))
 
     def grad(self, a: tuple, x: tuple) -> dict:

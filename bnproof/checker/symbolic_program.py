@@ -73,14 +73,14 @@ def read_steps(steps, inputs: list, types: list, where: str, proof: bool = False
                 raise Rejected(f"{at}: operand {show(str(j))} is not the index of an earlier step")
         types.append(type_of(op, [types[j] for j in args], literal, by_name, at))
         if op == "grad" and (ops_input(ops, types, args[1], k - len(ops)) is None):
-            raise Rejected(f"{at}: grad must be taken with respect to a vector input step")
+            raise Rejected(f"{at}: grad must be taken with respect to a vector or scalar input step")
         ops.append((op, tuple(args), literal))
     return ops
 
 
 def ops_input(ops: list, types: list, j: int, start: int):
-    """The input name of step j if it is a vector input step of these ops, else None."""
-    if j < start or types[j] != "V":
+    """The input name of step j if it is a vector or scalar input step of these ops, else None."""
+    if j < start or types[j] not in ("V", "S"):
         return None
     op, _, name = ops[j - start]
     return name if op == "input" else None
@@ -99,10 +99,12 @@ def type_of(op: str, ts: list, literal, by_name: dict, at: str) -> str:
         return by_name[literal][0]
     want = {"div": ts[1:] == ["S"], "neg": True, "pow": ts == ["S"] or ts == ["V"] and op == "pow" and literal >= 0,
             "sqrt": ts == ["S"], "sum": ts == ["V"], "outer": ts == ["V", "V"],
-            "transpose": ts == ["M"], "grad": ts == ["S", "V"]}[op]
+            "transpose": ts == ["M"], "grad": ts in (["S", "V"], ["S", "S"])}[op]
     if not want:
         raise Rejected(f"{at}: {op} of {', '.join(ts)} is not in the fragment")
-    return {"sum": "S", "outer": "M", "grad": "V"}.get(op, ts[0])
+    if op == "grad":  # a gradient (V) for a vector input, a derivative (S) for a scalar one
+        return ts[1]
+    return {"sum": "S", "outer": "M"}.get(op, ts[0])
 
 
 class Evaluator:
@@ -170,12 +172,18 @@ class Evaluator:
             return self.transpose(xs[0], where)
         if op == "matmul":
             return self.matmul(xs, ts, where)
+        if ts[1] == "S":
+            return a.derivative(xs[0], self.scalar_atom(args[1]))
         return a.grad(xs[0], ("v", self.ops_name(args[1])))
 
     def ops_name(self, j: int) -> str:
         v = self.values[j]
         ((gen, _),) = next(iter(v))  # an input vector: the single generator ("v", name)
         return gen[1]
+
+    def scalar_atom(self, j: int) -> tuple:
+        ((atom_, _),) = next(iter(self.values[j][0]))  # a scalar input: the atom ("s", name)
+        return atom_
 
     def add(self, xs, ts, c):
         a = self.alg

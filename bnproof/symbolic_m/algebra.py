@@ -359,6 +359,34 @@ class Algebra:
             out = self.vec_add(out, self.vec_scale(g_atom, partial))
         return out
 
+    def derivative(self, f: Scalar, x: int) -> Scalar:
+        """∂f/∂x for a scalar input's atom x, by the chain rule over f's atoms: x itself,
+        and a root through its radicand (∂r = ∂R/(2r)); m and a batch sum (a sum of
+        vector monomials) do not depend on a scalar input."""
+        out = self.const(0)
+        for a in sorted(P.variables(f.n) | P.variables(f.d)):
+            d_atom = self.atom_derivative(a, x)
+            if d_atom.is_zero():
+                continue
+            dn, dd = P.derivative(f.n, a), P.derivative(f.d, a)
+            if not dd:  # (the quotient rule's d² would carry a root's square in the denominator)
+                partial = self.normal(dn, f.d)
+            else:
+                partial = self.normal(P.add(P.mul(dn, f.d), P.mul(f.n, dd), -1), P.mul(f.d, f.d))
+            out = self.add(out, self.mul(partial, d_atom))
+        return out
+
+    def atom_derivative(self, a: int, x: int) -> Scalar:
+        if a == x:
+            return self.const(1)
+        if self.atoms[a][0] != "r":
+            return self.const(0)
+        if (a, ("d", x)) not in self._grad_cache:
+            rn, rd = self.roots[a]
+            inner = self.derivative(Scalar(rn, rd), x)
+            self._grad_cache[(a, ("d", x))] = self.mul(inner, self.div(self.const(Fraction(1, 2)), self.var(a)))
+        return self._grad_cache[(a, ("d", x))]
+
     def atom_grad(self, a: int, x: int) -> Vector:
         if (a, x) in self._grad_cache:
             return self._grad_cache[(a, x)]

@@ -98,8 +98,11 @@ class Replay:
         if op == "grad":
             self._need(step, ka, "S")
             x = step[2]
-            if self.input_of.get(x) is None or self.inputs[self.input_of[x]][0] != "vector":
-                raise ValueError(f"step {step!r}: grad is with respect to an input vector")
+            typ = self.inputs[self.input_of[x]][0] if x in self.input_of else None
+            if typ == "scalar":  # ∂f/∂c, a scalar
+                return alg.derivative(a, alg.atom(("in", self.input_of[x])))
+            if typ != "vector":
+                raise ValueError(f"step {step!r}: grad is with respect to an input vector or scalar")
             return alg.grad(a, alg.gen(("in", self.input_of[x])))
         b = self._arg(step, 2)
         return self._binary(step, op, a, b, ka, kind(b))

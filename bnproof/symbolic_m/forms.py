@@ -87,8 +87,8 @@ def _kinds(program: dict) -> list[str]:
             out.append("M")
         elif op in ("neg", "pow", "transpose"):
             out.append(out[step[1]])
-        elif op == "grad":
-            out.append("V")
+        elif op == "grad":  # the variable's type: a gradient in a vector, a derivative in a scalar
+            out.append(out[step[2]])
         elif op == "matmul":
             pair = out[step[1]] + out[step[2]]
             out.append({"MM": "M", "MV": "V", "VM": "V", "VV": "S"}[pair])

@@ -10,6 +10,7 @@ size is bounded before anything is allocated: ``ones``, ``zeros``, ``eye`` and
 from __future__ import annotations
 
 import functools
+import itertools
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -19,6 +20,7 @@ from .fragment import OutsideFragment, outside, poison, refuse
 from .values import MAX_STEPS, Columns, Recorder, Sym, SymScalar, SymVector, _exact, _sum, fixed_array, is_array
 
 PROBE = "grad-probe"  # the placeholder input xp.grad calls its function on (never a program input)
+PROBE_SCALAR = "grad-probe-scalar"  # the same for a scalar (["input", PROBE_SCALAR, serial])
 MAX_ENTRIES = MAX_STEPS  # entries of one fixed-size array the namespace makes
 
 
@@ -157,10 +159,13 @@ def namespace(rec: Recorder) -> SimpleNamespace:
         return fixed_array(np.outer(a, b))
 
     def grad(fn, x):
+        if isinstance(x, SymScalar) or is_array(x):
+            return scalar_grad(fn, x)
         if not (isinstance(x, SymVector) and rec.steps[x._index][0] == "input"):
             if isinstance(x, SymVector):
                 outside("a gradient with respect to a computed vector (only input vectors)")
-            outside("a gradient with respect to something that is not an input batch vector")
+            outside("a gradient with respect to something that is not an input batch vector, "
+                    "scalar or fixed-length vector")
         # xp.grad(fn, x) differentiates fn's argument only (the exact and JAX backends seed
         # a fresh variable): a value fn reads from outside that depends on x is a constant
         # there, but ["grad", f, x] would differentiate it too.  Such a closure is refused:
@@ -173,6 +178,33 @@ def namespace(rec: Recorder) -> SimpleNamespace:
                     "value computed from it) other than through its argument")
         value = scalar_of(fn(x))
         return SymVector(rec, rec.emit(["grad", value._index, x._index]))
+
+    serial = itertools.count()
+
+    def scalar_grad(fn, x):
+        """∂fn/∂c for a scalar input c, or the d partial derivatives for a fixed-length
+        vector w of scalar inputs w:0, …: each entry ["grad", f, w:k], a scalar.  As for a
+        batch vector, fn must reach the inputs only through its argument."""
+        entries = [x] if isinstance(x, SymScalar) else list(x.reshape(-1))
+        if not entries or not all(isinstance(e, SymScalar) and rec.steps[e._index][0] == "input"
+                                  for e in entries):
+            outside("a gradient with respect to a scalar or fixed-length vector that is not a "
+                    "program input (only the claim's own scalar inputs and vectors of them)")
+        if len({e._index for e in entries}) != len(entries):
+            outside("a gradient with respect to a vector whose entries repeat an input")
+        # fresh placeholders for each call: a nested xp.grad's own are other steps than these
+        probes = [SymScalar(rec, rec.emit(["input", PROBE_SCALAR, next(serial)])) for _ in entries]
+        argument = probes[0] if isinstance(x, SymScalar) else fixed_array(
+            np.array(probes + [None], dtype=object)[:-1].reshape(x.shape))
+        probe = scalar_of(fn(argument))
+        if {e._index for e in entries} & reachable(probe._index):
+            outside("a gradient of a closure that reads the variable it differentiates by (or a "
+                    "value computed from it) other than through its argument")
+        value = scalar_of(fn(x))
+        parts = [SymScalar(rec, rec.emit(["grad", value._index, e._index])) for e in entries]
+        if isinstance(x, SymScalar):
+            return parts[0]
+        return fixed_array(np.array(parts + [None], dtype=object)[:-1].reshape(x.shape))
 
     def scalar_of(value):
         if is_array(value) and value.size == 1:

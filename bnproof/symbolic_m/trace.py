@@ -17,7 +17,7 @@ import numpy as np
 
 from ..claims.api import Claim
 from .fragment import OutsideFragment, outside, tracing
-from .namespace import PROBE, symbolic_length
+from .namespace import PROBE, PROBE_SCALAR, symbolic_length
 from .values import Columns, Recorder, SymMatrix, SymScalar, SymVector, _exact, fixed_array, is_array
 
 BATCH = "m"
@@ -144,7 +144,7 @@ def program_for(claim: Claim, fixed: dict | None = None) -> dict:
             raise OutsideFragment(rec.refusals[0])
     roots = [residual[0]._index] + [h._index for h in hypotheses]
     steps, new = _prune(rec.steps, roots)
-    if ["input", PROBE] in steps:
+    if any(s[0] == "input" and s[1] in (PROBE, PROBE_SCALAR) for s in steps):
         outside("a value of xp.grad's placeholder argument that the gradient's function kept "
                 "(the argument escaped the function)")
     return {
