@@ -24,7 +24,9 @@ def verify(
         "Dannemann & Junike (2025); required for every other claim."),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (one claim, one instance): "
-        '{"claim", "statement", "instance", "verdict", "residual", "certificate", ...}.'),
+        '{"claim", "statement", "instance", "verdict", "residual", "certificate", ...}; exact values are '
+        'strings, their approximations (keys ending in _float) numbers, or where no float holds one (beyond '
+        '±1.8e308, or below the normal range) a string in scientific form from the exact value ("3e+320").'),
     out: Optional[Path] = typer.Option(
         None, "--out", help="Where to write the certificate (default: bnproof-out/<claim>.json, or "
         "bnproof-out/<claim>-<data stem>.json with --data; for a claim other than lemma-4.5, written only "
