@@ -374,7 +374,7 @@ def _on_a_terminal(args: list[str], cwd: Path) -> str:
     os.close(slave)
     raw = b""
     while True:
-        ready, _, _ = select.select([master], [], [], 60)
+        ready, _, _ = select.select([master], [], [], 300)  # only a hang is that quiet
         if not ready:
             break
         try:
