@@ -24,6 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "claims" / "false_toy.py"
 
 
+# the toy's search and shrinking end by themselves well within it, at any speed: results compared
+# with each other, or with a shrunk counterexample, never depend on where a budget cut them
+GENEROUS = 300
+
+
 def cli(*args, cwd):
     """`bnproof ARGS`, in this process (tests/cli_runner.py); fuzz's worker is a process of its own."""
     return run_cli(*args, cwd=cwd, env={"BNPROOF_CACHE_DIR": str(Path(cwd) / ".cache")})
@@ -36,7 +41,7 @@ def toy(tmp_path_factory):
     here = os.getcwd()
     os.chdir(folder)
     try:
-        result = bnproof.fuzz(str(TOY), seed=1)
+        result = bnproof.fuzz(str(TOY), seed=1, time_budget=GENEROUS)
     finally:
         os.chdir(here)
     return folder, result
@@ -64,14 +69,14 @@ def test_fuzz_writes_nothing_and_keeps_the_certificate(toy):
 
 def test_fuzz_matches_the_command_line_for_the_same_seed(toy, tmp_path, monkeypatch):
     _, memory = toy
-    proc = cli("fuzz", str(TOY), "--seed", "1", "--json", "--no-timings", cwd=tmp_path)
+    proc = cli("fuzz", str(TOY), "--seed", "1", "--json", "--no-timings", "--time-budget", str(GENEROUS), cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     (theirs,) = json.loads(proc.stdout)  # a list, one object per claim
     assert ".hypothesis" not in os.listdir(tmp_path)  # Hypothesis's files go elsewhere, then away
     written = (tmp_path / theirs["certificate"]).read_text()
     shutil.rmtree(tmp_path / "bnproof-out")
     monkeypatch.chdir(tmp_path)
-    ours = bnproof.fuzz(TOY, seed=1, out_dir="bnproof-out")
+    ours = bnproof.fuzz(TOY, seed=1, out_dir="bnproof-out", time_budget=GENEROUS)
     assert ours.to_json(timings=False) == theirs
     assert ours.certificate_path == Path("bnproof-out/toy/bounded-bn-output.json")
     assert ours.certificate_path.read_text() == written == memory.certificate
@@ -87,7 +92,7 @@ def test_the_callers_hypothesis_folder_is_restored(tmp_path):
     before = getattr(configuration, "__hypothesis_home_directory", None)
     configuration.set_hypothesis_home_dir(tmp_path / "mine")
     try:
-        assert bnproof.fuzz(TOY, seed=1, jax=False).refuted
+        assert bnproof.fuzz(TOY, seed=1, jax=False, time_budget=GENEROUS).refuted
         assert getattr(configuration, "__hypothesis_home_directory") == tmp_path / "mine"
     finally:
         configuration.set_hypothesis_home_dir(before)
@@ -96,7 +101,7 @@ def test_the_callers_hypothesis_folder_is_restored(tmp_path):
 
 def test_isolated_fuzz_gives_the_same_verdict(toy):
     _, memory = toy
-    isolated = bnproof.fuzz(TOY, seed=1, isolate=True, jax=False)
+    isolated = bnproof.fuzz(TOY, seed=1, isolate=True, jax=False, time_budget=GENEROUS)
     assert isolated.to_json(timings=False) == memory.to_json(timings=False)
     claim = bnproof.load(TOY)[0]
     with pytest.raises(BadInput, match="not loaded from a file"):
@@ -139,7 +144,7 @@ def test_displays_escape_what_a_claim_says(tmp_path, monkeypatch):
     claim = bnproof.load(TOY)[0]
     evil = dataclasses.replace(claim, id="x/<b>&y}{$", source="<script>alert(1)</script> & co",
                                statement=HOSTILE, path=None)
-    result = bnproof.fuzz(evil, seed=1, jax=False)
+    result = bnproof.fuzz(evil, seed=1, jax=False, time_budget=GENEROUS)
     assert result.refuted
     page = result._repr_html_()
     assert "<script" not in page and "<b>" not in page
