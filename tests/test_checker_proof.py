@@ -305,7 +305,7 @@ def test_bnproof_check_binds_a_proof_to_the_committed_claim(tmp_path):
     path = tmp_path / "good.proof.json"
     path.write_text(json.dumps(document(claim_object(c), program, {"method": "zero"}, witness_for(program))))
     ok, line = judged(path, None, None)
-    assert ok and line.endswith("the claim and its program are those the committed claim files give, and its own "
+    assert ok and line.endswith("the claim and its program are those of the committed claim files, and its own "
                                  "code read without the tracer computes the program at generic instances")
     # a correct proof of another program (the hand-written one) under the paper's id
     forged = document(claim_object(c), theorem_41(), {"method": "zero"}, WITNESS)

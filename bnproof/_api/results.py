@@ -164,7 +164,10 @@ def counterexample_lines(claim, values: dict, residual: str, residual_float: flo
     from ..render.unicode_math import ascii_line
 
     m = math if unicode else str  # ASCII: SymPy's form, as the fuzz report falls back to it
-    lines = [f"  {name} = {m(display.value_text(value))}" for name, value in values.items()]
+    from ..render import laws  # a law as its values and their probabilities (render/laws.py)
+
+    lines = [f"  {laws.text(name, value, display.value_text, m)}" if is_law else
+             f"  {name} = {m(display.value_text(value))}" for name, value, is_law in laws.grouped(claim, values)]
     lines.append(f"  residual = {_residual_text(residual, residual_float, m)} "
                  f"{display.relation(claim.kind, claim.strict)[1]} (decided by {decided_by})")
     return lines if unicode else [ascii_line(line) for line in lines]

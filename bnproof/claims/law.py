@@ -85,7 +85,16 @@ def _with_distributions(fn, laws: tuple[Law, ...]):
 
     wrapped.__wrapped__ = fn
     wrapped.__doc__ = fn.__doc__
+    wrapped.bnproof_laws = tuple(law.name for law in laws)  # law_names: reports show the laws
     return wrapped
+
+
+def law_names(claim) -> tuple[str, ...]:
+    """The names of the claim's laws, whose two variables each (NAME_support, NAME_weights)
+    a report shows as the distribution they are; () for a claim without laws, or for a
+    claim whose variables merely end so (only expand_laws marks a law)."""
+    names = getattr(getattr(claim, "residual", None), "bnproof_laws", ())
+    return tuple(n for n in names if isinstance(n, str))
 
 
 def expand_laws(claim) -> None:

@@ -149,8 +149,8 @@ def bind_proof(claims: list | None, claim_file, doc: dict) -> tuple[bool, str | 
     why = proof_difference(claim, doc, where)
     if why is not None:
         return False, why
-    verb = "give" if claims is None else "gives"
-    return True, (f"the claim and its program are those {where} {verb}, and its own code read without "
+    # "those of X": X is a file, "the committed claim files" or the API's "the claim given"
+    return True, (f"the claim and its program are those of {where}, and its own code read without "
                   "the tracer computes the program at generic instances")
 
 
@@ -179,7 +179,7 @@ def bind(claims: list, claim_file: Path, doc: dict) -> tuple[bool, str]:
         why = instance_reading(claim, doc)
     if why is not None:
         return False, why
-    return True, (f"the claim, its variables and the program are those {claim_file} gives, "
+    return True, (f"the claim, its variables and the program are those of {claim_file}, "
                   "and its own code read without the tracer refutes it too")
 
 

@@ -181,8 +181,10 @@ def _text(outcome, result: dict, timings: bool, unicode: bool, columns: int | No
         where = "" if not claim.variables else f" after {total.drawn} instances (seed {outcome.seed}{when})"
         lines += reading_lines(claim.reading, columns)
         lines.append(f"REFUTED{where}; exact counterexample:")
-        for name, value in result["counterexample"].items():
-            lines.append(f"  {name} = {m(_show(value))}")
+        from . import laws  # a law as its values and their probabilities, not its two variables
+
+        for name, value, is_law in laws.grouped(claim, result["counterexample"]):
+            lines.append(f"  {laws.text(name, value, _show, m)}" if is_law else f"  {name} = {m(_show(value))}")
         relation = ("≤ 0" if claim.strict else "< 0") if claim.kind == "inequality" else "≠ 0"
         approx = unicode_math.approx_suffix(result["residual"], result["residual_float"], m)
         lines += unicode_math.wrap("  residual = ", f"{m(result['residual'])}{approx} {relation}"

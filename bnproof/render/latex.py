@@ -1,17 +1,18 @@
 """LaTeX output: a small document builder and a printer for exact values.
 
 Every formula in a bnproof document is printed here from engine objects
-(SymPy expressions, Q(√r) numbers, rationals), never typed by hand.  Long
-formulas are broken into multline lines (latex_break); long exact numbers
-are shown rounded in equations and written out in full, with break points,
-in a closing section.  Decimals are computed from the exact value with
-SymPy's arbitrary-precision evaluation and always carry ≈.
+(SymPy expressions, Q(√r) numbers, rationals), never typed by hand.  Displays
+are laid out when the document is rendered, for the width of its page or of the
+column a fragment goes in (latex_layout: a formula is broken only where it does
+not fit); long exact numbers are shown rounded in equations and written out in
+full, with break points, in a closing section.  Decimals are computed from the
+exact value with SymPy's arbitrary-precision evaluation and always carry ≈.
+Text (escape, prose, tt) is latex_text's.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -22,11 +23,9 @@ from .. import __version__
 from ..errors import BadInput
 from ..exact.linalg import to_fraction
 from ..exact.surd import Surd
-from .latex_break import break_lines, width, parse
+from .latex_layout import COLUMN, PAGE, Display, budget
+from .latex_text import escape, prose, tt  # noqa: F401  (re-exported: render modules and tests import them here)
 
-# The estimated width of a display line.  A plain article's text is 345 pt wide and
-# the equation number takes about 25 pt; the estimate can fall 10% short, so aim lower.
-LINE_BUDGET = 170.0
 # An exact value whose LaTeX is longer than this is rounded in formulas.
 MAX_EXACT_CHARS = 60
 DIGITS = 6
@@ -35,190 +34,7 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage[a4paper,margin=2.5cm]{geometry}
 \usepackage{amsmath,amssymb}
 \allowdisplaybreaks
-\setlength{\multlinegap}{0pt}
 """
-
-_TEXT_ESCAPES = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
-    "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}", "<": r"$<$",
-    ">": r"$>$", "|": r"$|$",
-}
-_UNICODE_TEXT = {"–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "…": r"\ldots{}",
-                 "×": r"$\times$", "−": "-", "≤": r"$\leq$", "≥": r"$\geq$", "≠": r"$\neq$"}
-
-
-def escape(text: str) -> str:
-    """Plain (possibly untrusted) text as LaTeX text: specials escaped, accents
-    kept where pdflatex knows them, anything else replaced by '?'."""
-    out = []
-    for ch in str(text):
-        if ch in _TEXT_ESCAPES:
-            out.append(_TEXT_ESCAPES[ch])
-        elif ch in _UNICODE_TEXT:
-            out.append(_UNICODE_TEXT[ch])
-        elif " " <= ch <= "~":
-            out.append(ch)
-        elif ch in "\t\n\r":
-            out.append(" ")
-        else:
-            base = unicodedata.normalize("NFD", ch)
-            if len(base) == 2 and " " <= base[0] <= "~" and base[0].isalpha() and base[1] in _ACCENTS:
-                out.append("\\" + _ACCENTS[base[1]] + "{" + base[0] + "}")
-            else:
-                out.append("?")
-    return "".join(out)
-
-
-# Mathematical characters in prose (a claim's reading), as math-mode LaTeX
-_PROSE_MATH = {
-    **{ch: "\\" + name for ch, name in zip(
-        "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ",
-        "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau "
-        "upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split())},
-    "‖": r"\|", "⟨": r"\langle ", "⟩": r"\rangle ", "∇": r"\nabla ", "∂": r"\partial ", "≤": r"\leq ",
-    "≥": r"\geq ", "≠": r"\neq ", "−": "-", "√": r"\surd ", "²": "^2", "³": "^3", "⁴": "^4", "¹": "^1",
-    "ᵀ": r"^\top ", "⁻": "^-", "∈": r"\in ", "→": r"\to ", "∞": r"\infty ", "·": r"\cdot ",
-    "×": r"\times ", "∑": r"\sum ", "≈": r"\approx ", "≡": r"\equiv ", "∀": r"\forall ",
-    "∃": r"\exists ", "⊆": r"\subseteq ", "∩": r"\cap ", "∪": r"\cup ", "ℝ": r"\mathbb{R}",
-    "±": r"\pm ", "∘": r"\circ ", "↦": r"\mapsto ", "⇒": r"\Rightarrow ", "⊥": r"\perp ",
-    "{": r"\{", "}": r"\}",  # braces of a set: in text, OT1 has no brace glyphs
-    **{chr(0x2080 + k): f"_{k}" for k in range(10)}, "ⱼ": "_j", "ᵢ": "_i", "ₖ": "_k", "ₘ": "_m",
-}
-
-
-def prose(text: str) -> str:
-    """Plain prose with Unicode mathematics (σ, ‖·‖, ⟨·,·⟩, x², Xᵀ, ŷ) as LaTeX text: the
-    mathematical characters in math mode, one $…$ per run, the rest through escape().
-    The ASCII scripts a reading writes (R^m, ∇_y, ∇_{y_j}L, ŷ^(b), H_jj) are typeset
-    with their base: a one-letter word or a mathematical character, never a longer
-    identifier (exact_sizes stays text)."""
-    items: list[tuple[bool, str]] = []  # (in math?, LaTeX)
-    text = unicodedata.normalize("NFC", str(text))
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        hatted = _hatted(text, k)
-        if hatted:
-            items.append((True, hatted[0]))
-            k += hatted[1]
-            continue
-        script = _script(text, k) if ch in "^_" and _base(items, text, k) else None
-        if script:
-            body, used = script
-            if not items[-1][0]:
-                items[-1] = (True, items[-1][1])  # the base letter joins the script in math
-            items.append((True, _after(items, ch) + ch + "{" + body + "}"))
-            k += used
-            continue
-        if ch in _PROSE_MATH:
-            if _SCRIPT_CHARS.match(ch) and _base(items, text, k) and not items[-1][0]:
-                items[-1] = (True, items[-1][1])  # x² as $x^2$, not x$^2$
-            items.append((True, _after(items, _PROSE_MATH[ch][:1]) + _PROSE_MATH[ch]))
-        else:  # a path (bnproof/claims/lemma45.py) may break after its slashes
-            items.append((False, escape(ch) + (r"\allowbreak{}" if ch == "/" and text[k + 1:k + 2].isalpha()
-                                               else "")))
-        k += 1
-    out, run = [], []
-    for in_math, latex in items:
-        if in_math:
-            run.append(latex)
-            continue
-        if run:
-            out.append("$" + "".join(run).strip() + "$")
-            run = []
-        out.append(latex)
-    if run:
-        out.append("$" + "".join(run).strip() + "$")
-    return "".join(out)
-
-
-_SCRIPT_CHARS = re.compile("[²³⁴¹ᵀ⁻₀₁₂₃₄₅₆₇₈₉ⱼᵢₖₘ]")
-
-
-def _after(items: list, kind: str) -> str:
-    """{} before a script that follows one of its own kind (x²² is x^2{}^2: a double
-    superscript does not compile)."""
-    return "{}" if kind in "^_" and items and items[-1][0] and items[-1][1].startswith(kind) else ""
-
-
-def _hatted(text: str, k: int) -> tuple[str, int] | None:
-    """A letter with a hat (ŷ, Ĥ, or L followed by a combining hat) as \\hat{…}, and the
-    characters it takes."""
-    ch = text[k]
-    if ch.isascii() and ch.isalpha() and text[k + 1:k + 2] == "\u0302":
-        return r"\hat{" + ch + "}", 2
-    base = unicodedata.normalize("NFD", ch)
-    if len(base) == 2 and base[1] == "\u0302" and base[0].isascii() and base[0].isalpha():
-        return r"\hat{" + base[0] + "}", 1
-    return None
-
-
-def _base(items: list, text: str, k: int) -> bool:
-    """Whether what precedes text[k] can carry a script: a mathematical character, or a
-    one-letter (or one-digit) word."""
-    if not items or k == 0:
-        return False
-    if items[-1][0]:
-        return True
-    before = text[k - 1]
-    return before.isascii() and before.isalnum() and not (k >= 2 and text[k - 2].isalnum())
-
-
-def _script(text: str, k: int) -> tuple[str, int] | None:
-    """The script after the ^ or _ at text[k] as math, and the characters it takes: a
-    braced group, a parenthesised one (ŷ^(b)), or one or two letters or digits."""
-    rest = text[k + 1:]
-    if rest[:1] in ("{", "("):
-        close = "}" if rest[0] == "{" else ")"
-        depth, end = 0, None
-        for j, c in enumerate(rest):
-            depth += c == rest[0]
-            depth -= c == close
-            if depth == 0:
-                end = j
-                break
-        if end is None or end > 20:
-            return None
-        inner = _math_chars(rest[1:end])
-        if inner is None:
-            return None
-        return (inner if rest[0] == "{" else "(" + inner + ")"), end + 2
-    match = re.match(r"[A-Za-z0-9]{1,2}(?![A-Za-z0-9])|\*", rest)
-    if match is None:
-        return None
-    return match.group(), match.end() + 1
-
-
-def _math_chars(text: str) -> str | None:
-    """A short run of letters, digits and mathematical characters as math, or None (also
-    for a subscript that would not compile: y__j, y_j_k, _j)."""
-    if re.search(r"__|^_|_$|_[^_]*_|\^", text):
-        return None
-    out = []
-    for k, ch in enumerate(text):
-        if ch.isascii() and (ch.isalnum() or ch in "_,+-*=()"):
-            out.append(ch)
-        elif _hatted(text, k):
-            out.append(_hatted(text, k)[0])
-        elif ch in _PROSE_MATH and ch not in "{}":
-            out.append(_PROSE_MATH[ch])
-        elif ch == "\u0302":
-            continue
-        else:
-            return None
-    return "".join(out).strip()
-
-
-def tt(text: str) -> str:
-    """Typewriter text that may break after / - . : _ (file names, digests)."""
-    out = escape(text)
-    for ch in ("/", "-", ".", ":"):
-        out = out.replace(ch, ch + r"\allowbreak{}")
-    return r"\texttt{" + out.replace(r"\_", r"\_\allowbreak{}") + "}"
-
-
-_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0327": "c"}
-
 
 # -- exact values --------------------------------------------------------------
 
@@ -389,51 +205,21 @@ class Document:
         return "\\label{" + self.labels[-1] + "}"
 
     def display(self, formula: str) -> None:
-        """One formula, broken into multline lines when it would not fit."""
-        lines = break_lines(formula, LINE_BUDGET)
-        if len(lines) == 1:
-            self.parts.append("\\begin{equation}" + self._label() + "\n" + lines[0]
-                              + "\n\\end{equation}")
-            return
-        body = " \\\\\n".join(_continued(line) if k else line for k, line in enumerate(lines))
-        self.parts.append("\\begin{multline}" + self._label() + "\n" + body + "\n\\end{multline}")
+        """One formula; broken, when rendered, only if it does not fit its line."""
+        self.parts.append(Display("display", (formula,), self._label()))
 
     def equation(self, lhs: str, rhs: str, rel: str = "=") -> None:
         """lhs rel rhs; when too long, the right side goes on aligned lines below."""
         self.steps(lhs, [(rel, rhs)])
 
     def steps(self, lhs: str, rights: list[tuple[str, str]]) -> None:
-        """lhs rel₁ r₁ rel₂ r₂ …, one step per line, aligned at the relations;
-        a step too long for its line is broken and continued below."""
-        rights = [_relation(rel, right) for rel, right in rights]
-        if len(rights) == 1:
-            one = f"{lhs} {rights[0][0]} {rights[0][1]}"
-            if width(parse(one)) <= LINE_BUDGET:
-                self.parts.append("\\begin{equation}" + self._label() + "\n" + one
-                                  + "\n\\end{equation}")
-                return
-        rows = []
-        for k, (rel, right) in enumerate(rights):
-            first = lhs if k == 0 else ""
-            pieces = break_lines(right, LINE_BUDGET - width(parse(lhs)) - 20)
-            rows.append(f"{first} &{rel} {pieces[0]}")
-            rows.extend(rf"&\qquad {_continued(p)}" for p in pieces[1:])
-        self._align(rows)
+        """lhs rel₁ r₁ rel₂ r₂ …, one step per line, aligned at the relations (one line
+        where the whole fits); a step too long for its line is broken and continued below."""
+        self.parts.append(Display("steps", (lhs, list(rights)), self._label()))
 
     def aligned(self, rows: list[tuple[str, str]]) -> None:
         """lhs = rhs rows aligned at =; a row too long for its line is continued below."""
-        lines = []
-        for lhs, rhs in rows:
-            rel, rhs = _relation("=", rhs)
-            pieces = break_lines(rhs, LINE_BUDGET - width(parse(lhs)) - 20)
-            lines.append(f"{lhs} &{rel} {pieces[0]}")
-            lines.extend(rf"&\qquad {_continued(p)}" for p in pieces[1:])
-        self._align(lines)
-
-    def _align(self, rows: list[str]) -> None:
-        # one number for the block, on its last row; align (not aligned) may break across pages
-        rows = [row + r" \notag" for row in rows[:-1]] + [rows[-1] + " " + self._label()]
-        self.parts.append("\\begin{align}\n" + " \\\\\n".join(rows) + "\n\\end{align}")
+        self.parts.append(Display("aligned", (list(rows),), self._label()))
 
     def items(self, entries: list[str]) -> None:
         # enumerate, not itemize: the bullet would pull in a bitmap TS1 font
@@ -442,16 +228,20 @@ class Document:
                           + "\n".join(rf"\item {e}" for e in entries)
                           + "\n\\end{enumerate}\n\\end{flushleft}")
 
-    def render(self, fragment: bool, level: str | None = None) -> str:
+    def render(self, fragment: bool, level: str | None = None, width: float | None = None) -> str:
         """The whole document, or (fragment) its body for \\input into a paper, with
-        headings from `level` down (section, subsection, subsubsection, paragraph)."""
+        headings from `level` down (section, subsection, subsubsection, paragraph).
+        Displays are laid out for a text `width` points wide: by default the document's
+        own page, or for a fragment a column of a two-column article (latex_layout)."""
         top = level or (FRAGMENT_LEVEL if fragment else "section")
         if top not in LEVELS[:4]:
             raise BadInput(f"--level must be one of {', '.join(LEVELS[:4])}, not {top!r}")
+        line = budget(width or (COLUMN if fragment else PAGE))
         parts = list(self.parts)
         if self.longs.entries:
             parts.extend(self.longs.latex())
-        body = "\n\n".join(p.latex(top) if isinstance(p, Heading) else p for p in parts) + "\n"
+        body = "\n\n".join(p.latex(top) if isinstance(p, Heading) else
+                            p.latex(line) if isinstance(p, Display) else p for p in parts) + "\n"
         header = (f"% Generated by bnproof {__version__}; every formula and number comes from "
                   "the exact engine.\n")
         header += "".join(f"% {line}\n" for line in self.provenance.splitlines())
@@ -467,13 +257,3 @@ def _comment(text: str) -> str:
     return " ".join(text.split())
 
 
-def _relation(rel: str, right: str) -> tuple[str, str]:
-    """'= \\approx x' reads as '\\approx x': a rounded value takes ≈ as its relation."""
-    if rel == "=" and right.startswith(r"\approx"):
-        return r"\approx", right[len(r"\approx"):].strip()
-    return rel, right
-
-
-def _continued(line: str) -> str:
-    """A continuation line that starts with + or − keeps binary spacing."""
-    return "{} " + line if line[:1] in "+-" or line.startswith((r"\pm", r"\mp")) else line

@@ -27,8 +27,9 @@ ENCLOSURE_BITS = 256
 DECIMAL_BITS = (64, 256, 1024, 4096)  # the shown decimal's ball, finer until it has its digits
 
 _GREEK_NAMES = {"gamma", "beta", "sigma", "mu", "lambda", "kappa", "alpha", "delta", "epsilon",
-                "theta", "rho", "tau", "phi", "psi", "omega", "eta", "xi", "nu", "zeta", "chi"}
-_ALIASES = {"lam": "lambda"}
+                "theta", "rho", "tau", "phi", "psi", "omega", "eta", "xi", "nu", "zeta", "chi",
+                "varepsilon", "varphi", "vartheta"}
+_ALIASES = {"lam": "lambda", "eps": "epsilon"}  # names a claim writes for lambda (a keyword), ε
 
 SIGN_WORDS = {
     "inequality": ("residual", "< 0", r"the inequality fails (its residual must be $\ge 0$)"),
@@ -47,9 +48,12 @@ class Evaluated:
     guards: tuple = (0, 0)  # (guarded values, of which present) on this instance
 
 
-def variable(name: str) -> str:
-    """A certificate variable name (checked: [A-Za-z_][A-Za-z0-9_]*) as math."""
+def variable(name: str, statement: str = "") -> str:
+    """A certificate variable name (checked: [A-Za-z_][A-Za-z0-9_]*) as math; eps and
+    epsilon as the ε the statement writes (\\varepsilon, unless it writes \\epsilon)."""
     base = _ALIASES.get(name, name)
+    if base == "epsilon" and not re.search(r"\\epsilon(?![A-Za-z])", statement):
+        return r"\varepsilon"
     if base in _GREEK_NAMES:
         return "\\" + base
     if re.fullmatch(r"[A-Za-z]", base):
@@ -163,10 +167,13 @@ def _provenance(doc: dict, checker_line: str, name: str) -> str:
             f"{how}:\n{' '.join(checker_line.split())}")
 
 
-def symbol(name: str, source) -> str:
-    """A variable as the statement writes it (the claim's `symbols`), else by its name."""
+def symbol(name: str, source, statement: str | None = None) -> str:
+    """A variable as the statement writes it (the claim's `symbols`), else by its name
+    (eps as the statement's ε); `statement`: the certificate's, where there is no claim."""
     written = getattr(source, "symbols", {}).get(name)
-    return safe_statement(written) if written else variable(name)
+    if written:
+        return safe_statement(written)
+    return variable(name, str(getattr(source, "statement", None) or statement or ""))
 
 
 def _hypothesis_names(count: int, source, instance: dict) -> list[str]:
@@ -212,10 +219,22 @@ def _reading(out: Document, source) -> None:
 
 
 def _counterexample(out: Document, instance: dict, source=None) -> None:
+    from .laws import grouped
+
     out.section("The counterexample")
-    rows = []
-    for key in sorted(instance):
-        rows.append((symbol(key, source), _value(instance[key], out)))
+    rows, laws = [], []
+    for key, value, is_law in grouped(source, {k: instance[k] for k in sorted(instance)}):
+        if not is_law:
+            rows.append((symbol(key, source), _value(value, out)))
+            continue
+        name = symbol(key, source)
+        laws.append(f"${name}$")
+        rows.extend((rf"\Pr({name} = {_value(point, out)})", number(p, out.longs, f"P({key})"))
+                    for point, p in value)
+    if laws:  # the law's support and weights are what the certificate holds
+        out.para(" and ".join(laws) + (" is a discrete law" if len(laws) == 1 else " are discrete laws")
+                 + " (the certificate holds its support points and positive weights; a "
+                 "probability is its weight over their sum):")
     out.aligned(rows)
 
 

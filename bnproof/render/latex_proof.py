@@ -11,6 +11,7 @@ statement (through the statement grammar) and its source (escaped)."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from ..checker.proof import read_statement
@@ -33,14 +34,15 @@ class Names:
     """LaTeX for the checker's atoms and generators: inputs, S[w], roots (σ where a root
     is the batch standard deviation of an input vector)."""
 
-    def __init__(self, alg, inputs: list):
+    def __init__(self, alg, inputs: list, symbols: dict | None = None):
         self.alg, self.roots, self.parts = alg, {}, 0
+        self.symbols = symbols or {}  # an input's base name -> its symbol (symbols_of)
         vectors = [n for n, t, _ in inputs if t == "V"]
         for k, radicand in enumerate(alg.radicands):
             for v in vectors:
                 if alg.is_zero(alg.add(radicand, variance(alg, v), -1)):
                     self.roots[k] = (r"\sigma" if len(vectors) == 1 or v == "y" else
-                                     rf"\sigma_{{{name(v)}}}"), v
+                                     rf"\sigma_{{{name(v, self.symbols)}}}"), v
                     break
 
     def root(self, k: int) -> str:
@@ -50,15 +52,15 @@ class Names:
         if a == M:
             return "m"
         if a[0] == "s":
-            return name(a[1])
+            return name(a[1], self.symbols)
         if a[0] == "r":
             return self.root(a[1])
         return rf"S[{self.vmono(a[1])}]"
 
     def gen(self, g: tuple) -> str:
         if g[0] == "v":
-            return name(g[1])
-        return "(" + variable(g[1]) + (self.vmono(g[2]) or r"\mathbf{1}") + ")"
+            return name(g[1], self.symbols)
+        return "(" + name(g[1], self.symbols) + (self.vmono(g[2]) or r"\mathbf{1}") + ")"
 
     def vmono(self, w: tuple) -> str:
         return r"\,".join(self.gen(g) + (f"^{{{e}}}" if e > 1 else "") for g, e in w)
@@ -142,12 +144,35 @@ def variance(alg, v: str) -> tuple:
     return alg.add(square, alg.mul(mean, mean), -1)
 
 
-def name(input_name: str) -> str:
-    """An input as math: y, \\gamma; a column X:j as X_{j+1}, an entry w:j as w_{j+1}."""
+def name(input_name: str, symbols: dict | None = None) -> str:
+    """An input as math: y, \\gamma, its symbol where the claim gives one (symbols_of); a
+    column X:j as X_{j+1}, an entry w:j as w_{j+1}."""
     base, _, rest = input_name.partition(":")
+    shown = (symbols or {}).get(base) or variable(base)
     if not rest:
-        return variable(base)
-    return variable(base) + "_{" + ",".join(str(int(j) + 1) for j in rest.split(":")) + "}"
+        return shown
+    return shown + "_{" + ",".join(str(int(j) + 1) for j in rest.split(":")) + "}"
+
+
+# A symbol that can stand for a variable in every formula of a proof, sums, entries and
+# powers included: one letter, a Greek letter, or one letter in a font or under an accent.
+# The others (y_j, \nabla_{y_j}\mathcal{L}: a unit's vector, a gradient) are named once,
+# "in the notation of the statement", and the proof keeps the variable's own name.
+ONE_SYMBOL = re.compile(r"[A-Za-z]|\\[A-Za-z]+|\\(?:mathbf|boldsymbol|mathit|mathrm|mathcal|mathsf|hat|"
+                        r"tilde|bar|widehat|widetilde)\{[A-Za-z]\}")
+
+
+def symbols_of(inputs: list, source, statement: str) -> dict:
+    """{base name: symbol} for the inputs the proof writes in the claim's own symbols: those
+    the claim declares (its `symbols`) as one symbol, and the names of a Greek letter
+    written short (eps: \\varepsilon, or \\epsilon where the statement writes that)."""
+    out = {}
+    for n, _, _ in inputs:
+        base = n.partition(":")[0]
+        written = symbol(base, source, statement).strip()
+        if ONE_SYMBOL.fullmatch(written):
+            out[base] = written
+    return out
 
 
 def fraction(c: Fraction) -> str:
@@ -175,7 +200,7 @@ def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
     claim, inputs, ops, types, residual, hyps = read_statement(doc)
     ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))  # the checker's normal form, signs and all
     ev.run(ops, types)
-    names = Names(ev.alg, inputs)
+    names = Names(ev.alg, inputs, symbols_of(inputs, source, claim["statement"]))
     method = doc["proof"]["method"]
     # one proof per fixed size (d = 1, 2, 3): each its own labels in one paper
     key = claim["id"] + "".join(f"-{k}{v}" for k, v in sorted(doc["fixed"].items()))
@@ -202,9 +227,9 @@ def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
 
 def _notation(out, doc, inputs, ev, names, source) -> set:
     out.section("Notation")
-    vectors = [name(n) for n, t, _ in inputs if t == "V"]
-    scalars = [name(n) for n, t, _ in inputs if t == "S"]
-    matrices = [variable(n) for n, t, _ in inputs if t == "M"]
+    vectors = [name(n, names.symbols) for n, t, _ in inputs if t == "V"]
+    scalars = [name(n, names.symbols) for n, t, _ in inputs if t == "S"]
+    matrices = [name(n, names.symbols) for n, t, _ in inputs if t == "M"]
     parts = []
     if vectors:
         parts.append(_list(vectors) + (r" are vectors" if len(vectors) > 1 else " is a vector")
@@ -215,8 +240,8 @@ def _notation(out, doc, inputs, ev, names, source) -> set:
         parts.append(_list(scalars) + (" are real numbers" if len(scalars) > 1 else " is a real number"))
     text = "; ".join(parts) + ". "
     given = getattr(source, "symbols", {}) or {}
-    said = [f"${name(n)}$ is ${symbol(n, source)}$" for n, _, _ in inputs
-            if n in given and symbol(n, source) != name(n)]
+    said = [f"${name(n, names.symbols)}$ is ${symbol(n, source)}$" for n, _, _ in inputs
+            if n in given and symbol(n, source) != name(n, names.symbols)]
     if said:
         text += "In the notation of the statement, " + ", ".join(said) + ". "
     text += ("Products and powers of vectors are taken entrywise, and for a vector $w$ we write "
@@ -238,7 +263,7 @@ def _notation(out, doc, inputs, ev, names, source) -> set:
         out.para("Each square root is a symbol whose square is its radicand"
                  + (": " + ", ".join(
                      rf"${names.root(k)} \ge 0$ is the batch standard deviation of "
-                     rf"${name(names.roots[k][1])}$, with mean $\mu = \frac{{1}}{{m}}\,S[{name(names.roots[k][1])}]$"
+                     rf"${name(names.roots[k][1], names.symbols)}$, with mean $\mu = \frac{{1}}{{m}}\,S[{name(names.roots[k][1], names.symbols)}]$"
                      for k in said) if said else "") + "; the relations used are")
         out.aligned(roots)
         signed = sorted(n for n, v in ev.alg.signs.items() if v)
@@ -263,16 +288,17 @@ def _entry(names: Names, w: tuple) -> str:
     """The i-th entry of a vector monomial: y_i^2 g_i, (Hg)_i."""
     parts = []
     for g, e in w:
-        base = f"{name(g[1])}_i" if g[0] == "v" else names.gen(g) + "_i"
-        if "_" in name(g[1]) and g[0] == "v":  # a column X_{1}: its entry X_{i,1}
-            base = name(g[1]).replace("_{", "_{i,")
+        shown = name(g[1], names.symbols)
+        base = f"{shown}_i" if g[0] == "v" else names.gen(g) + "_i"
+        if "_" in shown and g[0] == "v":  # a column X_{1}: its entry X_{i,1}
+            base = shown.replace("_{", "_{i,")
         parts.append(base + (f"^{{{e}}}" if e > 1 else ""))
     return r"\,".join(parts)
 
 
 def _assumptions(out, inputs, hyps, ev, names) -> None:
     out.section("Assumptions")
-    domains = [f"${name(n)} {DOMAIN_WORDS[d]}$" for n, t, d in inputs if d in DOMAIN_WORDS]
+    domains = [f"${name(n, names.symbols)} {DOMAIN_WORDS[d]}$" for n, t, d in inputs if d in DOMAIN_WORDS]
     text = ("The claim is read wherever every division in it is by a nonzero number and every "
             "square root is of a nonnegative one (a root that is differentiated, of a positive one)")
     text += (", for every " + ", ".join(domains) if domains else "")
@@ -336,7 +362,7 @@ def _decomposition(out, doc, ops, types, residual, hyps, inputs, names) -> None:
     all_types = list(types)
     extra = read_steps(proof["steps"], [], all_types, "proof.steps", proof=True)
     ev.run(ops + extra, all_types)
-    names = Names(ev.alg, inputs)
+    names = Names(ev.alg, inputs, names.symbols)
     every = ops + extra
     out.section("A sum of nonnegative terms")
     factors = sorted({f for term in proof["terms"] for f in term["factors"]} | set(proof["denominator"]))
