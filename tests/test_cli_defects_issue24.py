@@ -226,6 +226,23 @@ def test_a_float_constant_names_its_exact_spelling_and_the_path_as_typed(tmp_pat
         assert "the float 0.3333333333333333" in line and "xp.q(1, 3)" in line
 
 
+VECTOR = '''from bnproof.claims import Claim, Var
+
+V = Claim(id="t/vector", source="test", statement="x", kind="inequality",
+          variables=(Var("x", (2,)),), residual=lambda xp, x: x)
+'''
+
+
+def test_a_residual_that_is_no_scalar_names_the_file_as_typed(tmp_path):
+    (tmp_path / "claims").mkdir()
+    write(tmp_path / "claims", "vector.py", VECTOR)
+    write(tmp_path, "x2.json", {"x": [1, 2]})
+    for args in (["verify", "claims/vector.py", "--data", "x2.json"], ["fuzz", "claims/vector.py", "--no-jax"]):
+        line = one_line(run(*args, cwd=tmp_path))
+        assert "claims/vector.py:4: claim t/vector: the residual must be a scalar" in line, line
+        assert str(tmp_path) not in line
+
+
 # -- list ----------------------------------------------------------------------------------
 
 def test_list_keeps_to_columns_cuts_no_parenthesis_and_shows_the_aliases(tmp_path):

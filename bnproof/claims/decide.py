@@ -53,14 +53,20 @@ class NotAScalar(BadOutput):
     decide() lets it through as bad input instead of calling every instance undecided."""
 
 
-def where(fn) -> str:
-    """file:line of a claim's function (through a Law's wrapper), for BadOutput."""
+def where(fn, claim=None) -> str:
+    """file:line of a claim's function (through a Law's wrapper), for BadOutput; the
+    claim file as the user typed it when the claim is given (as a loading error names it)."""
     fn = getattr(fn, "__wrapped__", fn)
     code = getattr(fn, "__code__", None)
-    return f"{code.co_filename}:{code.co_firstlineno}" if code else repr(fn)
+    if code is None:
+        return repr(fn)
+    from ..errors import _as_typed
+
+    file = code.co_filename if claim is None else _as_typed(code.co_filename, claim)
+    return f"{file}:{code.co_firstlineno}"
 
 
-def _node(program: Program, value, fn=None, what: str = "a residual or hypothesis") -> Node:
+def _node(program: Program, value, fn=None, what: str = "a residual or hypothesis", claim=None) -> Node:
     """The program's node for a value a claim's function returned.  A value that is not
     an exact scalar is the claim's mistake (BadOutput, naming `fn`'s file:line when
     given); a traced value the tracer refused to make (a dual that escaped its gradient,
@@ -68,7 +74,7 @@ def _node(program: Program, value, fn=None, what: str = "a residual or hypothesi
     program.check()
     if isinstance(value, np.ndarray):
         if value.size != 1:
-            raise _bad(fn, f"{what} must be a scalar, got shape {value.shape}", NotAScalar)
+            raise _bad(fn, f"{what} must be a scalar, got shape {value.shape}", NotAScalar, claim)
         value = value.reshape(()).item()
     if isinstance(value, Node):
         if value.program is not program:
@@ -84,12 +90,12 @@ def _node(program: Program, value, fn=None, what: str = "a residual or hypothesi
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Rational):
         # a float, a string ("1" would parse), a truth value: not an exact number the claim computed
         raise _bad(fn, f"{what} must be an exact number, got {type(value).__name__} "
-                       "(use exact numbers: int or Fraction)")
+                       "(use exact numbers: int or Fraction)", claim=claim)
     return program.const(value)
 
 
-def _bad(fn, message: str, kind=BadOutput) -> BadOutput:
-    return kind(f"{where(fn)}: {message}" if fn is not None else message)
+def _bad(fn, message: str, kind=BadOutput, claim=None) -> BadOutput:
+    return kind(f"{where(fn, claim)}: {message}" if fn is not None else message)
 
 
 def trace(claim: Claim, sizes: dict) -> Traced:
@@ -104,18 +110,19 @@ def trace(claim: Claim, sizes: dict) -> Traced:
     values = {v.name: _inputs(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
     with program:  # refusals with no traced value at hand are recorded on this program
         residual = _node(program, claim.residual(xp, **values), claim.residual,
-                         f"claim {claim.id}: the residual")
+                         f"claim {claim.id}: the residual", claim)
         hyps, labels = [], []
         for number, h in enumerate(claim.hypotheses, 1):  # an array: every entry must be > 0
             value = h(xp, **values)
             entries = value.ravel() if isinstance(value, np.ndarray) else [value]
-            hyps.extend(_node(program, e, h, f"claim {claim.id}: a hypothesis").index for e in entries)
+            hyps.extend(_node(program, e, h, f"claim {claim.id}: a hypothesis", claim).index for e in entries)
             labels.extend(hypothesis_label(number, h, i, len(entries)) for i in range(1, len(entries) + 1))
         equalities = []
         for e in getattr(claim, "equalities", ()):  # every entry must be exactly 0
             value = e(xp, **values)
             entries = value.ravel() if isinstance(value, np.ndarray) else [value]
-            equalities.extend(_node(program, x, e, f"claim {claim.id}: an equality").index for x in entries)
+            equalities.extend(_node(program, x, e, f"claim {claim.id}: an equality", claim).index
+                              for x in entries)
     # whatever the claim's code caught: a refusal means the program is not what numpy runs
     program.check()
     return Traced(program.steps, residual.index, tuple(hyps), tuple(equalities), tuple(labels))
