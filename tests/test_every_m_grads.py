@@ -28,6 +28,7 @@ GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_m_g
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
 TRUE = ("gamma", "beta", "gamma-squared-loss", "gamma-curvature", "variance", "mean",
         "scale-invariance")
+TRUE_AT_EVERY_D = ("euler", "norm-growth", "effective-learning-rate", "weight-norm-gain")
 NEAR_MISSES = ("gamma-unnormalized", "beta-wrong-sign", "scale-one")
 
 
@@ -42,15 +43,22 @@ def test_true_claims_are_proved_for_every_m_and_the_checker_accepts(name):
     assert any(s[0] == "grad" for s in result.program["steps"])
 
 
-def test_euler_is_proved_at_every_declared_d():
-    attempts = prove_claim(CLAIMS["euler"])
+@pytest.mark.parametrize("name", TRUE_AT_EVERY_D)
+def test_claims_of_w_are_proved_at_every_declared_d(name):
+    attempts = prove_claim(CLAIMS[name])
     assert [a.fixed for a in attempts] == [{"d": 1}, {"d": 2}, {"d": 3}]
     for a in attempts:
         assert a.proved, a.reason
         assert "proved for every m at d = " in check_document(a.document)
-        # one derivative step per entry of w: w:0, ..., w:(d-1)
-        grads = [s for s in a.program["steps"] if s[0] == "grad"]
-        assert len(grads) == a.fixed["d"]
+        if name == "euler":  # one derivative step per entry of w: w:0, ..., w:(d-1)
+            grads = [s for s in a.program["steps"] if s[0] == "grad"]
+            assert len(grads) == a.fixed["d"]
+
+
+def test_the_effective_learning_rate_near_miss_is_never_proved_at_d_2():
+    # at d = 1, L(w) = Σ g·BN(X w) = sign(w)·Σ g·BN(X) is flat, so 1/c² is as true as 1/c
+    result = attempt(CLAIMS["effective-learning-rate-squared"], {"d": 2})
+    assert not result.proved and result.reason.startswith("not proved: normal form")
 
 
 @pytest.mark.parametrize("name", NEAR_MISSES)
@@ -79,8 +87,9 @@ def test_the_proof_passes_the_second_reading(name):
     assert second_reading(claim, {}, result.program).status == "agrees"
 
 
-def test_euler_passes_the_second_reading_at_d_2():
-    claim = CLAIMS["euler"]
+@pytest.mark.parametrize("name", ["euler", "effective-learning-rate", "weight-norm-gain"])
+def test_claims_of_w_pass_the_second_reading_at_d_2(name):
+    claim = CLAIMS[name]
     program = program_for(claim, {"d": 2})
     assert second_reading(claim, {"d": 2}, program).status == "agrees"
 
@@ -99,21 +108,70 @@ def _reason(residual) -> str:
     return err.value.reason
 
 
-def test_a_closure_that_reads_the_scalar_is_refused():
-    # xp.grad differentiates its argument only: d/dt (t·c) at t = c is c, while
-    # ["grad", c·c, c] would read 2c.  The tracer refuses the closure.
-    reason = _reason(lambda xp, y, c, w: xp.grad(lambda t: t * c, c) - c)
-    assert "closure" in reason
+def _proved(residual, cid) -> bool:
+    result = attempt(_claim(residual, cid), {"d": 2})
+    return result.proved
 
 
-def test_a_closure_that_reads_an_entry_of_w_is_refused():
-    reason = _reason(lambda xp, y, c, w: xp.sum(xp.grad(lambda v: xp.dot(v, w), w)))
-    assert "closure" in reason
+def test_a_closure_that_reads_the_scalar_is_differentiated_in_its_argument_only():
+    # xp.grad differentiates its argument only: d/dt (t·c) at t = c is c (the exact engines
+    # hold the c that f reads fixed), while ["grad", c·c, c] would read 2c.  Such a closure
+    # is differentiated in forward mode over its placeholder (tangents.py), no grad step.
+    program = program_for(_claim(lambda xp, y, c, w: xp.grad(lambda t: t * c, c) - c), {"d": 2})
+    assert not any(s[0] == "grad" for s in program["steps"])
+    assert _proved(lambda xp, y, c, w: xp.grad(lambda t: t * c, c) - c, "me/closure")
+    assert not _proved(lambda xp, y, c, w: xp.grad(lambda t: t * c, c) - 2 * c, "me/closure-2c")
 
 
-def test_a_gradient_by_a_computed_scalar_is_refused():
-    reason = _reason(lambda xp, y, c, w: xp.grad(lambda t: t * t, 2 * c))
-    assert "not a program input" in reason
+def test_a_closure_that_reads_w_is_differentiated_in_its_argument_only():
+    # ∇_v ⟨v, w⟩ at v = w is w, not 2w
+    assert _proved(lambda xp, y, c, w: xp.sum((xp.grad(lambda v: xp.dot(v, w), w) - w) ** 2), "me/cw")
+    assert not _proved(lambda xp, y, c, w: xp.sum((xp.grad(lambda v: xp.dot(v, w), w) - 2 * w) ** 2),
+                       "me/cw-2w")
+
+
+def test_a_gradient_at_a_computed_point():
+    # d/dt t² at t = 2c is 4c; ∇‖v‖² at v = c·w is 2c·w; through a root: d/dt √(t² + 1)
+    assert _proved(lambda xp, y, c, w: xp.grad(lambda t: t * t, 2 * c) - 4 * c, "me/at-2c")
+    assert not _proved(lambda xp, y, c, w: xp.grad(lambda t: t * t, 2 * c) - 2 * c, "me/at-2c-wrong")
+    assert _proved(lambda xp, y, c, w: xp.sum((xp.grad(lambda v: xp.dot(v, v), c * w) - 2 * c * w) ** 2),
+                   "me/at-cw")
+    assert _proved(lambda xp, y, c, w: xp.grad(lambda t: xp.sqrt(t * t + 1), c * c)
+                   - c * c / xp.sqrt(c**4 + 1), "me/at-root")
+    assert not _proved(lambda xp, y, c, w: xp.grad(lambda t: xp.sqrt(t * t + 1), c * c)
+                       - c / xp.sqrt(c**4 + 1), "me/at-root-wrong")
+
+
+def test_a_gradient_at_a_computed_point_through_batch_sums():
+    # d/dt Σ (t·y)² at t = c + 1 is 2(c + 1) Σ y²: a scalar tangent broadcast over the batch
+    assert _proved(lambda xp, y, c, w: xp.grad(lambda t: xp.sum((t * y + t) ** 2), c + 1)
+                   - 2 * (c + 1) * xp.sum((y + 1) ** 2), "me/at-batch")
+    assert not _proved(lambda xp, y, c, w: xp.grad(lambda t: xp.sum((t * y + t) ** 2), c + 1)
+                       - 2 * (c + 1) * xp.sum(y ** 2 + 1), "me/at-batch-wrong")
+
+
+def test_a_wrong_tangent_is_caught_by_the_second_reading(monkeypatch):
+    # forward mode writes ordinary steps, which the checker replays without knowing they
+    # are a derivative: the second reading (which differentiates the claim's own code) is
+    # what stands between a wrong tangent and a proof.  A tracer whose derivative at a
+    # computed point is 0 would "prove" d/dt t² at t = 2c is 0.
+    from bnproof.errors import Disagreement
+    from bnproof.symbolic_m import tangents
+
+    from bnproof.symbolic_m.crosscheck import gate
+
+    claim = _claim(lambda xp, y, c, w: xp.grad(lambda t: t * t, 2 * c), "me/zero-tangent")
+    assert gate(claim, {"d": 2}, program_for(claim, {"d": 2})) is None  # the honest tracer agrees
+    monkeypatch.setattr(tangents, "at_point", lambda rec, f, probes, point: [rec.const(0) for _ in probes])
+    program = program_for(claim, {"d": 2})
+    assert program["steps"][program["residual"]] == ["const", "0"]
+    with pytest.raises(Disagreement):
+        gate(claim, {"d": 2}, program)
+
+
+def test_a_nested_gradient_at_a_computed_point_is_refused():
+    reason = _reason(lambda xp, y, c, w: xp.grad(lambda t: xp.grad(lambda u: u * u * t, c), 2 * c))
+    assert "a gradient inside the function of a gradient at a computed point" in reason
 
 
 def test_a_placeholder_that_escapes_is_refused():

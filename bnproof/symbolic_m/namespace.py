@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from . import tangents
 from .fragment import OutsideFragment, outside, poison, refuse
 from .values import MAX_STEPS, Columns, Recorder, Sym, SymScalar, SymVector, _exact, _sum, fixed_array, is_array
 
@@ -182,26 +183,26 @@ def namespace(rec: Recorder) -> SimpleNamespace:
     serial = itertools.count()
 
     def scalar_grad(fn, x):
-        """∂fn/∂c for a scalar input c, or the d partial derivatives for a fixed-length
-        vector w of scalar inputs w:0, …: each entry ["grad", f, w:k], a scalar.  As for a
-        batch vector, fn must reach the inputs only through its argument."""
-        entries = [x] if isinstance(x, SymScalar) else list(x.reshape(-1))
-        if not entries or not all(isinstance(e, SymScalar) and rec.steps[e._index][0] == "input"
-                                  for e in entries):
-            outside("a gradient with respect to a scalar or fixed-length vector that is not a "
-                    "program input (only the claim's own scalar inputs and vectors of them)")
-        if len({e._index for e in entries}) != len(entries):
-            outside("a gradient with respect to a vector whose entries repeat an input")
+        """∂fn/∂c for a scalar c, or the partial derivatives for an array w of scalars of
+        the fixed side, with w's shape.  At the claim's own inputs, not read by fn other
+        than through its argument: one ["grad", f, c] step per entry, which the checker
+        differentiates itself.  Anywhere else (a computed point such as c·w, or a closure
+        that reads the input): forward mode over fn's recorded steps (tangents.py)."""
+        entries = [lift(e) for e in ([x] if isinstance(x, SymScalar) else list(x.reshape(-1)))]
+        if not entries or any(e is None or e._kind != "S" for e in entries):
+            outside("a gradient with respect to an array that is not of scalars")
         # fresh placeholders for each call: a nested xp.grad's own are other steps than these
         probes = [SymScalar(rec, rec.emit(["input", PROBE_SCALAR, next(serial)])) for _ in entries]
         argument = probes[0] if isinstance(x, SymScalar) else fixed_array(
             np.array(probes + [None], dtype=object)[:-1].reshape(x.shape))
         probe = scalar_of(fn(argument))
-        if {e._index for e in entries} & reachable(probe._index):
-            outside("a gradient of a closure that reads the variable it differentiates by (or a "
-                    "value computed from it) other than through its argument")
-        value = scalar_of(fn(x))
-        parts = [SymScalar(rec, rec.emit(["grad", value._index, e._index])) for e in entries]
+        indices = [e._index for e in entries]
+        at_inputs = all(rec.steps[i][0] == "input" for i in indices) and len(set(indices)) == len(indices)
+        if at_inputs and not set(indices) & reachable(probe._index):
+            value = scalar_of(fn(x))
+            parts = [SymScalar(rec, rec.emit(["grad", value._index, i])) for i in indices]
+        else:
+            parts = tangents.at_point(rec, probe._index, [p._index for p in probes], entries)
         if isinstance(x, SymScalar):
             return parts[0]
         return fixed_array(np.array(parts + [None], dtype=object)[:-1].reshape(x.shape))

@@ -60,6 +60,7 @@ class Recorder:
         self.steps: list[list] = []
         self._index: dict[tuple, int] = {}
         self.refusals: list[str] = []
+        self.kinds: dict[int, str] = {}  # step -> S, V or M, as a value wrapped it (tangents.py)
 
     def poison(self, reason: str) -> None:
         if reason not in self.refusals:
@@ -317,6 +318,7 @@ class Sym(_Traced):
     def __init__(self, rec: Recorder, index: int):
         object.__setattr__(self, "_rec", rec)
         object.__setattr__(self, "_index", index)
+        rec.kinds.setdefault(index, self._kind)
 
     def _op(self, op, *args):  # neg and pow keep the operand's type
         return _make(self._rec, op, self._rec.emit([op, *args]), self._kind)

@@ -8,7 +8,11 @@ fragment: the prover differentiates the normal form by the chain rule over its a
 (c itself, and each root r through its radicand: ∂r = ∂(radicand)/(2r); a batch sum
 does not depend on a scalar), and the independent checker differentiates its own
 normal form again, by its own code.  A vector w of length d is d scalar inputs
-w:0, …, w:d−1: its gradient is their d partial derivatives.
+w:0, …, w:d−1: its gradient is their d partial derivatives.  At a computed point
+(``xp.grad(L, c * w)``: ∇L at c·w), or for a function that reads its variable from
+outside, the tracer differentiates the function's recorded steps in forward mode and
+writes the derivative as ordinary steps, which the checker replays and the second
+reading compares with the claim's own code.
 
 True, proved for every m (fuzz: survived, with the note "proved for every m" and the
 proof's certificate):
@@ -32,12 +36,18 @@ proof's certificate):
   to the weights), for d = 1, 2, 3.
 * NORM_GROWTH: ‖w − η∇L(w)‖² = ‖w‖² + η²‖∇L(w)‖² for the same L (Arora, Li & Lyu
   2019, Lemma 2.4: a gradient step on a scale-invariant loss never shrinks w).
+* EFFECTIVE_LR: ∇L(c·w) = ∇L(w)/c for c > 0 and the same L (van Laarhoven 2017;
+  Hoffer et al. 2018: the effective learning rate of a scale-invariant weight is
+  η/‖w‖²).
+* WEIGHT_NORM_GAIN: ∇_g L = ∇_w L · v/‖v‖ for w = g·v/‖v‖ (Salimans & Kingma 2016,
+  Eq. 3), L(w) = ‖Xw − t‖².
 
 Near misses, refuted with a certificate:
 
 * GAMMA_UNNORMALIZED: ∂L/∂γ = Σ g_b y_b (the raw batch for the normalized one).
 * BETA_WRONG_SIGN: ∂L/∂β = −Σ g_b.
 * SCALE_ONE: ∂L/∂c = 1 for the scale-invariant loss.
+* EFFECTIVE_LR_SQUARED: ∇L(c·w) = ∇L(w)/c² (true at d = 1 only, where L is flat).
 * EULER_PLUS: ⟨∇_w L(w), w⟩ = 0 for L(w) = Σ g_b (BN(Xw)_b + (Xw)_b): the loss is no
   longer scale invariant.
 
@@ -223,6 +233,55 @@ NORM_GROWTH = Claim(
     residual=_norm_growth,
 )
 
+def _bn_loss(xp, X, g):
+    return lambda v: xp.sum(g * _bn(xp, X @ v))
+
+
+def _scaled_gradient(power):
+    """Σ_k (∇L(c·w)_k − ∇L(w)_k / c^power)²."""
+    def residual(xp, X, g, w, c):
+        at_cw = xp.grad(_bn_loss(xp, X, g), c * w)
+        at_w = xp.grad(_bn_loss(xp, X, g), w)
+        return xp.sum((at_cw - at_w / c**power) ** 2)
+    return residual
+
+
+def _scaled_spread(xp, X, w, **_):
+    return _spread(xp, X @ w)
+
+
+EFFECTIVE_LR = Claim(
+    id="gallery/every_m_grads/effective-learning-rate",
+    source="van Laarhoven 2017, Eq. 9; Hoffer et al. 2018 (the gradient of a scale-invariant loss "
+           "scales as 1/c, so the effective learning rate is eta/||w||^2)",
+    statement=r"\nabla L(c\,w) = \tfrac1c\,\nabla L(w) \quad (c > 0), \quad L(w) = \sum_b g_b\,\mathrm{BN}(Xw)_b",
+    title="the gradient at a rescaled point",
+    kind="identity", variables=(X, G, W, Var("c", (), "positive")), sizes=D_SIZES,
+    hypotheses=(_scaled_spread,), residual=_scaled_gradient(1),
+)
+
+
+def _squared_error(xp, X, t):
+    return lambda u: xp.sum((X @ u - t) ** 2)
+
+
+def _weight_norm_g(xp, X, t, v, gain):
+    norm = xp.sqrt(xp.dot(v, v))
+    left = xp.grad(lambda s: _squared_error(xp, X, t)(s * v / norm), gain)
+    right = xp.dot(xp.grad(_squared_error(xp, X, t), gain * v / norm), v) / norm
+    return left - right
+
+
+WEIGHT_NORM_GAIN = Claim(
+    id="gallery/every_m_grads/weight-norm-gain",
+    source="Salimans & Kingma 2016, Eq. 3 (grad_g L = grad_w L . v/||v||)",
+    statement=(r"\nabla_g L = \frac{\nabla_w L \cdot v}{\lVert v \rVert}, \quad w = g\,\frac{v}{\lVert v \rVert},"
+               r"\quad L(w) = \lVert Xw - t \rVert^2"),
+    title="weight normalization's gradient in the gain",
+    kind="identity", variables=(X, Var("t", ("m",)), Var("v", ("d",)), Var("gain")), sizes=D_SIZES,
+    hypotheses=(lambda xp, v, **_: xp.dot(v, v),), residual=_weight_norm_g,
+)
+
 GAMMA_UNNORMALIZED = Claim(
     id="gallery/every_m_grads/gamma-unnormalized",
     source=IOFFE + " (a false claim: the raw batch for the normalized one)",
@@ -259,6 +318,15 @@ EULER_PLUS = Claim(
     residual=_euler(lambda xp, X, g, w: xp.sum(g * (_bn(xp, X @ w) + X @ w))),
 )
 
+EFFECTIVE_LR_SQUARED = Claim(
+    id="gallery/every_m_grads/effective-learning-rate-squared",
+    source=SOURCE + " (a false claim: 1/c² for 1/c)",
+    statement=r"\nabla L(c\,w) = \tfrac{1}{c^2}\,\nabla L(w) \quad (c > 0)",
+    title="the gradient at a rescaled point, with the wrong power (false)",
+    kind="identity", variables=(X, G, W, Var("c", (), "positive")), sizes=D_SIZES,
+    hypotheses=(_scaled_spread,), residual=_scaled_gradient(2),
+)
+
 EXPECTED = {
     "gallery/every_m_grads/gamma": "survived",
     "gallery/every_m_grads/beta": "survived",
@@ -269,8 +337,11 @@ EXPECTED = {
     "gallery/every_m_grads/scale-invariance": "survived",
     "gallery/every_m_grads/euler": "survived",
     "gallery/every_m_grads/norm-growth": "survived",
+    "gallery/every_m_grads/effective-learning-rate": "survived",
+    "gallery/every_m_grads/weight-norm-gain": "survived",
     "gallery/every_m_grads/gamma-unnormalized": "refuted",
     "gallery/every_m_grads/beta-wrong-sign": "refuted",
     "gallery/every_m_grads/scale-one": "refuted",
     "gallery/every_m_grads/euler-plus": "refuted",
+    "gallery/every_m_grads/effective-learning-rate-squared": "refuted",
 }
