@@ -66,7 +66,9 @@ def scan(
              "decides it exactly: DIR/scan-<dataset>-seed<seed>-layer<l>.json."),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (one network): "
-        '{"dataset", "network", ..., "layers"}, "layers" a list with one object per layer.'),
+        '{"dataset", "network", ..., "layers"}, "layers" a list with one object per layer; a failing '
+        'layer\'s "verify_data" names its verify --data JSON (null where none was written, '
+        '"verify_data_why" saying why).'),
 ) -> None:
     """Check Lemma 4.5 on each BN layer of an MLP, numerically, the other layers fixed.
 

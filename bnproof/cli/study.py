@@ -38,7 +38,9 @@ def study(
     dtype: str = typer.Option("float64", "--dtype", help="float64 or float32 for the batched closed form."),
     as_json: bool = typer.Option(
         False, "--json", help="Print one JSON object (one study): "
-        '{"claim", "trials", "seed", ..., "cells"}, "cells" a list with one object per cell.'),
+        '{"claim", "trials", "seed", ..., "cells", "failures"}, "cells" a list with one object per cell, '
+        '"failures" one object per failure confirmed exactly: {"m", "d", "residual", "file"}, "file" its '
+        "verify --data JSON."),
     out: Optional[Path] = typer.Option(None, "-o", "--out", help="Write the rate plot: FILE.png or FILE.pdf."),
     out_dir: Path = typer.Option(
         Path(OUT_DIR), "--out-dir", metavar="DIR",
