@@ -11,6 +11,7 @@ import argparse
 from .existential import check_existential
 from .exists_witnesses import check_witnesses
 from .lemma import CLAIM_ID, SOURCE, STATEMENT, check_lemma
+from .moments_n import check_moments_n
 from .parse import Rejected, read
 from .program import check_program, program_digest, render
 from .proof import check_proof
@@ -24,6 +25,9 @@ def check_document(doc) -> str:
     return what was established ("<claim id> <verdict>", and for a program what it trusts)."""
     if type(doc) is not dict:
         raise Rejected("the document is not a JSON object")
+    if doc.get("kind") == "proof" and type(doc.get("proof")) is dict \
+            and doc["proof"].get("method") == "moments-n":  # expectations, for every n
+        return check_moments_n(doc)
     if doc.get("kind") == "proof":  # proved for every m (refutations have no "kind" key)
         return check_proof(doc)
     if "nonexistence" in doc:  # an existential claim with no witness at an instance

@@ -82,6 +82,10 @@ def proof_difference(claim, doc: dict, where: str) -> str | None:
         why = sizes_difference(claim, {"m": doc["witness"]["m"]}, "the proof's witness is at")
     if why is not None:
         return why
+    if type(doc["proof"]) is dict and doc["proof"].get("method") == "moments-n":  # expectations: own tracer
+        from ..symbolic_m.moments_n_prove import bind_difference
+
+        return bind_difference(claim, doc, where, second_reading)
     try:
         traced = program_for(claim, doc["fixed"])
     except Exception as err:  # noqa: BLE001 - outside the fragment, or the user's code raised

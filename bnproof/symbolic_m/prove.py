@@ -69,6 +69,10 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
     claim's mathematics: every failure is an Attempt saying why; errors.Disagreement
     (exit 7) when the traced program is not the claim's own code."""
     fixed = dict(fixed or {})
+    from . import moments_n  # expectations over n i.i.d. draws: their own tracer and proof
+    if moments_n.uses_laws(claim) and BATCH in claim.sizes:
+        from .moments_n_prove import attempt as moments_attempt
+        return moments_attempt(claim, fixed, certify)
     try:
         program = program_for(claim, fixed)
     except OutsideFragment as err:

@@ -1,0 +1,124 @@
+"""A proof for every batch size of a claim about expectations over i.i.d. draws
+(moments_n.py traces it; checker/moments_n.py replays the certificate).
+
+Proved: the residual's normal form is 0 as a rational function of n and the
+moments E[X^k].  Before it is reported, the program evaluated by the checker's
+algebra at n = 2, 3, 4, 5, 7 over generic laws must equal the claim's own code
+read by bnproof.reading (which enumerates the batches): the second reading.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .fragment import OutsideFragment
+from .moments_n import program_for, text_of
+from .prove import NOT_PROVED, OUTSIDE, PROVED, Attempt, at_fixed
+
+SIZES = (2, 3, 4, 5, 7)  # as crosscheck.SIZES: past the small n a claim's Python could hide
+WITNESS_SIZES = (2, 3, 4, 5, 6)
+
+
+def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
+    try:
+        program, residual = program_for(claim)
+    except OutsideFragment as err:
+        return Attempt(OUTSIDE, f"not in the provable fragment: {err.reason}", fixed)
+    if not residual.num.is_zero():
+        text = text_of(residual)
+        return Attempt(NOT_PROVED, f"not proved: normal form {text} (in m and the moments μ_k = E[X^k])",
+                       fixed, program, normal_form=text, normal_form_latex=text)
+    proof = {"method": "moments-n"}
+    witness = _witness(claim, program, fixed)
+    if witness is None:
+        return Attempt(NOT_PROVED, "not proved: no batch size n where every division of the program is "
+                                   "defined (the proof could be vacuous)", fixed, program, proof)
+    why = gate(claim, fixed, program)
+    if why is not None:
+        return Attempt(NOT_PROVED, f"not proved: {why}", fixed, program, proof)
+    result = Attempt(PROVED, "proved for every m" + at_fixed([fixed]), fixed, program, proof, witness,
+                     normal_form="0", normal_form_latex="0")
+    if certify:
+        from ..certificate import proof as certificate
+        from ..certificate.io import CheckerRefused
+        try:
+            result.document = certificate.build(claim, program, proof, witness, fixed)
+        except CheckerRefused as err:
+            return Attempt(NOT_PROVED, f"not proved: {err}", fixed, program, proof, witness)
+    return result
+
+
+def _law_shape(claim, fixed: dict, law: str) -> int:
+    var = next(v for v in claim.variables if v.name == law + "_support")
+    size = var.shape[0]
+    return size if isinstance(size, int) else fixed.get(size, claim.sizes[size][0])
+
+
+def _witness(claim, program: dict, fixed: dict) -> dict | None:
+    """The smallest n of the claim's range at which the program is defined on the law with
+    support 0, 1, …, k−1 and equal weights."""
+    from ..checker.moments_n import value_at
+
+    law = program["laws"][0]
+    k = _law_shape(claim, fixed, law)
+    support, weights = [Fraction(i) for i in range(k)], [Fraction(1)] * k
+    lo, hi = claim.sizes["m"]
+    for n in WITNESS_SIZES:
+        if lo <= n <= hi and value_at(program, program["laws"], n, support, weights) is not None:
+            inputs = {law + "_support": support, law + "_weights": weights}
+            inputs.update({name: [Fraction(0)] * n for name in program["lengths"]})
+            return {"m": n, "inputs": inputs}
+    return None
+
+
+def second_reading(claim, fixed: dict, program: dict, seed: int = 0):
+    from .. import reading
+    from ..checker.moments_n import value_at
+    from ..checker.parse import Rejected
+
+    law = program["laws"][0]
+    compared = 0
+    for n in SIZES:
+        try:
+            instances = reading.generic_instances(claim, {**fixed, "m": n}, 1, seed=seed)
+        except ValueError as err:
+            return reading.Confirmation(reading.INCONCLUSIVE, f"at n = {n}: {err}")
+        for instance in instances:
+            support = [Fraction(x) for x in instance[law + "_support"]]
+            weights = [Fraction(x) for x in instance[law + "_weights"]]
+            try:
+                ours = value_at(program, program["laws"], n, support, weights)
+            except Rejected as err:
+                return reading.Confirmation(reading.INCONCLUSIVE, f"at n = {n}: {err}")
+            read = reading.read(claim, instance)
+            if read.verdict == reading.UNDECIDED or read.value is None:
+                return reading.Confirmation(reading.INCONCLUSIVE, f"at n = {n}: {read.detail}")
+            try:
+                theirs = read.value.fraction()
+            except Exception as err:  # an irrational or unreadable value: not comparable here
+                return reading.Confirmation(reading.INCONCLUSIVE, f"at n = {n}: {type(err).__name__}")
+            if ours is None or theirs != ours:
+                return reading.Confirmation(reading.DISAGREES, f"at n = {n}: the program gives {ours}, the "
+                                                               f"claim's own code {theirs}")
+            compared += 1
+    return reading.Confirmation(reading.AGREES, f"the program equals the claim at {compared} generic "
+                                                f"instances, n = {', '.join(map(str, SIZES))}", compared)
+
+
+def gate(claim, fixed: dict, program: dict) -> str | None:
+    from ..claims.second_reading import settle
+
+    at = "".join(f" at {k} = {v}" for k, v in sorted(fixed.items()))
+    return settle(second_reading(claim, fixed, program), f"the proof of {claim.id} for every n{at}")
+
+
+def bind_difference(claim, doc: dict, where: str, second_reading) -> str | None:
+    """`bnproof check --claim`'s binding of a moments-n certificate: the program this tracer
+    gives for the claim, byte for byte, then the second reading (via `second_reading`)."""
+    try:
+        traced, _ = program_for(claim)
+    except Exception as err:  # noqa: BLE001 - outside the fragment, or the user's code raised
+        return f"{claim.id} in {where} has no expectations program: {err}"
+    if traced != doc["program"]:
+        return f"the program is not the one {where} gives for {claim.id} (a proof of another program)"
+    return second_reading(lambda: gate(claim, doc["fixed"], doc["program"]))
