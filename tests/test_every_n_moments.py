@@ -258,3 +258,13 @@ def test_a_caught_refusal_is_still_outside():
 
     result = attempt(_law_claim(residual), {"k": 1})
     assert result.status == OUTSIDE and "division" in result.reason
+
+
+def test_the_derivation_is_printed_from_the_checker_replay():
+    """`bnproof latex` of the proof: each expectation as a polynomial in m and the moments
+    (E[P₁²]'s m(m − 1)μ₁² term among them), and R = 0."""
+    tex = bnproof.latex(bnproof.prove(CLAIMS["variance-of-the-mean"]))
+    assert r"\begin{document}" in tex and tex.rstrip().endswith(r"\end{document}")
+    assert r"\mathbb{E}\Big[\frac{P_{1}^{2}}{m^{2}}\Big]" in tex
+    assert r"m^{2} \mu_{1}^{2}" in tex and "R = 0" in tex
+    assert "".join(CLAIMS["variance-of-the-mean"].statement.split()) in "".join(tex.split())

@@ -233,6 +233,10 @@ def _proof(doc: dict, line: str, name: str, path, source):
     bound, why = bind_proof(None if claim is None or source is None else [claim], "the claim given", doc)
     if not bound:
         raise CertificateRejected(f"{path or name}: {why}")
+    if doc["proof"].get("method") == "moments-n":  # expectations over i.i.d. draws: their own derivation
+        from ..render.latex_moments_n import document as moments_document
+
+        return moments_document(doc, line + (f"; {why}" if why else ""), name, claim)
     return document(doc, line + (f"; {why}" if why else ""), name, claim)
 
 
