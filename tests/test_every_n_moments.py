@@ -268,3 +268,21 @@ def test_the_derivation_is_printed_from_the_checker_replay():
     assert r"\mathbb{E}\Big[\frac{P_{1}^{2}}{m^{2}}\Big]" in tex
     assert r"m^{2} \mu_{1}^{2}" in tex and "R = 0" in tex
     assert "".join(CLAIMS["variance-of-the-mean"].statement.split()) in "".join(tex.split())
+
+
+def test_a_batch_of_fixed_size_is_read_as_numpy_reads_it():
+    """xp.expect(f, X, 4) with f combining the batch array and a traced mean (numpy's
+    broadcasting, np.mean of the array): E[σ²_B] = 3/4·Var X at 4 draws is proved, Var X is not."""
+    import numpy as np
+
+    def biased_np(xp, B):
+        return xp.mean((B - np.mean(B)) ** 2)
+
+    def variance(xp, X):
+        return xp.var(lambda xp, B: B[0], X, 1)
+
+    right = _law_claim(lambda xp, X, batch: xp.expect(biased_np, X, 4) - xp.q(3, 4) * variance(xp, X))
+    wrong = _law_claim(lambda xp, X, batch: xp.expect(biased_np, X, 4) - variance(xp, X))
+    assert attempt(right, {"k": 2}).status == PROVED
+    result = attempt(wrong, {"k": 2})
+    assert result.status == NOT_PROVED and "μ2" in result.normal_form

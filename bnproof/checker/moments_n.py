@@ -31,6 +31,7 @@ TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixe
 PROGRAM = {"laws", "lengths", "steps", "residual", "kind"}
 MAX_STEPS, MAX_MOMENT, MAX_FIXED_DRAWS, MAX_FACTORS, MAX_TERMS = 20000, 24, 16, 10, 20000
 MAX_WITNESS_N, MAX_POINTS = 32, 16
+MAX_PRODUCTS = 1_000_000
 ONE = {(): Fraction(1)}
 
 
@@ -55,6 +56,8 @@ def m_mul(x, y):
 
 
 def p_mul(a, b):
+    if len(a) * len(b) > MAX_PRODUCTS:  # a hostile program stops here, before the work
+        raise Rejected(f"program: a product of more than {MAX_PRODUCTS} term pairs")
     out = {}
     for m1, c1 in a.items():
         for m2, c2 in b.items():

@@ -109,8 +109,13 @@ class Val:
         return self.batch if self.batch is not None else other.batch
 
     def _op(self, other, op, swap=False):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
+        if isinstance(other, np.ndarray):  # a batch of fixed size: entry by entry, as numpy would
+            if other.dtype != object:
+                outside("a numpy array of numbers beside a traced value", self.rec)
+            out = np.empty(other.shape, dtype=object)
+            for k in np.ndindex(other.shape):
+                out[k] = self._op(other[k], op, swap)
+            return out
         o = self._lift(other)
         if o is None:
             outside(f"an operand of type {type(other).__name__}", self.rec)
