@@ -283,3 +283,48 @@ def test_near_ties_in_floats_are_not_disagreements():
                   residual=lambda xp, x: xp.tanh(x * x + 20) - 1)
     # exactly about −8.5·10⁻¹⁸, 0 in floats: within the bound, never a disagreement
     assert reading.confirm_floats(claim, {"x": 0}).status == "agrees"
+
+
+UNDER = [  # (residual, instance): float64 holds an input, or a product made on the way, only as 0
+    (lambda xp, c: c ** 3, {"c": "-1e-400"}),  # the input itself underflows
+    (lambda xp, c: c * c * 10**300 - 1, {"c": "1e-200"}),  # c·c underflows, the residual is ≈ −1
+    (lambda xp, c: xp.exp(c) * 10**300, {"c": "-800"}),  # exp underflows to 0.0
+]
+
+
+@pytest.mark.parametrize("residual, instance", UNDER)
+def test_floats_below_their_normal_range_are_silent_not_a_disagreement(residual, instance):
+    # below 2^-1022 float64's rounding error is absolute: the relative bound does not hold, so
+    # the float readings confirm nothing there; they must not call the exact value wrong (exit 7)
+    claim = Claim(id="t/under", source="t", statement="x", variables=(Var("c", ()),), residual=residual)
+    numpy_check = reading.confirm_numpy(claim, instance)
+    assert numpy_check.status == "inconclusive" and numpy_check.silent, numpy_check
+    assert "underflows" in numpy_check.detail
+    pytest.importorskip("jax")
+    jax_check = reading.confirm_floats(claim, instance)
+    assert jax_check.status == "inconclusive" and jax_check.silent, jax_check
+
+
+def test_an_underflow_leaves_a_refutation_to_the_exact_readings(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "tiny.py").write_text(
+        "from bnproof.claims import Claim, Var\n"
+        "TINY = Claim(id='t/tiny', source='t', statement='c^3 \\\\ge 0', variables=(Var('c', ()),),\n"
+        "             residual=lambda xp, c: c ** 3)\n")
+    (tmp_path / "d.json").write_text('{"c": "-1e-400"}')
+    proc = subprocess.run([sys.executable, "-m", "bnproof", "verify", "tiny.py", "--data", "d.json"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr  # refuted (exit 7 before: "numpy float64 gives -0.0")
+    assert "REFUTED" in proc.stdout
+
+
+def test_a_float_far_from_a_normal_exact_value_still_disagrees():
+    # the underflow rule must not switch the float check off: at normal scale a wrong exact value
+    # is still flagged (the tracked reading's value replaced by one 1e-100 away from the truth)
+    claim = Claim(id="t/normal", source="t", statement="x", variables=(Var("c", ()),),
+                  residual=lambda xp, c: c * c - 1)
+    assert reading.confirm_numpy(claim, {"c": "3"}).status == "agrees"
+    pytest.importorskip("jax")
+    assert reading.confirm_floats(claim, {"c": "3"}, Fraction(7)).status == "disagrees"

@@ -22,7 +22,7 @@ from .instances import array_of, outside_domains, sizes_of
 from .namespace import reference
 from .session import Session, scope
 from . import signs as signs_module
-from .values import Value, constant, lift, read_sign, text
+from .values import MIN_NORMAL, UNDERFLOW, Value, constant, lift, read_sign, text
 
 REFUTED, HOLDS, OUTSIDE, UNDECIDED = "refuted", "holds", "outside-hypotheses", "undecided"
 
@@ -66,7 +66,8 @@ def _inputs(arrays: dict) -> dict:
 
 def run(session: Session, fn, xp, kwargs: dict) -> Outcome:
     """fn(xp, **kwargs) with every stop it raised recorded, whatever it caught."""
-    session.stops, session.fragile, session.scale = [], [], 0.0
+    session.stops, session.scale = [], 0.0
+    session.fragile = [UNDERFLOW] if session.track and _underflows(kwargs) else []
     session.branch_kinks = set()
     session.observed, session.piecewise = [], 0
     session.running = True
@@ -90,6 +91,16 @@ def run(session: Session, fn, xp, kwargs: dict) -> Outcome:
         return _noted(session, Outcome(None, err))
     except (TypeError, ValueError) as err:
         return _noted(session, Outcome(None, error=str(err)))
+
+
+def _underflows(kwargs: dict) -> bool:
+    """An input that float64 holds only as 0 or a subnormal number (x = −10⁻⁴⁰⁰): floats
+    read another instance, and their error there is not relative (values._underflow)."""
+    for x in kwargs.values():
+        for v in (x.ravel() if isinstance(x, np.ndarray) else [x]):
+            if isinstance(v, Value) and v.bad is None and abs(v.f) < MIN_NORMAL and not v.e.is_zero:
+                return True
+    return False
 
 
 def _noted(session: Session, outcome: Outcome) -> Outcome:

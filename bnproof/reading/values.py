@@ -78,6 +78,8 @@ MAX_SIZE = 500_000  # nodes of a value's expression as a tree (a rational: its 6
 MAX_WORDS = 20_000  # 64-bit words of a rational value (1.28 million bits)
 MAX_DEPTH = 1_500  # symengine recurses; 10^4 crashed it (printing) on this machine's 8 MiB stack
 MAX_POWER = 4096  # |k| for x**k
+MIN_NORMAL = 2.0**-1022  # float64's smallest normal number: below it, rounding is absolute
+UNDERFLOW = "float64 underflows here (a value below 2^-1022)"
 FRAGILE = 2.0**-30  # floats: a decision this close to a tie, relative to its magnitude k
 UNDEFINED, INCONCLUSIVE, ABSENT = "undefined", "inconclusive", "absent"
 FLOAT_MIX = "the claim mixes an exact value with a float"
@@ -338,6 +340,8 @@ def constant(q) -> Value:
         return poison(INCONCLUSIVE, f"a number of more than {64 * MAX_WORDS} bits")
     e = se.Integer(q.numerator) if q.denominator == 1 else se.Rational(q.numerator, q.denominator)
     f = _float(q)
+    if q and abs(f) < MIN_NORMAL:
+        _underflow(current())
     return Value(e, w=words, f=f, k=abs(f))
 
 
@@ -427,6 +431,8 @@ def _make(s, e, tags, kinks, w, d, f=0.0, k=0.0, last_w=0, last_d=0) -> Value:
         s.spend(w)
     if k > s.scale:  # with track: the largest magnitude of the run (floats.py's bound)
         s.scale = k
+    if f and abs(f) < MIN_NORMAL:  # subnormal, wherever it was made (a derivative too)
+        _underflow(s)
     return _checked(Value(e, tags, kinks, None, w, d, f, k), last_w, last_d)
 
 
@@ -466,6 +472,9 @@ def arith(op: int, a: Value, b: Value) -> Value:
     f = k = 0.0
     if s.track:
         f, k = _track_binary(op, a, b)
+        # a product or quotient of nonzero floats that is 0 or subnormal lost its digits
+        if op in (_MUL, _DIV) and abs(f) < MIN_NORMAL and a.f != 0 and (b.f != 0 or op == _DIV):
+            _underflow(s)
     # x/y is x·y⁻¹, and y⁻¹ of a product is a product of powers
     size = a.w + b.w + 1 if op != _DIV else a.w + 2 * b.w + 2
     return _make(s, e, tags, _merge(a.kinks, b.kinks), size, (a.d if a.d > b.d else b.d) + 2, f, k,
@@ -512,6 +521,8 @@ def power(a: Value, k: int) -> Value:
             kk = abs(k) * abs(a.f) ** (k - 1) * a.k + abs(f) if k else 0.0
         except (ZeroDivisionError, OverflowError):
             f, kk = math.nan, math.inf
+        if a.f != 0 and abs(f) < MIN_NORMAL:
+            _underflow(s)
     # a rational's words grow k-fold; otherwise one Pow node, or a power of each factor
     size = signs.words(a.e) * max(abs(k), 1) + 1 if rational else 2 * a.w + 2
     return _make(s, a.e**k, a.tags, a.kinks, size, a.d + 2, f, kk, a.m, a.md)
@@ -565,6 +576,8 @@ def _unary(a: Value, op: str) -> Value:
     f = k = 0.0
     if s.track:
         f, k = _track_unary(op, a)
+        if f != 0 and abs(f) < MIN_NORMAL or op == "exp" and f == 0:
+            _underflow(s)
     # −x of a sum negates each term; the other functions add a node or two
     return _make(s, e, a.tags, kinks, 2 * a.w + 1 if op in ("neg", "abs") else a.w + 2, a.d + 2, f, k, a.m, a.md)
 
@@ -596,6 +609,14 @@ def _track_unary(op, a):
 
 def _symbols(e) -> frozenset:
     return frozenset(e.free_symbols)
+
+
+def _underflow(s) -> None:
+    """Below float64's normal range the rounding error is absolute, not relative: the
+    bound of floats.py (relative to the magnitudes) does not hold, so floats confirm
+    nothing there (c = −10⁻⁴⁰⁰ is 0.0 in floats, and c³ is not −0.0 + a relative error)."""
+    if s.track and UNDERFLOW not in s.fragile:
+        s.fragile.append(UNDERFLOW)
 
 
 def _fragile(s, f: float, k: float, what: str) -> None:
