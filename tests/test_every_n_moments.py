@@ -286,3 +286,24 @@ def test_a_batch_of_fixed_size_is_read_as_numpy_reads_it():
     assert attempt(right, {"k": 2}).status == PROVED
     result = attempt(wrong, {"k": 2})
     assert result.status == NOT_PROVED and "μ2" in result.normal_form
+
+
+def test_a_value_kept_from_an_expectation_is_outside():
+    """A batch's value that escapes its expectation (kept in a list) names draws that are
+    gone: used in the residual or in another expectation, it is outside, never 0."""
+    def residual(xp, X, batch, into_other):
+        kept = []
+
+        def f(xp, B):
+            kept.append(xp.sum(B))
+            return xp.sum(B)
+
+        xp.expect(f, X, batch.shape[0])
+        if into_other:
+            return xp.expect(lambda xp, B: kept[0], X, batch.shape[0]) - xp.expect(f, X, batch.shape[0])
+        return kept[0] - kept[0]
+
+    for into_other in (False, True):
+        claim = _law_claim(lambda xp, X, batch: residual(xp, X, batch, into_other))
+        result = attempt(claim, {"k": 1})
+        assert result.status == OUTSIDE and "batch" in result.reason, result.reason

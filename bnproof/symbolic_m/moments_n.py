@@ -121,6 +121,8 @@ class Val:
             outside(f"an operand of type {type(other).__name__}", self.rec)
         a, b = (o, self) if swap else (self, o)
         batch = a._batch(b)
+        if batch is not None and batch != self.rec.inside:
+            outside("a value of an expectation's batch outside that expectation", self.rec)
         vector = a.vector or b.vector
         if op == "add" or op == "sub":
             sign = 1 if op == "add" else -1
@@ -345,22 +347,21 @@ def namespace(rec: Recorder) -> SimpleNamespace:
         else:
             outside("a number of draws that is neither the batch size m nor an integer "
                     f"1..{MAX_FIXED_DRAWS}", rec)
-        rec.inside = True
-        try:
-            value = f(xp, draws, *args)
-        finally:
-            rec.inside = False
-        value = lift(value)
-        if value.vector:
-            outside("an expectation of a batch vector (take xp.sum or xp.mean of it)", rec)
-
         def e(v):
             return Val(rec, rec.emit(["expect", v.index]), expectation(v.num, rec), v.den)
 
-        first = e(value)
-        if not second:
-            return first
-        return e(value * value) - first * first
+        rec.inside = batch  # the batch whose values may be combined (False: none)
+        try:
+            value = lift(f(xp, draws, *args))
+            if value.batch not in (None, batch):
+                outside("a value of another expectation's batch", rec)
+            if value.vector:
+                outside("an expectation of a batch vector (take xp.sum or xp.mean of it)", rec)
+            first = e(value)
+            square = e(value * value) if second else None
+        finally:
+            rec.inside = False
+        return square - first * first if second else first
 
     def expect(f, law, n, *args):
         return expect_of(f, law, n, args, False)
@@ -438,8 +439,8 @@ def program_for(claim) -> dict:
             raise OutsideFragment(reason) from None
         if rec.refusals:
             raise OutsideFragment(rec.refusals[0])
-    if residual.batch is not None and _random(residual.num):
-        outside("a residual that depends on the draws (outside any expectation)")
+    if residual.batch is not None:
+        outside("a residual that is a value of an expectation's batch (outside that expectation)")
     program = {"laws": laws, "lengths": lengths, "steps": rec.steps, "residual": residual.index,
                "kind": claim.kind}
     return program, residual
