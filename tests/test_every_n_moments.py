@@ -307,3 +307,13 @@ def test_a_value_kept_from_an_expectation_is_outside():
         claim = _law_claim(lambda xp, X, batch: residual(xp, X, batch, into_other))
         result = attempt(claim, {"k": 1})
         assert result.status == OUTSIDE and "batch" in result.reason, result.reason
+
+
+def test_export_says_there_is_no_smt_export_in_one_line(bessel, tmp_path):
+    from cli_runner import run_cli
+
+    path = tmp_path / "bessel.proof.json"
+    path.write_text(json.dumps(bessel.document), encoding="ascii")
+    result = run_cli("export", path, "--m", "3")
+    assert result.returncode == 3 and "no SMT-LIB export" in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

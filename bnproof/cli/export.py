@@ -96,6 +96,9 @@ def _smt(certificate: Path, m: Optional[int]) -> tuple[str, str]:
             return text, (f"no witness exists at the instance of {certificate} (its instance and "
                           "hypotheses were checked exactly by the checker)")
         return text, f"every fact of {certificate} is confirmed"
+    if type(doc.get("proof")) is dict and doc["proof"].get("method") == "moments-n":
+        raise BadInput(f"{certificate} is a proof about expectations over i.i.d. draws (method "
+                       "moments-n), which has no SMT-LIB export: check it with bnproof check")
     if m is None:
         raise BadInput(f"{certificate} is a proof for every m: give the batch size to state it "
                        "at, e.g. --m 3")
