@@ -317,3 +317,14 @@ def test_export_says_there_is_no_smt_export_in_one_line(bessel, tmp_path):
     result = run_cli("export", path, "--m", "3")
     assert result.returncode == 3 and "no SMT-LIB export" in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_law_of_more_points_than_the_reading_enumerates_is_proved():
+    """At k = 5 the reading would enumerate 5^7 batches (over its cap): it reads the claim
+    at k = 3, where the same program is the claim's."""
+    import dataclasses
+
+    claim = dataclasses.replace(CLAIMS["variance-of-the-mean"], sizes={"k": (1, 5), "m": (2, 6)})
+    result = attempt(claim, {"k": 5})
+    assert result.status == PROVED, result.reason
+    assert MP.read_at(claim, result.program, {"k": 5}) == {"k": 3}

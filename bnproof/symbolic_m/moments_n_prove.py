@@ -17,6 +17,7 @@ from .prove import NOT_PROVED, OUTSIDE, PROVED, Attempt, at_fixed
 
 SIZES = (2, 3, 4, 5, 7)  # as crosscheck.SIZES: past the small n a claim's Python could hide
 WITNESS_SIZES = (2, 3, 4, 5, 6)
+READ_POINTS = 3  # 3^7 = 2187 batches at n = 7: within the reading's cap of 4096
 
 
 def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
@@ -33,7 +34,7 @@ def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
     if witness is None:
         return Attempt(NOT_PROVED, "not proved: no batch size n where every division of the program is "
                                    "defined (the proof could be vacuous)", fixed, program, proof)
-    why = gate(claim, fixed, program)
+    why = gate(claim, read_at(claim, program, fixed), program)
     if why is not None:
         return Attempt(NOT_PROVED, f"not proved: {why}", fixed, program, proof)
     result = Attempt(PROVED, "proved for every m" + at_fixed([fixed]), fixed, program, proof, witness,
@@ -46,6 +47,20 @@ def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
         except CheckerRefused as err:
             return Attempt(NOT_PROVED, f"not proved: {err}", fixed, program, proof, witness)
     return result
+
+
+def read_at(claim, program: dict, fixed: dict) -> dict:
+    """The fixed sizes the second reading reads the claim at: a law's number of points
+    capped at READ_POINTS (within its range).  The program is the same at every number of
+    points (the tracer refuses the law's support, probabilities and points, and a refusal
+    the claim catches still poisons the trace), and the reading enumerates k^n batches,
+    over its cap at k = 4, n = 7."""
+    out = dict(fixed)
+    for law in program["laws"]:
+        size = next(v for v in claim.variables if v.name == law + "_support").shape[0]
+        if isinstance(size, str) and size in out:
+            out[size] = max(claim.sizes[size][0], min(out[size], READ_POINTS))
+    return out
 
 
 def _law_shape(claim, fixed: dict, law: str) -> int:
@@ -121,4 +136,4 @@ def bind_difference(claim, doc: dict, where: str, second_reading) -> str | None:
         return f"{claim.id} in {where} has no expectations program: {err}"
     if traced != doc["program"]:
         return f"the program is not the one {where} gives for {claim.id} (a proof of another program)"
-    return second_reading(lambda: gate(claim, doc["fixed"], doc["program"]))
+    return second_reading(lambda: gate(claim, read_at(claim, traced, doc["fixed"]), doc["program"]))
