@@ -28,7 +28,8 @@ GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_m_g
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
 TRUE = ("gamma", "beta", "gamma-squared-loss", "gamma-curvature", "variance", "mean",
         "scale-invariance")
-TRUE_AT_EVERY_D = ("euler", "norm-growth", "effective-learning-rate", "weight-norm-gain")
+TRUE_AT_EVERY_D = ("euler", "norm-growth", "effective-learning-rate", "weight-norm-gain", "backprop-linear",
+                   "bn-input-gradient")
 NEAR_MISSES = ("gamma-unnormalized", "beta-wrong-sign", "scale-one")
 
 
@@ -53,6 +54,12 @@ def test_claims_of_w_are_proved_at_every_declared_d(name):
         if name == "euler":  # one derivative step per entry of w: w:0, ..., w:(d-1)
             grads = [s for s in a.program["steps"] if s[0] == "grad"]
             assert len(grads) == a.fixed["d"]
+
+
+@pytest.mark.parametrize("d", [1, 2])
+def test_the_missing_projection_is_never_proved(d):
+    result = attempt(CLAIMS["bn-input-gradient-no-projection"], {"d": d})
+    assert not result.proved and result.reason.startswith("not proved: normal form")
 
 
 def test_the_effective_learning_rate_near_miss_is_never_proved_at_d_2():
@@ -87,7 +94,7 @@ def test_the_proof_passes_the_second_reading(name):
     assert second_reading(claim, {}, result.program).status == "agrees"
 
 
-@pytest.mark.parametrize("name", ["euler", "effective-learning-rate", "weight-norm-gain"])
+@pytest.mark.parametrize("name", ["euler", "effective-learning-rate", "weight-norm-gain", "backprop-linear"])
 def test_claims_of_w_pass_the_second_reading_at_d_2(name):
     claim = CLAIMS[name]
     program = program_for(claim, {"d": 2})
@@ -167,6 +174,44 @@ def test_a_wrong_tangent_is_caught_by_the_second_reading(monkeypatch):
     assert program["steps"][program["residual"]] == ["const", "0"]
     with pytest.raises(Disagreement):
         gate(claim, {"d": 2}, program)
+
+
+def test_a_batch_vector_closure_is_differentiated_in_its_argument_only():
+    # ∇_u Σ u∘y at u = y is y (y read from outside is a constant), not 2y: reverse mode
+    # over the placeholder's steps (tangents.gradient_at), no grad step
+    program = program_for(_claim(lambda xp, y, c, w: xp.sum(xp.grad(lambda u: xp.sum(u * y), y))), {"d": 2})
+    assert not any(s[0] == "grad" for s in program["steps"])
+    assert _proved(lambda xp, y, c, w: xp.sum((xp.grad(lambda u: xp.sum(u * y), y) - y) ** 2), "me/vy")
+    assert not _proved(lambda xp, y, c, w: xp.sum((xp.grad(lambda u: xp.sum(u * y), y) - 2 * y) ** 2),
+                       "me/vy-2y")
+
+
+def test_a_gradient_at_a_computed_batch_vector():
+    # ∇ Σu² at u = 2y is 4y; ∇ Σ u·√(Σu²) at u = y + c (a scalar broadcast, a root)
+    assert _proved(lambda xp, y, c, w: xp.sum((xp.grad(lambda u: xp.sum(u * u), 2 * y) - 4 * y) ** 2),
+                   "me/at-2y")
+    assert not _proved(lambda xp, y, c, w: xp.sum((xp.grad(lambda u: xp.sum(u * u), 2 * y) - 2 * y) ** 2),
+                       "me/at-2y-wrong")
+
+    def norm_gradient(xp, y, c, w):
+        z = y + c
+        n = xp.sqrt(xp.sum(z * z) + 1)
+        at = xp.grad(lambda u: xp.sum(u) * xp.sqrt(xp.sum(u * u) + 1), z)
+        return xp.sum((at - (n + xp.sum(z) * z / n)) ** 2)
+
+    assert _proved(norm_gradient, "me/at-root-vector")
+
+
+def test_a_wrong_adjoint_is_caught_by_the_second_reading(monkeypatch):
+    from bnproof.errors import Disagreement
+    from bnproof.symbolic_m import tangents
+    from bnproof.symbolic_m.crosscheck import gate
+
+    claim = _claim(lambda xp, y, c, w: xp.sum(xp.grad(lambda u: xp.sum(u * u), 2 * y) * y), "me/zero-adjoint")
+    assert gate(claim, {"d": 2}, program_for(claim, {"d": 2})) is None
+    monkeypatch.setattr(tangents, "gradient_at", lambda rec, f, probe, point: point * 0)
+    with pytest.raises(Disagreement):
+        gate(claim, {"d": 2}, program_for(claim, {"d": 2}))
 
 
 def test_a_nested_gradient_at_a_computed_point_is_refused():

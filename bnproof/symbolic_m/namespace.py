@@ -159,28 +159,28 @@ def namespace(rec: Recorder) -> SimpleNamespace:
             outside(f"an outer product of {a.size * b.size} entries (over the limit of {MAX_ENTRIES})")
         return fixed_array(np.outer(a, b))
 
+    serial = itertools.count()
+
     def grad(fn, x):
         if isinstance(x, SymScalar) or is_array(x):
             return scalar_grad(fn, x)
-        if not (isinstance(x, SymVector) and rec.steps[x._index][0] == "input"):
-            if isinstance(x, SymVector):
-                outside("a gradient with respect to a computed vector (only input vectors)")
-            outside("a gradient with respect to something that is not an input batch vector, "
-                    "scalar or fixed-length vector")
+        if not isinstance(x, SymVector):
+            outside("a gradient with respect to something that is not a batch vector, a scalar or "
+                    "an array of scalars")
         # xp.grad(fn, x) differentiates fn's argument only (the exact and JAX backends seed
         # a fresh variable): a value fn reads from outside that depends on x is a constant
-        # there, but ["grad", f, x] would differentiate it too.  Such a closure is refused:
-        # fn applied to a placeholder must not reach x.  The probe's steps stay recorded; a
-        # value fn keeps from its probe argument (an escape) is refused by program_for when
-        # the residual or a hypothesis reads it (the probe is no input of the program).
-        probe = scalar_of(fn(SymVector(rec, rec.emit(["input", PROBE]))))
-        if x._index in reachable(probe._index):
-            outside("a gradient of a closure that reads the variable it differentiates by (or a "
-                    "value computed from it) other than through its argument")
-        value = scalar_of(fn(x))
-        return SymVector(rec, rec.emit(["grad", value._index, x._index]))
-
-    serial = itertools.count()
+        # there, but ["grad", f, x] would differentiate it too.  So ["grad", f, x] is written
+        # only for an input x that fn, applied to a placeholder, does not reach; otherwise
+        # (a closure, a computed point) fn's recorded steps at the placeholder are
+        # differentiated in reverse mode and written again at x (tangents.py).  A value fn
+        # keeps from its placeholder (an escape) is refused by program_for when the residual
+        # or a hypothesis reads it (the placeholder is no input of the program).
+        placeholder = SymVector(rec, rec.emit(["input", PROBE, next(serial)]))
+        probe = scalar_of(fn(placeholder))
+        if rec.steps[x._index][0] == "input" and x._index not in reachable(probe._index):
+            value = scalar_of(fn(x))
+            return SymVector(rec, rec.emit(["grad", value._index, x._index]))
+        return tangents.gradient_at(rec, probe._index, placeholder._index, x)
 
     def scalar_grad(fn, x):
         """∂fn/∂c for a scalar c, or the partial derivatives for an array w of scalars of

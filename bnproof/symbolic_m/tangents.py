@@ -166,3 +166,98 @@ def _rule(rec, op, step, i, k, substitute, values, tangents):
         top = ta if tb is None else (-(V(i) * tb) if ta is None else ta - V(i) * tb)
         return top / V(b)
     outside(f"a derivative at a computed point through {op}", rec)
+
+
+# ------------------------------------------------------------------ reverse mode, for a batch vector
+
+def gradient_at(rec: Recorder, f: int, probe: int, point) -> object:
+    """∇f with the placeholder batch vector `probe` := point (a SymVector), by reverse
+    accumulation over f's recorded steps, written again at the point: a SymVector."""
+    values: dict[int, object] = {}
+    substitute = {probe: point}
+    cone = _depending(rec, f, probe)
+    adjoint: dict[int, object] = {f: rec.const(1)}
+    for k in sorted(cone, reverse=True):
+        z = adjoint.pop(k, None)
+        if k == probe:
+            return _lift(rec, z, "V") if z is not None else SymVector(rec, rec.emit(["ones"])) * 0
+        if z is None:
+            continue
+        for j, a in _pullback(rec, k, z, substitute, values):
+            if j in cone:
+                kind = "V" if j == probe else rec.kinds.get(j)
+                a = _reduce(rec, a, kind)
+                adjoint[j] = a if j not in adjoint else adjoint[j] + a
+    return SymVector(rec, rec.emit(["ones"])) * 0
+
+
+def _depending(rec: Recorder, f: int, probe: int) -> set:
+    """The steps of f's cone whose value depends on the placeholder."""
+    seen: dict[int, bool] = {}
+    order, stack = [], [f]
+    while stack:  # the cone, then each step's dependence from its operands (earlier first)
+        i = stack.pop()
+        if i in seen:
+            continue
+        seen[i] = False
+        order.append(i)
+        step = rec.steps[i]
+        if step[0] not in ("input", "const", "m", "ones", "eye"):
+            stack.extend(step[1:2] if step[0] == "pow" else step[1:])
+    for i in sorted(order):
+        step = rec.steps[i]
+        if i == probe:
+            seen[i] = True
+        elif step[0] not in ("input", "const", "m", "ones", "eye"):
+            seen[i] = any(seen.get(j, False) for j in (step[1:2] if step[0] == "pow" else step[1:]))
+    return {i for i, d in seen.items() if d}
+
+
+def _reduce(rec, a, kind: str):
+    """An adjoint as the kind of its step: a vector adjoint of a scalar broadcast over the
+    batch is its sum."""
+    if a._kind == kind:
+        return a
+    if a._kind == "V" and kind == "S":
+        return _sum(a)
+    if a._kind == "S" and kind == "V":
+        return a * SymVector(rec, rec.emit(["ones"]))
+    outside("a gradient at a computed point through a matrix", rec)
+
+
+def _pullback(rec, k, z, substitute, values):
+    """(operand, its share of the adjoint z of step k) for each operand of step k."""
+    step = rec.steps[k]
+    op = step[0]
+
+    def V(j):
+        return _value(rec, j, substitute, values)
+
+    if op == "grad":
+        outside("a gradient inside the function of a gradient at a computed point", rec)
+    if rec.kinds.get(k) == "M" or op in ("transpose", "outer"):
+        outside("a gradient at a computed point through a matrix", rec)
+    a = step[1]
+    if op == "neg":
+        return [(a, -z)]
+    if op == "sum":
+        return [(a, z * SymVector(rec, rec.emit(["ones"])))]
+    if op == "sqrt":
+        return [(a, z / (2 * V(k)))]
+    if op == "pow":
+        power = step[2]
+        if power == 0:
+            return []
+        return [(a, z if power == 1 else z * (power * V(a) ** (power - 1)))]
+    b = step[2]
+    if any(rec.kinds.get(j) == "M" for j in (a, b)):
+        outside("a gradient at a computed point through a matrix", rec)
+    if op == "add":
+        return [(a, z), (b, z)]
+    if op == "sub":
+        return [(a, z), (b, -z)]
+    if op in ("mul", "matmul"):  # V @ V is Σ a∘b: its pullback is the elementwise one
+        return [(a, z * V(b)), (b, z * V(a))]
+    if op == "div":  # d(a/b) = da/b − (a/b)·db/b
+        return [(a, z / V(b)), (b, -(z * V(k)) / V(b))]
+    outside(f"a gradient at a computed point through {op}", rec)

@@ -12,7 +12,8 @@ w:0, …, w:d−1: its gradient is their d partial derivatives.  At a computed p
 (``xp.grad(L, c * w)``: ∇L at c·w), or for a function that reads its variable from
 outside, the tracer differentiates the function's recorded steps in forward mode and
 writes the derivative as ordinary steps, which the checker replays and the second
-reading compares with the claim's own code.
+reading compares with the claim's own code; at a computed batch vector (``xp.grad(ℓ,
+X @ w)``), in reverse mode.
 
 True, proved for every m (fuzz: survived, with the note "proved for every m" and the
 proof's certificate):
@@ -41,6 +42,10 @@ proof's certificate):
   η/‖w‖²).
 * WEIGHT_NORM_GAIN: ∇_g L = ∇_w L · v/‖v‖ for w = g·v/‖v‖ (Salimans & Kingma 2016,
   Eq. 3), L(w) = ‖Xw − t‖².
+* BACKPROP_LINEAR: ∇_w ℓ(Xw) = Xᵀ ∇_z ℓ(z) at z = Xw, ℓ(z) = Σ g·BN(z) (the chain
+  rule through a linear layer).
+* BN_INPUT_GRADIENT: ∇_z Σ g·BN(z) = (g − ḡ − ŷ·mean(g∘ŷ))/σ at the batch z = Xw
+  (Ioffe & Szegedy 2015, ∂ℓ/∂x_i).
 
 Near misses, refuted with a certificate:
 
@@ -48,6 +53,7 @@ Near misses, refuted with a certificate:
 * BETA_WRONG_SIGN: ∂L/∂β = −Σ g_b.
 * SCALE_ONE: ∂L/∂c = 1 for the scale-invariant loss.
 * EFFECTIVE_LR_SQUARED: ∇L(c·w) = ∇L(w)/c² (true at d = 1 only, where L is flat).
+* BN_INPUT_GRADIENT_NO_PROJECTION: the same without the ŷ term (a missing projection).
 * EULER_PLUS: ⟨∇_w L(w), w⟩ = 0 for L(w) = Σ g_b (BN(Xw)_b + (Xw)_b): the loss is no
   longer scale invariant.
 
@@ -282,6 +288,46 @@ WEIGHT_NORM_GAIN = Claim(
     hypotheses=(lambda xp, v, **_: xp.dot(v, v),), residual=_weight_norm_g,
 )
 
+def _backprop_linear(xp, X, g, w):
+    """Σ_k (∇_w L(w) − Xᵀ ∇ℓ(z)|_{z = Xw})_k², L(w) = ℓ(Xw), ℓ(z) = Σ g·BN(z)."""
+    through = xp.grad(lambda v: xp.sum(g * _bn(xp, X @ v)), w)
+    chained = X.T @ xp.grad(lambda z: xp.sum(g * _bn(xp, z)), X @ w)
+    return xp.sum((through - chained) ** 2)
+
+
+BACKPROP_LINEAR = Claim(
+    id="gallery/every_m_grads/backprop-linear",
+    source="the chain rule through a linear layer (backpropagation), into BN",
+    statement=(r"\nabla_w\, \ell(Xw) = X^\top\, \nabla_z \ell(z)\big|_{z = Xw}, \quad "
+               r"\ell(z) = \sum_b g_b\,\mathrm{BN}(z)_b"),
+    title="backpropagation through a linear layer into BN",
+    kind="identity", variables=(X, G, W), sizes=D_SIZES, hypotheses=(_projection_spread,),
+    residual=_backprop_linear,
+)
+
+
+def _input_gradient(projection):
+    """Σ_b (∇_z ℓ(z)|_{z = Xw} − (g − ḡ − ŷ·mean(g∘ŷ))/σ)², ŷ = BN(Xw); without the ŷ term
+    when projection is False."""
+    def residual(xp, X, g, w):
+        z = X @ w
+        yhat, sigma = _bn(xp, z), xp.sqrt(_spread(xp, z))
+        at = xp.grad(lambda u: xp.sum(g * _bn(xp, u)), z)
+        formula = g - xp.mean(g) - (yhat * xp.mean(g * yhat) if projection else 0)
+        return xp.sum((at - formula / sigma) ** 2)
+    return residual
+
+
+BN_INPUT_GRADIENT = Claim(
+    id="gallery/every_m_grads/bn-input-gradient",
+    source=IOFFE + ": dl/dx_i, at the batch z = Xw",
+    statement=(r"\nabla_z \sum_b g_b\,\mathrm{BN}(z)_b = \frac{1}{\sigma}\Bigl(g - \bar g - \hat z\,"
+               r"\tfrac1m \textstyle\sum_b g_b \hat z_b\Bigr), \quad z = Xw"),
+    title="BN's input gradient at a computed batch",
+    kind="identity", variables=(X, G, W), sizes=D_SIZES, hypotheses=(_projection_spread,),
+    residual=_input_gradient(True),
+)
+
 GAMMA_UNNORMALIZED = Claim(
     id="gallery/every_m_grads/gamma-unnormalized",
     source=IOFFE + " (a false claim: the raw batch for the normalized one)",
@@ -327,6 +373,15 @@ EFFECTIVE_LR_SQUARED = Claim(
     hypotheses=(_scaled_spread,), residual=_scaled_gradient(2),
 )
 
+BN_INPUT_GRADIENT_NO_PROJECTION = Claim(
+    id="gallery/every_m_grads/bn-input-gradient-no-projection",
+    source=IOFFE + " (a false claim: the projection onto ŷ missing)",
+    statement=r"\nabla_z \sum_b g_b\,\mathrm{BN}(z)_b = \frac{1}{\sigma}(g - \bar g), \quad z = Xw",
+    title="BN's input gradient without the projection (false)",
+    kind="identity", variables=(X, G, W), sizes=D_SIZES, hypotheses=(_projection_spread,),
+    residual=_input_gradient(False),
+)
+
 EXPECTED = {
     "gallery/every_m_grads/gamma": "survived",
     "gallery/every_m_grads/beta": "survived",
@@ -339,9 +394,12 @@ EXPECTED = {
     "gallery/every_m_grads/norm-growth": "survived",
     "gallery/every_m_grads/effective-learning-rate": "survived",
     "gallery/every_m_grads/weight-norm-gain": "survived",
+    "gallery/every_m_grads/backprop-linear": "survived",
+    "gallery/every_m_grads/bn-input-gradient": "survived",
     "gallery/every_m_grads/gamma-unnormalized": "refuted",
     "gallery/every_m_grads/beta-wrong-sign": "refuted",
     "gallery/every_m_grads/scale-one": "refuted",
     "gallery/every_m_grads/euler-plus": "refuted",
     "gallery/every_m_grads/effective-learning-rate-squared": "refuted",
+    "gallery/every_m_grads/bn-input-gradient-no-projection": "refuted",
 }
