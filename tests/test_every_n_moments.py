@@ -26,8 +26,8 @@ from tamper import seal
 
 GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_n_moments.py"
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
-TRUE = ["bessel", "biased-variance", "variance-of-the-mean", "mean-of-the-mean"]
-NEAR_MISSES = ["swapped", "variance-of-the-mean-over-m-squared"]
+TRUE = ["bessel", "biased-variance", "variance-of-the-mean", "mean-of-the-mean", "variance-of-the-sample-variance"]
+NEAR_MISSES = ["swapped", "variance-of-the-mean-over-m-squared", "variance-of-the-sample-variance-wrong"]
 FIXED = {"k": 2}
 
 

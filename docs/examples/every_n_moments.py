@@ -20,11 +20,15 @@ True, proved for every m (fuzz: survived, with the note "proved for every m"):
 * BIASED_MEAN: E[σ²_B] = (m − 1)/m · Var X.
 * MEAN: Var(μ_B) = Var X / m.
 * UNBIASED_MEAN: E[μ_B] = E[X].
+* VARIANCE_OF_VARIANCE: Var(s²) = μ₄/m − σ⁴(m − 3)/(m(m − 1)), s² the unbiased
+  batch variance, μ₄ the fourth central moment, σ² = Var X (a classical formula;
+  its expansion reaches products of four power sums).
 
 Near misses, refuted with a certificate:
 
 * SWAPPED: E[σ²_B] = Var X (biased and unbiased variance swapped).
 * MEAN_SQUARED_N: Var(μ_B) = Var X / m².
+* VARIANCE_OF_VARIANCE_WRONG: Var(s²) with (m − 1) for (m − 3).
 
 ``bnproof prove docs/examples/every_n_moments.py`` proves the true ones for every m;
 ``bnproof fuzz docs/examples/every_n_moments.py`` refutes the near misses.
@@ -83,6 +87,28 @@ UNBIASED_MEAN = _claim(
     lambda xp, X, batch: xp.expect(_mean, X, batch.shape[0]) - xp.expect(lambda xp, B: B[0], X, 1),
 )
 
+def _unbiased(xp, B):
+    """s² of a batch: Bessel's variance."""
+    return xp.sum((B - xp.mean(B)) ** 2) / (B.shape[0] - 1)
+
+
+def _central(xp, X, power):
+    """E[(X − E X)^power]: one draw, the mean passed in as a constant."""
+    mean = xp.expect(lambda xp, B: B[0], X, 1)
+    return xp.expect(lambda xp, B, mean: (B[0] - mean) ** power, X, 1, mean)
+
+
+def _variance_of_variance(xp, X, m, shift):
+    return xp.var(_unbiased, X, m) - (_central(xp, X, 4) / m
+                                      - _central(xp, X, 2) ** 2 * (m - shift) / (m * (m - 1)))
+
+
+VARIANCE_OF_VARIANCE = _claim(
+    "variance-of-the-sample-variance", "the variance of the sample variance",
+    r"\operatorname{Var}(s^2) = \frac{\mu_4}{m} - \frac{\sigma^4 (m-3)}{m(m-1)}",
+    lambda xp, X, batch: _variance_of_variance(xp, X, batch.shape[0], 3),
+)
+
 SWAPPED = _claim(
     "swapped", "biased and unbiased variance swapped (false)",
     r"\mathbb{E}[\sigma_B^2] = \operatorname{Var} X",
@@ -95,11 +121,19 @@ MEAN_SQUARED_N = _claim(
     lambda xp, X, batch: xp.var(_mean, X, batch.shape[0]) - _variance(xp, X) / batch.shape[0] ** 2,
 )
 
+VARIANCE_OF_VARIANCE_WRONG = _claim(
+    "variance-of-the-sample-variance-wrong", "m − 1 for m − 3 (false)",
+    r"\operatorname{Var}(s^2) = \frac{\mu_4}{m} - \frac{\sigma^4 (m-1)}{m(m-1)}",
+    lambda xp, X, batch: _variance_of_variance(xp, X, batch.shape[0], 1),
+)
+
 EXPECTED = {
     BESSEL.id: "survived",
     BIASED_MEAN.id: "survived",
     MEAN.id: "survived",
     UNBIASED_MEAN.id: "survived",
+    VARIANCE_OF_VARIANCE.id: "survived",
     SWAPPED.id: "refuted",
     MEAN_SQUARED_N.id: "refuted",
+    VARIANCE_OF_VARIANCE_WRONG.id: "refuted",
 }
