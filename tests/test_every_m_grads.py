@@ -389,3 +389,12 @@ def test_the_checker_differentiates_at_the_witness_too():
             steps[i] = ["grad", s[1], _input_step(doc, "beta")]
     with pytest.raises(Rejected, match="is not non"):
         _at_m3(forged, values)  # Σ g − Σ g ŷ = 4 − Σ g ŷ ≠ 0 there
+
+
+@pytest.mark.parametrize("name", ["gamma-curvature", "effective-learning-rate"])
+def test_the_proof_renders_as_a_latex_derivation(name):
+    # the derivation is printed from the checker's own normal forms: the derivative steps
+    # (the checker's, or forward mode's plain steps) reduce to R = 0 there too
+    result = bnproof.prove(CLAIMS[name])
+    assert result.status == "proved", result
+    assert "the identity holds for every $m$" in bnproof.latex(result)
