@@ -440,7 +440,8 @@ def test_processes_the_claim_started_go_with_a_killed_worker(tmp_path):
     assert proc.returncode == ExitCode.UNDECIDED, proc.stderr
     child = int((tmp_path / "child.pid").read_text())
     state = subprocess.run(["ps", "-o", "stat=", "-p", str(child)], capture_output=True, text=True).stdout
-    assert state.strip() in ("", "Z"), state  # gone, or a zombie nobody has reaped yet: not sleeping
+    # gone, or a zombie nobody has reaped yet: not sleeping (the state's first letter; a niced run adds N)
+    assert state.strip()[:1] in ("", "Z"), state
 
 
 STALLS = TOY.replace('from bnproof.claims.blocks import batch_norm, stats', '''import os
