@@ -28,8 +28,8 @@ GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_m_g
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
 TRUE = ("gamma", "beta", "gamma-squared-loss", "gamma-curvature", "variance", "mean",
         "scale-invariance")
-TRUE_AT_EVERY_D = ("euler", "norm-growth", "effective-learning-rate", "weight-norm-gain", "backprop-linear",
-                   "bn-input-gradient")
+TRUE_AT_EVERY_D = ("euler", "norm-growth", "effective-learning-rate", "weight-norm-gain",
+                   "weight-norm-direction", "backprop-linear", "bn-input-gradient")
 NEAR_MISSES = ("gamma-unnormalized", "beta-wrong-sign", "scale-one")
 
 
@@ -56,9 +56,10 @@ def test_claims_of_w_are_proved_at_every_declared_d(name):
             assert len(grads) == a.fixed["d"]
 
 
+@pytest.mark.parametrize("name", ["bn-input-gradient-no-projection", "weight-norm-direction-unprojected"])
 @pytest.mark.parametrize("d", [1, 2])
-def test_the_missing_projection_is_never_proved(d):
-    result = attempt(CLAIMS["bn-input-gradient-no-projection"], {"d": d})
+def test_the_missing_projection_is_never_proved(name, d):
+    result = attempt(CLAIMS[name], {"d": d})
     assert not result.proved and result.reason.startswith("not proved: normal form")
 
 

@@ -42,6 +42,7 @@ proof's certificate):
   η/‖w‖²).
 * WEIGHT_NORM_GAIN: ∇_g L = ∇_w L · v/‖v‖ for w = g·v/‖v‖ (Salimans & Kingma 2016,
   Eq. 3), L(w) = ‖Xw − t‖².
+* WEIGHT_NORM_DIRECTION: ∇_v L = (g/‖v‖) M_w ∇_w L, M_w = I − w wᵀ/‖w‖² (their Eq. 4).
 * BACKPROP_LINEAR: ∇_w ℓ(Xw) = Xᵀ ∇_z ℓ(z) at z = Xw, ℓ(z) = Σ g·BN(z) (the chain
   rule through a linear layer).
 * BN_INPUT_GRADIENT: ∇_z Σ g·BN(z) = (g − ḡ − ŷ·mean(g∘ŷ))/σ at the batch z = Xw
@@ -54,6 +55,7 @@ Near misses, refuted with a certificate:
 * SCALE_ONE: ∂L/∂c = 1 for the scale-invariant loss.
 * EFFECTIVE_LR_SQUARED: ∇L(c·w) = ∇L(w)/c² (true at d = 1 only, where L is flat).
 * BN_INPUT_GRADIENT_NO_PROJECTION: the same without the ŷ term (a missing projection).
+* WEIGHT_NORM_DIRECTION_UNPROJECTED: the same with M_w = I.
 * EULER_PLUS: ⟨∇_w L(w), w⟩ = 0 for L(w) = Σ g_b (BN(Xw)_b + (Xw)_b): the loss is no
   longer scale invariant.
 
@@ -288,6 +290,30 @@ WEIGHT_NORM_GAIN = Claim(
     hypotheses=(lambda xp, v, **_: xp.dot(v, v),), residual=_weight_norm_g,
 )
 
+def _weight_norm_v(projection):
+    """Σ_k (∇_v L − (g/‖v‖) M_w ∇_w L)_k², M_w = I − w wᵀ/‖w‖², w = g v/‖v‖ (M_w = I
+    without the projection)."""
+    def residual(xp, X, t, v, gain):
+        norm = xp.sqrt(xp.dot(v, v))
+        w = gain * v / norm
+        through = xp.grad(lambda u: _squared_error(xp, X, t)(gain * u / xp.sqrt(xp.dot(u, u))), v)
+        at_w = xp.grad(_squared_error(xp, X, t), w)
+        projected = at_w - w * xp.dot(w, at_w) / xp.dot(w, w) if projection else at_w
+        return xp.sum((through - gain / norm * projected) ** 2)
+    return residual
+
+
+WEIGHT_NORM_DIRECTION = Claim(
+    id="gallery/every_m_grads/weight-norm-direction",
+    source="Salimans & Kingma 2016, Eq. 4 (grad_v L = g/||v|| M_w grad_w L)",
+    statement=(r"\nabla_v L = \frac{g}{\lVert v \rVert}\Bigl(I - \frac{w w^\top}{\lVert w \rVert^2}\Bigr)"
+               r"\nabla_w L, \quad w = g\,\frac{v}{\lVert v \rVert}, \quad L(w) = \lVert Xw - t \rVert^2"),
+    title="weight normalization's gradient in the direction",
+    kind="identity", variables=(X, Var("t", ("m",)), Var("v", ("d",)), Var("gain")),
+    sizes=D_SIZES, hypotheses=(lambda xp, v, **_: xp.dot(v, v),), residual=_weight_norm_v(True),
+)
+
+
 def _backprop_linear(xp, X, g, w):
     """Σ_k (∇_w L(w) − Xᵀ ∇ℓ(z)|_{z = Xw})_k², L(w) = ℓ(Xw), ℓ(z) = Σ g·BN(z)."""
     through = xp.grad(lambda v: xp.sum(g * _bn(xp, X @ v)), w)
@@ -382,6 +408,15 @@ BN_INPUT_GRADIENT_NO_PROJECTION = Claim(
     residual=_input_gradient(False),
 )
 
+WEIGHT_NORM_DIRECTION_UNPROJECTED = Claim(
+    id="gallery/every_m_grads/weight-norm-direction-unprojected",
+    source="Salimans & Kingma 2016, Eq. 4 (a false claim: the projection M_w missing)",
+    statement=r"\nabla_v L = \frac{g}{\lVert v \rVert}\,\nabla_w L",
+    title="weight normalization's gradient in the direction without M_w (false)",
+    kind="identity", variables=(X, Var("t", ("m",)), Var("v", ("d",)), Var("gain")),
+    sizes=D_SIZES, hypotheses=(lambda xp, v, **_: xp.dot(v, v),), residual=_weight_norm_v(False),
+)
+
 EXPECTED = {
     "gallery/every_m_grads/gamma": "survived",
     "gallery/every_m_grads/beta": "survived",
@@ -394,6 +429,7 @@ EXPECTED = {
     "gallery/every_m_grads/norm-growth": "survived",
     "gallery/every_m_grads/effective-learning-rate": "survived",
     "gallery/every_m_grads/weight-norm-gain": "survived",
+    "gallery/every_m_grads/weight-norm-direction": "survived",
     "gallery/every_m_grads/backprop-linear": "survived",
     "gallery/every_m_grads/bn-input-gradient": "survived",
     "gallery/every_m_grads/gamma-unnormalized": "refuted",
@@ -402,4 +438,5 @@ EXPECTED = {
     "gallery/every_m_grads/euler-plus": "refuted",
     "gallery/every_m_grads/effective-learning-rate-squared": "refuted",
     "gallery/every_m_grads/bn-input-gradient-no-projection": "refuted",
+    "gallery/every_m_grads/weight-norm-direction-unprojected": "refuted",
 }
