@@ -29,7 +29,7 @@ class ExitCode(enum.IntEnum):
 
 
 # The commands, in the order `bnproof --help` lists them.
-COMMANDS = ("verify", "fuzz", "prove", "list", "check", "latex", "plot", "export", "scan", "study")
+COMMANDS = ("verify", "fuzz", "prove", "report", "list", "check", "latex", "plot", "export", "scan", "study")
 EVERY = "every command"  # 2 (a bad command line), 8 (a bug) and 130 (Ctrl-C) can end any command
 
 
@@ -55,6 +55,7 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
         "fuzz": "no counterexample found (survived), or verified exactly",
         "prove": "proved for every m, at every fixed size the claim declares (each proof certificate "
                  "accepted by the independent checker)",
+        "report": "the report was written; no claim was refuted, undecided or vacuous",
         "list": "the claims were listed",
         "check": "every certificate accepted",
         "latex": "the document was written",
@@ -66,6 +67,8 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
                                   "numerically on a layer, evidence only)", {
         "verify": "the claim is refuted on the instance, confirmed exactly",
         "fuzz": "refuted: a counterexample, confirmed exactly and certified",
+        "report": "the report was written; a claim was refuted (a counterexample, confirmed exactly and "
+                  "certified)",
         "scan": "the Lemma fails on some layer (numerically: evidence, not an exact refutation)",
         "study": "a failure of Lemma 4.5 was confirmed exactly"}),
     ExitCodeRow(ExitCode.USAGE, "bad command line (unknown option, missing argument)", EVERY),
@@ -73,7 +76,7 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
                                     "regular file (a FIFO), non-numeric, NaN/inf or ragged data, data "
                                     "outside the sizes a claim declares, an unknown claim, a mistake in a "
                                     "claim file (with its file:line)", {
-        "verify": "", "fuzz": "", "prove": "", "list": "",
+        "verify": "", "fuzz": "", "prove": "", "report": "", "list": "",
         "check": "a file is missing, unreadable, empty, binary or not a regular file (a FIFO): no "
                  "certificate to check",
         "latex": "", "plot": "", "export": "", "scan": "", "study": ""}),
@@ -94,16 +97,18 @@ EXIT_CODE_TABLE: tuple[ExitCodeRow, ...] = (
     ExitCodeRow(ExitCode.DISAGREEMENT, "internal disagreement (a bug, never a verdict): the exact and "
                                        "numeric layers, or the traced program and the claim's own code "
                                        "read a second time without the tracer, differ", {
-        "verify": "", "fuzz": "",
+        "verify": "", "fuzz": "", "report": "",
         "prove": "internal disagreement (a bug, never a verdict): the program proved and the claim's own "
                  "code, read without the tracer at generic instances, differ"}),
     ExitCodeRow(ExitCode.INTERNAL, "internal error (a bug of bnproof)", EVERY),
     ExitCodeRow(ExitCode.VACUOUS, "vacuous: no instance searched met the claim's hypotheses, so nothing "
-                                  "was tested", {"fuzz": ""}),
+                                  "was tested", {"fuzz": "", "report": "a claim was vacuous (and none was "
+                                                                         "refuted or undecided)"}),
     ExitCodeRow(ExitCode.UNDECIDED, "undecided, or not proved (or proved for part of the declared sizes "
                                     "only): no verdict could be established (the reason is printed)", {
         "verify": "undecided: the exact engine could not decide the instance (the reason is printed)",
         "fuzz": "undecided, e.g. an exact violation the checker cannot certify (the reason is printed)",
+        "report": "the report was written; a claim was undecided (and none refuted)",
         "prove": "not proved, proved for part of the declared sizes only, not in the provable fragment, "
                  "or the time budget ran out (the reason is printed)",
         "scan": "the Lemma fails on no layer, but is undecided on some: an optimum did not converge, or "
