@@ -399,3 +399,26 @@ def test_the_proof_renders_as_a_latex_derivation(name):
     result = bnproof.prove(CLAIMS[name])
     assert result.status == "proved", result
     assert "the identity holds for every $m$" in bnproof.latex(result)
+
+
+def test_a_certificate_of_forty_nested_derivatives_is_refused_within_the_limits():
+    # ∂⁴⁰/∂c⁴⁰ of √(c² + 1)/(c² + 1), hand-written: the checker's normal forms stay within its
+    # work limit and the witness's reverse-mode instantiation hits its step limit (a
+    # rejection, never a hang)
+    from bnproof.certificate.proof import document
+
+    steps = [["input", "y"], ["input", "c"], ["pow", 1, 2], ["const", "1"], ["add", 2, 3], ["sqrt", 4],
+             ["div", 5, 4]]
+    f = len(steps) - 1
+    for _ in range(40):
+        steps.append(["grad", f, 1])
+        f = len(steps) - 1
+    steps.append(["sub", f, f])
+    program = {"inputs": [["y", "vector", "real"], ["c", "scalar", "real"]], "steps": steps,
+               "residual": len(steps) - 1, "hypotheses": [], "kind": "identity", "strict": False}
+    body = {"id": "me/nested", "source": "a test", "statement": "x = 0", "kind": "identity",
+            "variables": [{"name": "y", "shape": ["m"], "domain": "real"},
+                          {"name": "c", "shape": [], "domain": "real"}]}
+    doc = document(body, program, {"method": "zero"}, {"m": 2, "inputs": {"y": ["1", "2"], "c": "1"}})
+    with pytest.raises(Rejected, match="more than|work limit"):
+        check_document(doc)
