@@ -26,8 +26,10 @@ from tamper import seal
 
 GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_n_moments.py"
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
-TRUE = ["bessel", "biased-variance", "variance-of-the-mean", "mean-of-the-mean", "variance-of-the-sample-variance"]
-NEAR_MISSES = ["swapped", "variance-of-the-mean-over-m-squared", "variance-of-the-sample-variance-wrong"]
+TRUE = ["bessel", "biased-variance", "variance-of-the-mean", "mean-of-the-mean", "variance-of-the-sample-variance",
+        "affine-mean"]
+NEAR_MISSES = ["swapped", "variance-of-the-mean-over-m-squared", "variance-of-the-sample-variance-wrong",
+               "affine-mean-wrong"]
 FIXED = {"k": 2}
 
 
@@ -328,3 +330,27 @@ def test_a_law_of_more_points_than_the_reading_enumerates_is_proved():
     result = attempt(claim, {"k": 5})
     assert result.status == PROVED, result.reason
     assert MP.read_at(claim, result.program, {"k": 5}) == {"k": 3}
+
+
+def test_scalar_inputs_are_constants_of_every_expectation():
+    """Var(γ·μ_B + β) = γ²·Var X/m: the certificate names γ and β as inputs; a forged
+    certificate with γ for γ² on the right is rejected, and so is one that declares an
+    input otherwise than the claim."""
+    result = attempt(CLAIMS["affine-mean"], FIXED)
+    assert result.status == PROVED and result.program["inputs"] == [["gamma", "real"], ["beta", "real"]]
+    assert "gamma" in attempt(CLAIMS["affine-mean-wrong"], FIXED).normal_form
+
+    def change(doc):
+        steps = doc["program"]["steps"]
+        gamma = steps.index(["input", "gamma"])
+        k = steps.index(["pow", gamma, 2])
+        steps[k] = ["pow", gamma, 1]
+
+    with pytest.raises(Rejected, match="not the zero polynomial"):
+        check_document(_forged(result.document, change))
+
+    def undeclared(doc):
+        doc["program"]["inputs"][0][1] = "positive"
+
+    with pytest.raises(Rejected, match="not a law's"):
+        check_document(_forged(result.document, undeclared))

@@ -28,7 +28,7 @@ from .variables import declared
 
 TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
        "witness", "digest"}
-PROGRAM = {"laws", "lengths", "steps", "residual", "kind"}
+PROGRAM = {"laws", "lengths", "inputs", "steps", "residual", "kind"}
 MAX_STEPS, MAX_MOMENT, MAX_FIXED_DRAWS, MAX_FACTORS, MAX_TERMS = 20000, 24, 16, 10, 20000
 MAX_WITNESS_N, MAX_POINTS = 32, 16
 MAX_PRODUCTS = 1_000_000
@@ -86,8 +86,8 @@ def p_pow(a, k):
 
 
 def random_vars(p):
-    """The draw-dependent variables of p (anything but n and the moments)."""
-    return {v for m in p for v, _ in m if v != "n" and not v.startswith("mu")}
+    """The draw-dependent variables of p (anything but n, the moments and the inputs)."""
+    return {v for m in p for v, _ in m if v != "n" and not v.startswith(("mu", "in:"))}
 
 
 def evaluate(p, point):
@@ -174,6 +174,7 @@ def replay(program: dict, laws: list) -> tuple[list, list]:
     """The values of the program's steps (None for a batch step), and the divisions
     (their divisor values) the witness must define."""
     steps = array(program["steps"], "program.steps", MAX_STEPS)
+    inputs = [name for name, _ in read_inputs(program)]
     values, divisors, batches = [], [], {}
     for i, step in enumerate(steps):
         path = f"program.steps[{i}]"
@@ -182,6 +183,8 @@ def replay(program: dict, laws: list) -> tuple[list, list]:
         op, size = step[0], len(step)
         if op == "n" and size == 1:
             v = Value(p_var("n"))
+        elif op == "input" and size == 2 and step[1] in inputs:
+            v = Value(p_var(f"in:{step[1]}"))
         elif op == "const" and size == 2:
             v = Value(p_const(rational(step[1], path + "[1]")))
         elif op == "batch" and size == 3 and step[1] in laws:
@@ -262,20 +265,31 @@ def residual_value(program: dict, laws: list):
     return v, divisors
 
 
-def point_of(n: int, support: list, weights: list) -> dict:
+def read_inputs(program: dict) -> list:
+    """program.inputs: [[name, domain], ...], the claim's scalar inputs beside its law."""
+    out = []
+    for i, entry in enumerate(array(program["inputs"], "program.inputs", 16)):
+        if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not str \
+                or entry[1] not in ("real", "positive", "nonzero") or entry[0] in (e[0] for e in out):
+            raise Rejected(f"program.inputs[{i}]: expected [name, real | positive | nonzero], each name once")
+        out.append((entry[0], entry[1]))
+    return out
+
+
+def point_of(n: int, support: list, weights: list, inputs: dict | None = None) -> dict:
     total = sum(weights)
     probs = [w / total for w in weights]
-    point = {"n": Fraction(n)}
+    point = {"n": Fraction(n), **{f"in:{k}": Fraction(v) for k, v in (inputs or {}).items()}}
     for k in range(1, MAX_MOMENT + 1):
         point[f"mu{k}"] = sum(p * s ** k for p, s in zip(probs, support))
     return point
 
 
-def value_at(program: dict, laws: list, n: int, support: list, weights: list):
-    """The residual at batch size n over the law (support, weights): a Fraction, or None
-    where a division is undefined."""
+def value_at(program: dict, laws: list, n: int, support: list, weights: list, inputs: dict | None = None):
+    """The residual at batch size n over the law (support, weights) and the scalar inputs'
+    values: a Fraction, or None where a division is undefined."""
     v, divisors = residual_value(program, laws)
-    point = point_of(n, support, weights)
+    point = point_of(n, support, weights, inputs)
     for d in divisors:
         if evaluate(d.num, point) == 0 or evaluate(d.den, point) == 0:
             return None
@@ -290,9 +304,12 @@ def _variables(claim: dict, program: dict) -> tuple[list, list, list]:
     lengths = array(program["lengths"], "program.lengths", 4)
     if len(laws) != 1:
         raise Rejected("program.laws: exactly one law")
+    inputs = dict(read_inputs(program))
     expected = []
     for name, shape, domain in variables:
-        if name in lengths:
+        if name in inputs:
+            ok = shape == [] and domain == inputs[name]
+        elif name in lengths:
             ok = shape == ["m"] and domain == "real"
         elif name.endswith("_support") and name[:-8] in laws:
             ok = len(shape) == 1 and domain == "real"
@@ -303,7 +320,7 @@ def _variables(claim: dict, program: dict) -> tuple[list, list, list]:
         if not ok:
             raise Rejected(f"claim.variables: {name} is not a law's or a batch length's variable")
         expected.append(name)
-    wanted = set(lengths) | {f"{law}{s}" for law in laws for s in ("_support", "_weights")}
+    wanted = set(lengths) | set(inputs) | {f"{law}{s}" for law in laws for s in ("_support", "_weights")}
     if set(expected) != wanted:
         raise Rejected("program: its laws and lengths are not the claim's variables")
     return variables, laws, lengths
@@ -328,8 +345,8 @@ def check_moments_n(doc: dict) -> str:
     v, _ = residual_value(program, laws)
     if v.num:
         raise Rejected("proof: the residual's numerator is not the zero polynomial in n and the moments")
-    n, support, weights = _witness(doc["witness"], variables, laws, lengths, fixed)
-    if value_at(program, laws, n, support, weights) is None:
+    n, support, weights, values = _witness(doc["witness"], variables, laws, lengths, fixed)
+    if value_at(program, laws, n, support, weights, values) is None:
         raise Rejected(f"witness: a division of the program is undefined at n = {n} on the witness's law")
     return (f"{claim['id']} proved for every n: residual = 0 for every law with those moments "
             f"(assuming every division defined; witness at n = {n}; trusting program "
@@ -345,7 +362,15 @@ def _witness(value, variables, laws, lengths, fixed) -> tuple:
     law = laws[0]
     support = tensor(given[law + "_support"], "witness.inputs.support")
     weights = tensor(given[law + "_weights"], "witness.inputs.weights")
-    for name, shape, _ in variables:
+    values = {}
+    for name, shape, domain in variables:
+        if not shape:
+            value = tensor(given[name], f"witness.inputs.{name}")
+            if type(value) is not Fraction or domain == "positive" and value <= 0 \
+                    or domain == "nonzero" and value == 0:
+                raise Rejected(f"witness.inputs.{name}: expected a number in its domain ({domain})")
+            values[name] = value
+            continue
         size = shape[0]
         count = n if size == "m" else fixed.get(size, size)
         entries = tensor(given[name], f"witness.inputs.{name}")
@@ -353,4 +378,4 @@ def _witness(value, variables, laws, lengths, fixed) -> tuple:
             raise Rejected(f"witness.inputs.{name}: expected {count} numbers")
     if any(w <= 0 for w in weights):
         raise Rejected("witness.inputs: a weight is not > 0")
-    return n, support, weights
+    return n, support, weights, values

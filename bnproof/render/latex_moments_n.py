@@ -26,6 +26,8 @@ def _variable(v: str) -> str:
         return rf"\mu_{{{v[2:]}}}"
     if v.startswith("P"):
         return rf"P_{{{v.split('.')[1]}}}"
+    if v.startswith("in:"):  # a scalar input: its name (letters, digits and _ only)
+        return r"\mathit{" + v[3:].replace("_", r"\_") + "}"
     if v.startswith("s"):
         return rf"x_{{{int(v.split('.')[1]) + 1}}}"
     return "x"

@@ -24,6 +24,7 @@ with its own algebra.
 from __future__ import annotations
 
 import numbers
+import re
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -37,7 +38,10 @@ MAX_FIXED_DRAWS = 16  # draws of a batch of fixed size
 MAX_FACTORS = 10  # power-sum factors of one monomial (Bell(10) set partitions)
 MAX_STEPS = 20_000
 
-NAMES = (("m",) + tuple(f"mu{k}" for k in range(1, MAX_MOMENT + 1))
+MAX_INPUTS = 16  # scalar inputs of the claim beside its law (constants of every expectation)
+
+# deterministic symbols first (m, the moments, the scalar inputs), then what depends on the draws
+NAMES = (("m",) + tuple(f"mu{k}" for k in range(1, MAX_MOMENT + 1)) + tuple(f"c{i}" for i in range(MAX_INPUTS))
          + tuple(f"P{k}" for k in range(1, MAX_MOMENT + 1)) + ("x",)
          + tuple(f"s{i}" for i in range(MAX_FIXED_DRAWS)))
 CTX = fmpq_mpoly_ctx.get(NAMES, "lex")
@@ -416,10 +420,16 @@ def program_for(claim) -> dict:
     law_vars = {f"{n}{s}" for n in laws for s in ("_support", "_weights")}
     with tracing(rec):
         rec.n = Val(rec, rec.emit(["n"]), GEN["m"])
+        inputs = []
         for v in claim.variables:
             if v.name in law_vars:
                 continue
-            if tuple(v.shape) == ("m",):
+            if tuple(v.shape) == () and v.domain in ("real", "positive", "nonzero"):
+                if len(inputs) == MAX_INPUTS:
+                    outside(f"more than {MAX_INPUTS} scalar inputs beside a law")
+                values[v.name] = Val(rec, rec.emit(["input", v.name]), GEN[f"c{len(inputs)}"])
+                inputs.append([v.name, v.domain])
+            elif tuple(v.shape) == ("m",):
                 values[v.name] = BatchLength(rec, v.name)
                 lengths.append(v.name)
             else:
@@ -441,17 +451,23 @@ def program_for(claim) -> dict:
             raise OutsideFragment(rec.refusals[0])
     if residual.batch is not None:
         outside("a residual that is a value of an expectation's batch (outside that expectation)")
-    program = {"laws": laws, "lengths": lengths, "steps": rec.steps, "residual": residual.index,
-               "kind": claim.kind}
+    program = {"laws": laws, "lengths": lengths, "inputs": inputs, "steps": rec.steps,
+               "residual": residual.index, "kind": claim.kind}
     return program, residual
 
 
-def text_of(value: Val) -> str:
-    """The normal form n, μ_k as Unicode-free text (for messages)."""
+def text_of(value: Val, inputs: list = ()) -> str:
+    """The normal form in m, the moments μ_k and the scalar inputs, as text (for messages)."""
     num, den = value.num, value.den
     g = num.gcd(den)
     if not g.is_zero() and g.total_degree() > 0:
         num, den = num / g, den / g
     lead = den.leading_coefficient() if hasattr(den, "leading_coefficient") else 1
-    num, den = str(num / lead).replace("mu", "μ"), str(den / lead).replace("mu", "μ")
+    names = [name for name, _ in inputs]
+
+    def shown(p) -> str:
+        text = str(p).replace("mu", "μ")
+        return re.sub(r"\bc(\d+)\b", lambda hit: names[int(hit.group(1))], text)
+
+    num, den = shown(num / lead), shown(den / lead)
     return num if den == "1" else f"({num}) / ({den})"

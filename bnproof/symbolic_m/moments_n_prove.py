@@ -26,7 +26,7 @@ def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
     except OutsideFragment as err:
         return Attempt(OUTSIDE, f"not in the provable fragment: {err.reason}", fixed)
     if not residual.num.is_zero():
-        text = text_of(residual)
+        text = text_of(residual, program["inputs"])
         return Attempt(NOT_PROVED, f"not proved: normal form {text} (in m and the moments μ_k = E[X^k])",
                        fixed, program, normal_form=text, normal_form_latex=text)
     proof = {"method": "moments-n"}
@@ -78,11 +78,13 @@ def _witness(claim, program: dict, fixed: dict) -> dict | None:
     k = _law_shape(claim, fixed, law)
     support, weights = [Fraction(i) for i in range(k)], [Fraction(1)] * k
     lo, hi = claim.sizes["m"]
-    for n in WITNESS_SIZES:
-        if lo <= n <= hi and value_at(program, program["laws"], n, support, weights) is not None:
-            inputs = {law + "_support": support, law + "_weights": weights}
-            inputs.update({name: [Fraction(0)] * n for name in program["lengths"]})
-            return {"m": n, "inputs": inputs}
+    for value in (1, 2, 3):  # every scalar input at this value (each domain allows it)
+        scalars = {name: Fraction(value) for name, _ in program["inputs"]}
+        for n in WITNESS_SIZES:
+            if lo <= n <= hi and value_at(program, program["laws"], n, support, weights, scalars) is not None:
+                inputs = {law + "_support": support, law + "_weights": weights, **scalars}
+                inputs.update({name: [Fraction(0)] * n for name in program["lengths"]})
+                return {"m": n, "inputs": inputs}
     return None
 
 
@@ -101,8 +103,9 @@ def second_reading(claim, fixed: dict, program: dict, seed: int = 0):
         for instance in instances:
             support = [Fraction(x) for x in instance[law + "_support"]]
             weights = [Fraction(x) for x in instance[law + "_weights"]]
+            scalars = {name: Fraction(instance[name]) for name, _ in program["inputs"]}
             try:
-                ours = value_at(program, program["laws"], n, support, weights)
+                ours = value_at(program, program["laws"], n, support, weights, scalars)
             except Rejected as err:
                 return reading.Confirmation(reading.INCONCLUSIVE, f"at n = {n}: {err}")
             read = reading.read(claim, instance)

@@ -20,6 +20,8 @@ True, proved for every m (fuzz: survived, with the note "proved for every m"):
 * BIASED_MEAN: E[σ²_B] = (m − 1)/m · Var X.
 * MEAN: Var(μ_B) = Var X / m.
 * UNBIASED_MEAN: E[μ_B] = E[X].
+* AFFINE: Var(γ·μ_B + β) = γ²·Var X / m for every γ, β (scalar inputs are
+  constants of every expectation).
 * VARIANCE_OF_VARIANCE: Var(s²) = μ₄/m − σ⁴(m − 3)/(m(m − 1)), s² the unbiased
   batch variance, μ₄ the fourth central moment, σ² = Var X (a classical formula;
   its expansion reaches products of four power sums).
@@ -28,6 +30,7 @@ Near misses, refuted with a certificate:
 
 * SWAPPED: E[σ²_B] = Var X (biased and unbiased variance swapped).
 * MEAN_SQUARED_N: Var(μ_B) = Var X / m².
+* AFFINE_WRONG: Var(γ·μ_B + β) = γ·Var X / m.
 * VARIANCE_OF_VARIANCE_WRONG: Var(s²) with (m − 1) for (m − 3).
 
 ``bnproof prove docs/examples/every_n_moments.py`` proves the true ones for every m;
@@ -87,6 +90,24 @@ UNBIASED_MEAN = _claim(
     lambda xp, X, batch: xp.expect(_mean, X, batch.shape[0]) - xp.expect(lambda xp, B: B[0], X, 1),
 )
 
+def _affine_mean(xp, B, gamma, beta):
+    return gamma * xp.mean(B) + beta
+
+
+def _affine(name, title, statement, power):
+    return Claim(id=f"gallery/every_n_moments/{name}", source="bnproof docs, every-n expectations",
+                 title=title, statement=statement, kind="identity",
+                 variables=(X, BATCH, Var("gamma"), Var("beta")), sizes=SIZES,
+                 residual=lambda xp, X, batch, gamma, beta: xp.var(_affine_mean, X, batch.shape[0], gamma, beta)
+                 - gamma ** power * _variance(xp, X) / batch.shape[0])
+
+
+AFFINE = _affine("affine-mean", "the variance of an affine map of the batch mean",
+                 r"\operatorname{Var}(\gamma\mu_B + \beta) = \frac{\gamma^2 \operatorname{Var} X}{m}", 2)
+AFFINE_WRONG = _affine("affine-mean-wrong", "γ for γ² (false)",
+                       r"\operatorname{Var}(\gamma\mu_B + \beta) = \frac{\gamma \operatorname{Var} X}{m}", 1)
+
+
 def _unbiased(xp, B):
     """s² of a batch: Bessel's variance."""
     return xp.sum((B - xp.mean(B)) ** 2) / (B.shape[0] - 1)
@@ -133,7 +154,9 @@ EXPECTED = {
     MEAN.id: "survived",
     UNBIASED_MEAN.id: "survived",
     VARIANCE_OF_VARIANCE.id: "survived",
+    AFFINE.id: "survived",
     SWAPPED.id: "refuted",
     MEAN_SQUARED_N.id: "refuted",
     VARIANCE_OF_VARIANCE_WRONG.id: "refuted",
+    AFFINE_WRONG.id: "refuted",
 }
