@@ -182,3 +182,20 @@ def test_bad_input_is_one_line_and_exit_3(paper, tmp_path, args, message):
     assert proc.returncode == 3, proc.stderr
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+
+def test_every_section_says_which_reading_was_checked(tmp_path):
+    (tmp_path / "one.py").write_text(textwrap.dedent('''
+        from bnproof.claims import Claim, Var
+
+        ONE = Claim(id="doe2031/remark-1.1", source="Doe (2031), Remark 1.1", statement=r"\\max_b y_b^2 \\ge 0",
+                    variables=(Var("y", ("m",)),), sizes={"m": (2, 3)},
+                    reading="the maximum over the batch of the squared entries",
+                    residual=lambda xp, y: xp.max(y * y))
+    '''))
+    one = report([str(tmp_path / "one.py")], seed=0, time_budget=30, jax=False, out_dir=tmp_path)
+    assert one.results[0].verdict == "survived"
+    text = one.markdown(timings=False)
+    assert "The reading checked: the maximum over the batch of the squared entries" in text
+    assert "How the claim is read" in one.latex()

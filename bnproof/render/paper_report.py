@@ -135,6 +135,12 @@ def markdown(report, timings: bool = True) -> str:
     for k, r in enumerate(report.results, 1):
         out += [f"## {k}. `{r.claim_id}`", "", f"*{r.source}*", ""]
         out += ["Statement as printed:", "", "$$", r.statement.strip(), "$$", ""]
+        if r.verdict != "refuted":  # fuzz's text of a refutation says it already
+            from ..claims.naming import reading_paragraphs
+
+            reading = " ".join(reading_paragraphs(getattr(r.claim, "reading", "")))
+            if reading:
+                out += [f"The reading checked: {reading}", ""]
         out += [f"**Verdict: {VERDICT_WORDS[_key(r)]}.**", ""]
         out += ["```text", r.text(timings), "```", ""]
         paths = _recheck_lines(r)
