@@ -14,8 +14,8 @@ import typer
 from ..errors import BadInput, BnproofError, ExitCode
 from . import distributed_options as options
 from .application import EPILOG, app
+from .outputs import OUT_DIR as DEFAULT_OUT_DIR  # never the committed certificates/ unless --record
 
-DEFAULT_OUT_DIR = "bnproof-out"  # in the working folder: never the committed certificates/
 
 
 @app.command(epilog=EPILOG)

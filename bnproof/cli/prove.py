@@ -10,8 +10,8 @@ import typer
 from .._api.prove import DEFAULT_BUDGET
 from ..errors import BadInput, BnproofError, ExitCode
 from .application import EPILOG, app
+from .outputs import OUT_DIR as DEFAULT_OUT_DIR  # never the committed certificates/ unless --record
 
-DEFAULT_OUT_DIR = "bnproof-out"  # as fuzz: never the committed certificates/ unless --record
 
 
 @app.command(epilog=EPILOG)
