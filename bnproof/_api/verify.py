@@ -9,7 +9,7 @@ import os
 from fractions import Fraction
 from pathlib import Path
 
-from ..errors import BadInput, BnproofError
+from ..errors import BadInput
 
 KNOWN_CLAIMS = {"lemma-4.5": "Santurkar et al. (2018), Lemma 4.5: BN leads to a favourable initialization"}
 
@@ -162,24 +162,34 @@ def run(claim: str, instance, *, crosscheck: bool = True, out: str | Path | None
     from ..certificate.io import pretty
     from .results import VerifyResult
 
-    with status("writing the certificate and re-checking it independently"):
-        text = pretty(certificate.build(report)) + "\n"  # build() has the checker accept it
-        if out is not None:
-            from ..atomic import write_text_atomic
-            from ..checker import check_file
-
-            path = write_text_atomic(out, text)
-            accepted, line = check_file(path)
-            if not accepted:
-                raise BnproofError(f"the checker rejected the certificate just written: {line}")
-        else:
-            import json
-
-            from ..checker import Rejected, check_document
-
-            path = None
-            try:
-                line = f"ACCEPTED (in memory): {check_document(json.loads(text))}"
-            except Rejected as err:
-                raise BnproofError(f"the checker rejected the certificate just built: {err}") from None
+    with status("writing the certificate and checking it independently"):
+        text = pretty(certificate.unchecked(report)) + "\n"
+        path, line = certify(text, out)
     return VerifyResult.of(report, forms, numeric, text, path, line)
+
+
+def certify(text: str, out: str | Path | None) -> tuple[Path | None, str]:
+    """(where the certificate was written, the checker's line): the independent checker
+    reads the exact bytes, then those bytes are written to `out`, or kept in memory
+    without one.  A rejected certificate is not written (CheckerRefused, exit 6).
+
+    The checker runs once, and not again on the file: write_bytes_atomic writes
+    `data`, the very object the checker parsed, into a fresh temporary file that no
+    other writer can have opened (mkstemp's O_EXCL) and renames it over `out` only
+    once every byte is written, so the file holds those bytes and no others.  Reading
+    them back would check the same bytes a second time; it could only catch a change
+    made by another process after the rename, which a re-read cannot exclude either
+    (the file can change the moment after).  A device or FIFO (`-o /dev/null`)
+    receives the same bytes."""
+    from ..atomic import write_bytes_atomic
+    from ..certificate.io import CheckerRefused
+    from ..checker import check_bytes
+
+    data = text.encode("ascii")  # every certificate is ASCII (pretty escapes the rest)
+    path = None if out is None else Path(out)
+    accepted, line = check_bytes(data, "(in memory)" if path is None else path)
+    if not accepted:
+        raise CheckerRefused(f"the checker rejects the certificate built, so it is not written: {line}")
+    if path is not None:
+        path = write_bytes_atomic(path, data)
+    return path, line

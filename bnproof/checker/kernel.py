@@ -12,11 +12,11 @@ from .existential import check_existential
 from .exists_witnesses import check_witnesses
 from .lemma import CLAIM_ID, SOURCE, STATEMENT, check_lemma
 from .moments_n import check_moments_n
-from .parse import Rejected, read
+from .parse import Rejected, parse, read
 from .program import check_program, program_digest, render
 from .proof import check_proof
 
-__all__ = ["CLAIM_ID", "SOURCE", "STATEMENT", "Rejected", "check_document", "check_file",
+__all__ = ["CLAIM_ID", "SOURCE", "STATEMENT", "Rejected", "check_bytes", "check_document", "check_file",
            "main", "program_digest"]
 
 
@@ -48,9 +48,21 @@ def check_file(path, show_program: bool = False) -> tuple[bool, str]:
 def checked(path, show_program: bool = False) -> tuple[bool, str, dict | None]:
     """check_file, with the document it checked (None if rejected): whoever compares the
     certificate with anything else compares this one, not a second reading of the file."""
+    return _checked(lambda: read(path), path, show_program)
+
+
+def check_bytes(data: bytes, name) -> tuple[bool, str]:
+    """check_file on the bytes a file named `name` would hold, without the file:
+    the same reading, the same checks, the same line.  A writer checks the exact
+    bytes it is about to write, once (bnproof/_api/verify.py)."""
+    accepted, line, _ = _checked(lambda: parse(data), name, False)
+    return accepted, line
+
+
+def _checked(load, path, show_program: bool) -> tuple[bool, str, dict | None]:
     name = str(path) if str(path).isprintable() else ascii(str(path))  # one line, always
     try:
-        doc = read(path)
+        doc = load()
         line = f"ACCEPTED {name}: {check_document(doc)}"
     except Rejected as exc:
         return False, f"REJECTED {name}: {exc}", None

@@ -74,7 +74,12 @@ def read(path) -> object:
         raise Rejected(f"cannot read file: {exc.strerror or type(exc).__name__}") from None
     finally:
         os.close(fd)
-    if len(data) > MAX_BYTES:  # a file that grew while it was read
+    return parse(data)  # refuses a file that grew while it was read
+
+
+def parse(data: bytes) -> object:
+    """A certificate's bytes as read from its file, read exactly as a file is."""
+    if len(data) > MAX_BYTES:
         raise Rejected("file larger than 50 MB")
     try:
         text = data.decode("utf-8")
@@ -118,8 +123,10 @@ def rational(value, path: str, digits: int = MAX_DIGITS) -> Fraction:
     if not _RATIONAL.fullmatch(value):
         raise Rejected(f"{path}: not a canonical rational: {show(value)}")
     num, _, den = value.partition("/")
-    q = Fraction(int(num), int(den or 1))
-    if den and (den == "1" or q.denominator != int(den)):
+    if not den:
+        return Fraction(int(num))  # an integer: no gcd to take
+    q = Fraction(int(num), int(den))
+    if den == "1" or q.denominator != int(den):
         raise Rejected(f"{path}: not in lowest terms with a denominator > 1: {show(value)}")
     return q
 
@@ -135,7 +142,10 @@ def tensor(value, path: str, depth: int = 0):
         return rational(value, path)
     if depth == MAX_DEPTH:
         raise Rejected(f"{path}: lists nested deeper than {MAX_DEPTH} levels")
-    return [tensor(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(value)]
+    try:  # a list of rationals (a row of X): each entry's path is written only if one fails
+        return [rational(x, path) for x in value]
+    except Rejected:  # a nested list, or a bad entry: again, entry by entry, for the message
+        return [tensor(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(value)]
 
 
 def sha256_of(value) -> str:
@@ -163,7 +173,15 @@ def check_envelope(doc: dict) -> None:
 
 def flat(value) -> list:
     """The numbers of a nested list, in order."""
-    return [x for v in value for x in flat(v)] if type(value) is list else [value]
+    if type(value) is not list:
+        return [value]
+    out = []
+    for v in value:  # a call per list, not per number: X has 10^5 numbers at m = 1000, d = 100
+        if type(v) is list:
+            out.extend(flat(v))
+        else:
+            out.append(v)
+    return out
 
 
 def instance_bits(numbers) -> int:

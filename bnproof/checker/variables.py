@@ -58,6 +58,8 @@ def _fit(value, shape, sizes, path):
     n = sizes.setdefault(shape[0], len(value)) if type(shape[0]) is str else shape[0]
     if len(value) != n:
         raise Rejected(f"{path}: {len(value)} entries, but {shape[0]} = {n}")
+    if len(shape) == 1 and not any(type(x) is list for x in value):
+        return  # a row of numbers: the loop below would pass each without a word
     for i, x in enumerate(value):
         _fit(x, shape[1:], sizes, f"{path}[{i}]")
 

@@ -26,6 +26,7 @@ import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 
 # SymPy's Integer._eval_power factors √n by trial division up to this bound.
 TRIAL_LIMIT = 1 << 15
@@ -59,28 +60,71 @@ def _is_prime(n: int) -> bool:
     return bool(flint.fmpz(n).is_prime())
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1)
+def _small_primes() -> tuple[list[int], list[list[int]]]:
+    """The primes up to TRIAL_LIMIT and their product tree (leaves first)."""
+    sieve = bytearray([1]) * (TRIAL_LIMIT + 1)
+    sieve[0] = sieve[1] = 0
+    for p in range(2, math.isqrt(TRIAL_LIMIT) + 1):
+        if sieve[p]:
+            sieve[p * p::p] = bytes(len(range(p * p, TRIAL_LIMIT + 1, p)))
+    level = [p for p in range(TRIAL_LIMIT + 1) if sieve[p]]
+    tree = [level]
+    while len(level) > 1:
+        level = [math.prod(level[i:i + 2]) for i in range(0, len(level), 2)]
+        tree.append(level)
+    return tree[0], tree
+
+
+def _small_factors(n: int) -> list[int]:
+    """The primes up to TRIAL_LIMIT that divide n, ascending: the product tree is
+    descended only where a gcd shows a factor, a few gcds per prime found, where
+    dividing by every odd number up to the bound took 20 ms for a 3400-bit n."""
+    primes, tree = _small_primes()
+    found, todo = [], [(len(tree) - 1, 0, n)]
+    while todo:
+        depth, i, rest = todo.pop()
+        g = math.gcd(rest, tree[depth][i])
+        if g == 1:
+            continue
+        if depth == 0:
+            found.append(primes[i])
+            continue
+        below = tree[depth - 1]
+        todo.extend((depth - 1, j, g) for j in (2 * i + 1, 2 * i) if j < len(below))
+    return sorted(found)
+
+
 def _integer_sqrt(n: int) -> tuple[int, int]:
     """(k, s) with √n = k√s, s squarefree, exactly as SymPy reduces √n; n > 0."""
+    parts = _reduced_sqrt(n)
+    if parts is None:
+        raise Unsupported(f"√{n}: a factor above {TRIAL_LIMIT} that may hide a square")
+    return parts
+
+
+@lru_cache(maxsize=256)
+def _reduced_sqrt(n: int) -> tuple[int, int] | None:
+    """_integer_sqrt, or None where it declines: cached too, since the 64 entries of a
+    gradient share one radicand and each refusal costs a primality test."""
     root = math.isqrt(n)
     if root * root == n:
         return root, 1
     outside, inside, rest = 1, 1, n
-    p = 2
-    while p <= TRIAL_LIMIT and p * p <= rest:
-        if rest % p == 0:
-            e = 0
-            while rest % p == 0:
-                rest //= p
-                e += 1
-            outside *= p ** (e // 2)
-            inside *= p ** (e % 2)
-        p += 1 if p == 2 else 2
+    for p in _small_factors(n):
+        e = 0
+        while rest % p == 0:
+            rest //= p
+            e += 1
+        outside *= p ** (e // 2)
+        inside *= p ** (e % 2)
     # What is left has no prime factor up to the bound.  If it is 1 or a prime,
     # n is fully factored and SymPy's reduction, like this one, is the canonical
-    # k√s; otherwise SymPy may or may not split it, so do not guess.
-    if rest > 1 and p * p <= rest and not _is_prime(rest):
-        raise Unsupported(f"√{n}: a factor above {TRIAL_LIMIT} that may hide a square")
+    # k√s; otherwise SymPy may or may not split it, so do not guess.  (A composite
+    # rest with no factor up to the bound exceeds TRIAL_LIMIT²: a division loop that
+    # stops once p² > rest reaches the bound on it too and declines the same n.)
+    if rest > 1 and not _is_prime(rest):
+        return None
     return outside, inside * rest
 
 
@@ -252,16 +296,24 @@ def _joined(terms: list[str]) -> str:
 # A polynomial: {exponents (one per weight w1, …, wd): Fraction coefficient}.
 
 def _names(d: int) -> list[str]:
-    return [f"w{i + 1}" for i in range(d)]
+    return list(_name_tuple(d))
 
 
-def _string_order(d: int) -> list[int]:
+# Both cached: a d = 64 loss has 2080 monomials, each written with every weight's name
+# and SymPy's order of them, which took half of the closed forms' time.
+@lru_cache(maxsize=8)
+def _name_tuple(d: int) -> tuple[str, ...]:
+    return tuple(f"w{i + 1}" for i in range(d))
+
+
+@lru_cache(maxsize=8)
+def _string_order(d: int) -> tuple[int, ...]:
     """The weights in the order SymPy sorts symbols: by name as a string."""
-    return sorted(range(d), key=lambda i: f"w{i + 1}")
+    return tuple(sorted(range(d), key=lambda i: f"w{i + 1}"))
 
 
 def _monomial(exps: tuple[int, ...]) -> list[str]:
-    names = _names(len(exps))
+    names = _name_tuple(len(exps))
     return [names[i] if exps[i] == 1 else f"{names[i]}**{exps[i]}"
             for i in _string_order(len(exps)) if exps[i]]
 
@@ -283,8 +335,8 @@ def poly_text(poly: dict) -> str:
         # where the Mul has exactly those two factors
         if const and const[0][1] > 0 and other[0][1] < 0 and sum(1 for x in other[0][0] if x) == 1:
             return _joined([rational(const[0][1]), _term(other[0][1], other[0][0])])
-    order = _string_order(len(terms[0][0]))
-    terms.sort(key=lambda t: tuple(t[0][i] for i in order), reverse=True)
+    exponents = itemgetter(*_string_order(len(terms[0][0])))  # a tuple, or one int when d = 1
+    terms.sort(key=lambda t: exponents(t[0]), reverse=True)
     return _joined([_term(c, e) for e, c in terms])
 
 
@@ -352,8 +404,6 @@ def closed_forms_text(neuron, max_terms: int) -> FormsText:
     from ..exact.linalg import rows_of
 
     d, m = neuron.d, neuron.m
-    X = [[fraction(x) for x in row] for row in rows_of(neuron.X)]
-    y = [fraction(v) for v in neuron.y.entries()]
     s, gamma, beta = fraction(neuron.scale), fraction(neuron.gamma), fraction(neuron.beta)
     mean = [fraction(v) for v in neuron.x_mean.entries()]
     var = _quadratic([[fraction(x) / m for x in row] for row in rows_of(neuron.gram_c)])
@@ -366,17 +416,23 @@ def closed_forms_text(neuron, max_terms: int) -> FormsText:
     sigma = _mul(k, [root], [])
 
     loss_terms = bn_terms = None
-    if m <= max_terms:
+    if m <= max_terms:  # only a short batch is written sample by sample: X and y themselves
+        X = [[fraction(x) for x in row] for row in rows_of(neuron.X)]
+        y = [fraction(v) for v in neuron.y.entries()]
         loss_terms = [_squared(_linear(row, -yi)) for row, yi in zip(X, y)]
         bn_terms = [_bn_term(row, mean, k, gamma, beta - yi, root) for row, yi in zip(X, y)]
-    xty = [sum((X[b][i] * y[b] for b in range(m)), Fraction(0)) for i in range(d)]
+    # the rest from the neuron's moments (Xᵀy, ‖y‖², Σy, Xcᵀyc), exactly the sums over
+    # the samples they stand for, never from the m×d batch: at m = 1000, d = 64 these
+    # sums in Fractions took longer than the whole exact derivation
+    xty = [fraction(v) for v in neuron.x_targets.entries()]
+    y_sum, y_norm2 = fraction(neuron.target_sum), fraction(neuron.target_norm2)
     gram = [[fraction(x) for x in row] for row in rows_of(neuron.gram)]
     loss = _quadratic(gram)
-    for e, c in _linear([-2 * v for v in xty], sum((v * v for v in y), Fraction(0))).items():
+    for e, c in _linear([-2 * v for v in xty], y_norm2).items():
         loss[e] = loss.get(e, Fraction(0)) + c
     loss = {e: s * c for e, c in loss.items() if s * c != 0}
-    c_vec = [fraction(v) for v in (neuron.Xc.transpose() * neuron.yc).entries()]
-    K = gamma * gamma * m + sum(((yi - beta) ** 2 for yi in y), Fraction(0))
+    c_vec = [fraction(v) for v in neuron.centred_cross.entries()]
+    K = gamma * gamma * m + y_norm2 - 2 * beta * y_sum + m * beta * beta  # Σ(yᵢ − β)²
     inner = [2 * gamma * v / k * s for v in c_vec]
     reduced = _constant_first(s * K, _over_root(_linear(inner), root, -1))
     return FormsText(_names(d), poly_text(_linear(mean)), sigma, poly_text(loss), loss_terms, bn_terms,

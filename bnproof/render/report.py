@@ -11,6 +11,7 @@ text (see there).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from ..claims import lemma45
@@ -125,8 +126,33 @@ def _neuron_json(n: lemma45.NeuronReport, forms: FormsText) -> dict:
     return out
 
 
+# The neurons' JSON of the last report written, with weak hold of that report:
+# VerifyResult.of reads W*, ∇Ĉ(W*) and Ŵ* from it and `verify --json` prints it
+# around the checker's line, and writing its numbers (3400-bit rationals at
+# m = 1000, d = 64) costs nearly a second, so it is written once per report.
+_last: tuple = (lambda: None, None, None)
+
+
+def _neurons_json(report: lemma45.Report, forms: list[FormsText]) -> list[dict]:
+    global _last
+    held, held_forms, neurons = _last
+    if held() is not report or held_forms is not forms:
+        neurons = [_neuron_json(n, f) for n, f in zip(report.neurons, forms)]
+        _last = (weakref.ref(report), forms, neurons)
+    return _copy(neurons)  # a caller may edit its object: never the one kept here
+
+
+def _copy(value):
+    """A JSON value's containers copied (its strings and numbers are immutable)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
 def to_json(report: lemma45.Report, forms: list[FormsText], extras: Extras) -> dict:
-    neurons = [_neuron_json(n, f) for n, f in zip(report.neurons, forms)]
+    neurons = _neurons_json(report, forms)
     keys = ["W_star", "grad_bn_at_W_star", "grad_bn_at_W_star_float", "bn_optimum_direction",
             "closest_bn_optimum", "closest_bn_optimum_float", "lhs", "rhs", "residual",
             "lhs_float", "rhs_float", "residual_float"]

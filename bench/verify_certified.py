@@ -1,0 +1,74 @@
+"""Issue 24, part 6: a certified verdict at the price of an uncertified one.
+
+Cold wall time, each command a fresh process, run in turn round after round
+(interleaved, so that machine noise falls on all alike); medians, and each
+ratio against its goal, printed by the same run:
+
+- `bnproof verify lemma-4.5 --data D --json` at m = 1000, d = 64 (the exact
+  verdict, its certificate accepted by the independent checker and written,
+  the JSON report), with and without the JAX cross-check, against
+  `bench/flint_route.py D`, the structured python-flint script that prints
+  only the residual (goal: certified verify ≤ 1.0× the script);
+- `bnproof verify lemma-4.5` (Example 3.2, with the cross-check) against
+  `bench/naive_sympy.py` (goal ≤ 1.4×, as in bench/verify_cold.py).
+
+D is common.random_instance(1000, 64, seed=2): integers in [−5, 5], a
+positive ⟨W0, W*⟩, so the whole lemma is decided ("holds").
+
+Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D]"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import PY, random_instance, wall, write  # noqa: E402
+from verify_cold import EXAMPLE  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OK = (0, 1, 5)  # holds, refuted, hypothesis not met: each a finished, certified verdict
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--m", type=int, default=1000)
+    parser.add_argument("--d", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=2)
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp()
+    data, example = os.path.join(tmp, "data.json"), os.path.join(tmp, "example.json")
+    write(data, random_instance(args.m, args.d, seed=args.seed))
+    write(example, EXAMPLE)
+    cert = os.path.join(tmp, "cert.json")
+    verify = [PY, "-m", "bnproof", "verify", "lemma-4.5"]
+    size = f"m = {args.m}, d = {args.d}"
+    commands = [
+        (f"verify --data ({size}) --json --no-crosscheck", verify + ["--data", data, "--json", "--out", cert,
+                                                              "--no-crosscheck"]),
+        (f"verify --data ({size}) --json", verify + ["--data", data, "--json", "--out", cert]),
+        (f"flint_route.py ({size})", [PY, os.path.join(HERE, "flint_route.py"), data]),
+        ("verify lemma-4.5 (Example 3.2)", verify + ["--out", cert]),
+        ("naive_sympy.py (Example 3.2)", [PY, os.path.join(HERE, "naive_sympy.py"), example]),
+    ]
+    times = {label: [] for label, _ in commands}
+    for _ in range(args.repeats):
+        for label, cmd in commands:
+            times[label].append(wall(cmd, ok_codes=OK))
+    med = {label: statistics.median(ts) for label, ts in times.items()}
+    print(f"cold wall time, median of {args.repeats} interleaved rounds")
+    for label, t in med.items():
+        print(f"  {label:<50} {t:7.3f} s   (min {min(times[label]):.3f}, max {max(times[label]):.3f})")
+    labels = [label for label, _ in commands]
+    flint, naive = med[labels[2]], med[labels[4]]
+    print("ratios (this / baseline; goal)")
+    for label, base, name, goal in [(labels[0], flint, "flint route", 1.0), (labels[1], flint, "flint route", 1.0),
+                                    (labels[3], naive, "naive SymPy", 1.4)]:
+        ratio = med[label] / base
+        print(f"  {label:<50} {ratio:5.2f}x {name}   goal <= {goal}x: {'met' if ratio <= goal else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,240 @@
+"""Issue 24, part 6: `bnproof verify` does each step once.  The independent checker
+reads the certificate's exact bytes once, before they are written, and those bytes
+are what the file holds; the JSON report is written once; the closed forms are
+written from the neuron's moments, never from its m×d batch.  Behaviour only: no
+test here measures time."""
+
+import json
+import math
+import os
+import random
+import stat
+from fractions import Fraction
+
+import pytest
+
+import bnproof.checker as checker_package
+import bnproof.checker.kernel as kernel
+from bnproof.checker import Rejected, check_file
+from bnproof.cli import main
+from bnproof.errors import ExitCode
+
+@pytest.fixture
+def checker_calls(monkeypatch):
+    """Every document the checker is asked to accept, and the bytes it parsed, in order;
+    check_document is counted under both names bnproof uses for it."""
+    seen = {"documents": [], "bytes": [], "files": []}
+    real_check, real_read = kernel.check_document, kernel.read
+    import bnproof.checker.parse as parsing
+
+    real_parse = getattr(parsing, "parse", None)  # what check_bytes reads bytes with
+
+    def check_document(doc):
+        seen["documents"].append(doc)
+        return real_check(doc)
+
+    def parse(data):
+        seen["bytes"].append(data)
+        return real_parse(data)
+
+    def read(path):
+        seen["files"].append(path)
+        return real_read(path)
+
+    monkeypatch.setattr(kernel, "check_document", check_document)
+    monkeypatch.setattr(checker_package, "check_document", check_document)
+    monkeypatch.setattr(kernel, "parse", parse, raising=False)
+    monkeypatch.setattr(kernel, "read", read)
+    return seen
+
+
+def verify(*args) -> int:
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", "lemma-4.5", "--no-crosscheck", *args])
+    return exit_.value.code
+
+
+def test_the_checker_reads_the_certificate_once_and_the_file_holds_those_bytes(tmp_path, checker_calls, capsys):
+    out = tmp_path / "cert.json"
+    assert verify("--out", str(out)) == ExitCode.REFUTED
+    assert len(checker_calls["documents"]) == 1  # was 2: the built document, then the file
+    assert checker_calls["files"] == []  # the file is not read back
+    assert checker_calls["bytes"] == [out.read_bytes()]  # what was checked is what was written
+    assert check_file(out) == (True, f"ACCEPTED {out}: lemma-4.5 refuted")  # and a re-read agrees
+    assert f"Certificate: {out}" in capsys.readouterr().out
+
+
+def test_the_api_without_out_checks_once_and_keeps_the_checked_text(checker_calls):
+    import bnproof
+
+    result = bnproof.verify(crosscheck=False)
+    assert len(checker_calls["documents"]) == 1  # was 2 here too
+    assert checker_calls["bytes"] == [result.certificate.encode("ascii")]
+    assert result.certificate_path is None
+    assert result.certificate_check == "ACCEPTED (in memory): lemma-4.5 refuted"
+
+
+def test_the_same_line_as_the_file_would_get_for_any_bytes(tmp_path):
+    # check_bytes is check_file without the file: same reading, same verdict, same line
+    import bnproof
+    from bnproof.checker import check_bytes
+
+    good = bnproof.verify(crosscheck=False).certificate.encode("ascii")
+    from bnproof.certificate.io import seal
+
+    doc = json.loads(good)
+    doc["instance"]["X"][2][1] = "1/1"  # sealed again: the entry itself must be refused
+    doc = seal({k: v for k, v in doc.items() if k != "digest"})
+    variants = [good, good.replace(b'"refuted"', b'"holds"'), b"\xff{}", good[:-30],
+                b'{"a": 1, "a": 2}', b"[NaN]", good.replace(b"{", b"{\"x\": 1, ", 1),
+                json.dumps(doc).encode()]
+    for i, data in enumerate(variants):
+        path = tmp_path / f"v{i}.json"
+        path.write_bytes(data)
+        assert check_bytes(data, path) == check_file(path), i
+    assert "instance.X[2][1]" in check_bytes(variants[-1], "x")[1]  # the entry is still named
+
+
+def test_a_certificate_the_checker_rejects_is_not_written(tmp_path, monkeypatch, capsys):
+    def reject(doc):
+        raise Rejected("tampered in this test")
+
+    monkeypatch.setattr(kernel, "check_document", reject)
+    monkeypatch.setattr(checker_package, "check_document", reject)
+    out = tmp_path / "cert.json"
+    assert verify("--out", str(out), "--json") == ExitCode.REJECTED
+    assert not out.exists() and list(tmp_path.iterdir()) == []  # no temporary file either
+    captured = capsys.readouterr()
+    assert "tampered in this test" in captured.err or "tampered in this test" in captured.out
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
+def test_a_certificate_written_to_dev_null_is_checked_and_not_an_error(checker_calls, capsys):
+    # the bytes are checked before they go in; re-reading a device was an internal error (exit 8)
+    assert verify("--out", os.devnull, "--json") == ExitCode.REFUTED
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert len(checker_calls["documents"]) == 1
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["certificate"] == "/dev/null" and printed["certificate_check"] == "checked: ACCEPTED"
+
+
+def test_the_json_report_is_written_once(tmp_path, monkeypatch, capsys):
+    from bnproof.render import report
+
+    calls = []
+    real = report._neuron_json
+
+    def neuron_json(n, forms):
+        calls.append(n.index)
+        return real(n, forms)
+
+    monkeypatch.setattr(report, "_neuron_json", neuron_json)
+    assert verify("--out", str(tmp_path / "c.json"), "--json") == ExitCode.REFUTED
+    assert calls == [0]  # was [0, 0]: for the result's fields, then for --json
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["certificate_check"] == "checked: ACCEPTED" and printed["W_star"] == ["1", "3"]
+
+
+def test_the_kept_json_cannot_be_changed_through_a_result():
+    import bnproof
+
+    result = bnproof.verify(crosscheck=False)
+    first = result.to_json()
+    first["neurons"][0]["W_star"][0] = "changed"
+    first["neurons"][0]["hessian_C"][0][0] = "changed"
+    second = result.to_json()
+    assert second["neurons"][0]["W_star"][0] == "1" and second["W_star"][0] == "1"
+    assert second["neurons"][0]["hessian_C"][0][0] != "changed"
+
+
+def test_a_second_report_is_written_for_itself():
+    # the memo is the last report's, by identity: while an earlier result is alive, another
+    # instance, or the same one analysed again, is written from its own values
+    import bnproof
+
+    first = bnproof.verify(crosscheck=False)
+    other = bnproof.verify(data={"X": [[1, 1], [1, 2], [2, 3]], "y": [2, 5, 14], "W0": [1, 3]},
+                           crosscheck=False)
+    again = bnproof.verify(crosscheck=False)
+    assert other.W_star != first.W_star and again.W_star == first.W_star
+    assert first.to_json() == again.to_json() and other.to_json()["W_star"] == list(other.W_star)
+    assert first.to_json()["W_star"] != other.to_json()["W_star"]
+
+
+def test_the_closed_forms_are_written_from_the_moments_not_the_batch():
+    from bnproof.claims import lemma45
+    from bnproof.exact.layer import Neuron
+    from bnproof.instance import instance_from_json
+    from bnproof.render.exact_text import MAX_TERMS_SHOWN, closed_forms_text
+
+    rng = random.Random(5)
+    for m, d, extra in [(40, 3, {}), (25, 4, {"gamma": "3/2", "beta": "-2/7", "loss": "mean"}),
+                        (5, 2, {"beta": "1/2"})]:
+        data = {"X": [[f"{rng.randint(-9, 9)}/{rng.randint(1, 4)}" for _ in range(d)] for _ in range(m)],
+                "y": [rng.randint(-9, 9) for _ in range(m)], "W0": [1] * d, **extra}
+        neuron = lemma45.analyse(instance_from_json(data)).neurons[0].neuron
+        from_moments = closed_forms_text(neuron, MAX_TERMS_SHOWN)
+        if m > MAX_TERMS_SHOWN:
+            assert "X" not in vars(neuron) and "y" not in vars(neuron)  # the batch was never built
+        # the same neuron from its batch: every contraction summed over the samples
+        batch = Neuron(neuron.X, neuron.y, neuron.gamma, neuron.beta, neuron.scale)
+        assert closed_forms_text(batch, MAX_TERMS_SHOWN) == from_moments
+
+
+def _trial_division_sqrt(n: int, limit: int, is_prime):
+    """The reduction as it was written before: every odd number up to the bound."""
+    root = math.isqrt(n)
+    if root * root == n:
+        return root, 1
+    outside, inside, rest, p = 1, 1, n, 2
+    while p <= limit and p * p <= rest:
+        if rest % p == 0:
+            e = 0
+            while rest % p == 0:
+                rest //= p
+                e += 1
+            outside *= p ** (e // 2)
+            inside *= p ** (e % 2)
+        p += 1 if p == 2 else 2
+    if rest > 1 and p * p <= rest and not is_prime(rest):
+        return None
+    return outside, inside * rest
+
+
+def test_square_roots_reduce_as_by_trial_division():
+    from bnproof.render import exact_text as et
+
+    primes = et._small_primes()[0]
+    assert primes[:5] == [2, 3, 5, 7, 11] and primes[-1] == 32749 and len(primes) == 3512
+    rng = random.Random(11)
+    big = [32771, 32779, 1_000_003, 2**61 - 1]
+    cases = list(range(1, 3000)) + [32749**2 * 3, 32749 * 32771, 32771**2, 32771**2 * 5, 2**3400 + 1,
+                                    3**2000 * 7, 32749 * 32768, (2**61 - 1) * 32749**3]
+    for _ in range(1500):
+        n = 1
+        for _ in range(rng.randint(0, 8)):
+            n *= rng.choice(primes[:20] + primes[-40:]) ** rng.randint(1, 3)
+        n *= rng.choice([1, rng.choice(big), rng.choice(big) ** 2, rng.choice(big) * rng.choice(big),
+                         rng.getrandbits(rng.randint(1, 400)) | 1])
+        cases.append(n)
+    for n in cases:
+        want = _trial_division_sqrt(n, et.TRIAL_LIMIT, et._is_prime)
+        if want is None:
+            with pytest.raises(et.Unsupported):
+                et._integer_sqrt(n)
+        else:
+            assert et._integer_sqrt(n) == want, n
+
+
+def test_a_declined_square_root_is_decided_once(monkeypatch):
+    # a d = 64 gradient has 64 entries over one radicand: one primality test, not 64
+    from bnproof.render import exact_text as et
+
+    calls = []
+    real = et._is_prime
+    monkeypatch.setattr(et, "_is_prime", lambda n: calls.append(n) or real(n))
+    n = 32771 * 32779 * 7  # composite above the bound: SymPy's text is not certain
+    for _ in range(3):
+        with pytest.raises(et.Unsupported):
+            et.sqrt_parts(Fraction(n, 4))
+    assert len(calls) == 1
