@@ -70,7 +70,7 @@ from . import signs
 from .confirm import AGREES, DISAGREES, INCONCLUSIVE, Confirmation
 from .instances import array_of
 from .read import Reading, read
-from .values import Value, text
+from .values import UNDERFLOW, Value, text
 
 REL = 2.0**-26
 _COMPILED: dict = {}  # (residual, argument names) -> jitted residual, or None: runs op by op
@@ -183,6 +183,8 @@ def compare_numpy(claim, instance: dict, witness: dict | None, outcomes: dict) -
             if len(got) != len(outcome.entries):
                 return Confirmation(DISAGREES, f"numpy float64 gives {len(got)} values of the {what} "
                                                f"{k + 1}, the exact reading {len(outcome.entries)}")
+            if UNDERFLOW in outcome.fragile:  # not silent: see values._underflow
+                return Confirmation(INCONCLUSIVE, f"numpy float64 cannot follow the {what}: {UNDERFLOW}")
             if outcome.fragile:
                 silent = silent or f"floats may take another branch in the {what}: {outcome.fragile[0]}"
                 continue
@@ -256,6 +258,8 @@ def confirm_floats(claim, instance: dict, exact_value=None, witness: dict | None
         if tracked.value is None or tracked.magnitude is None:
             return Confirmation(INCONCLUSIVE, f"no exact scalar residual to compare ({tracked.detail})",
                                 silent=True)
+        if UNDERFLOW in tracked.fragile:
+            return Confirmation(INCONCLUSIVE, f"JAX float64 cannot follow the residual: {UNDERFLOW}")
         if tracked.fragile:
             return Confirmation(INCONCLUSIVE, f"floats may take another branch here: {tracked.fragile[0]}",
                                 silent=True)

@@ -613,8 +613,11 @@ def _symbols(e) -> frozenset:
 
 def _underflow(s) -> None:
     """Below float64's normal range the rounding error is absolute, not relative: the
-    bound of floats.py (relative to the magnitudes) does not hold, so floats confirm
-    nothing there (c = −10⁻⁴⁰⁰ is 0.0 in floats, and c³ is not −0.0 + a relative error)."""
+    bound of floats.py (relative to the magnitudes) does not hold (c = −10⁻⁴⁰⁰ is 0.0 in
+    floats, and c³ is not −0.0 + a relative error), so floats can neither confirm nor
+    contradict the exact value.  Not silent: a claim may make such a value on purpose to
+    switch the float check off (tiny/tiny where its code branches on numpy's types), so a
+    verdict the float check cannot reach is withheld (undecided), never exit 7."""
     if s.track and UNDERFLOW not in s.fragile:
         s.fragile.append(UNDERFLOW)
 
