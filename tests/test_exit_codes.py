@@ -30,7 +30,7 @@ def test_a_claim_that_cannot_be_traced_is_bad_input_at_its_line(tmp_path, name):
     body, line, words = MISTAKES[name]
     claim = claim_file(tmp_path, name, body)
     with pytest.raises(ClaimError) as err:
-        fuzz(claim, max_examples=5, time_budget=10, use_jax=False)
+        fuzz(claim, max_examples=5, time_budget=300, use_jax=False)
     assert err.value.exit_code == ExitCode.BAD_INPUT
     assert f"{name}.py:{line}: claim me/{name} cannot be traced" in str(err.value)
     assert words in str(err.value)
@@ -38,7 +38,7 @@ def test_a_claim_that_cannot_be_traced_is_bad_input_at_its_line(tmp_path, name):
 
 def test_a_residual_undefined_on_some_instances_is_a_verdict_not_bad_input(tmp_path):
     claim = claim_file(tmp_path, "some", "def res(xp, a):\n    return 1 / a\n")
-    assert fuzz(claim, max_examples=20, time_budget=10, use_jax=False).verdict == REFUTED
+    assert fuzz(claim, max_examples=20, time_budget=300, use_jax=False).verdict == REFUTED
 
 
 def test_an_error_inside_bnproof_is_not_blamed_on_the_claim(tmp_path, monkeypatch):
@@ -50,7 +50,7 @@ def test_an_error_inside_bnproof_is_not_blamed_on_the_claim(tmp_path, monkeypatc
         raise ValueError("a bug of bnproof's")
     monkeypatch.setattr(certify, "trace", broken)
     with pytest.raises(ValueError, match="a bug of bnproof's"):
-        fuzz(claim, max_examples=5, time_budget=10, use_jax=False)
+        fuzz(claim, max_examples=5, time_budget=300, use_jax=False)
 
 
 def run_cli(capsys, *argv):
@@ -129,7 +129,7 @@ def test_an_existential_claim_that_cannot_be_traced_is_bad_input_at_its_line(tmp
     path.write_text(HEAD + "C = Claim(id='me/e', source='s', statement='r', variables=(Var('x', ()),),\n"
                            "          exists=(Var('p', ()),), residual=lambda xp, x, p: x + p + 0.5)\n")
     with pytest.raises(ClaimError, match=r"exists\.py:3: claim me/e cannot be traced: TypeError"):
-        fuzz(load_file(path)[0], max_examples=5, time_budget=10, use_jax=False)
+        fuzz(load_file(path)[0], max_examples=5, time_budget=300, use_jax=False)
 
 
 # ---------------------------------------------------------------- one table of exit codes

@@ -194,8 +194,8 @@ def test_a_non_polynomial_claim_is_bad_input_in_the_api_and_in_the_cli(tmp_path)
                     "          sizes={'k': (1, 2)},\n"
                     "          residual=lambda xp, X: xp.expect(lambda xp, B: xp.sqrt(B[0] ** 2), X, 2))\n")
     with pytest.raises(BadInput, match="not a polynomial in the samples"):
-        bnproof.fuzz(str(path), max_examples=5, time_budget=10, jax=False)
-    proc = subprocess.run([sys.executable, "-m", "bnproof", "fuzz", str(path), "--no-jax", "--time-budget", "10"],
+        bnproof.fuzz(str(path), max_examples=5, time_budget=300, jax=False)
+    proc = subprocess.run([sys.executable, "-m", "bnproof", "fuzz", str(path), "--no-jax", "--time-budget", "300"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 3 and "not a polynomial in the samples" in proc.stderr
     assert "sqrt.py" in proc.stderr and "Traceback" not in proc.stderr  # the user's file is named

@@ -266,8 +266,8 @@ def test_a_residual_that_is_not_a_scalar_is_bad_input_with_its_line_not_vacuous(
     from bnproof.search.fuzz import fuzz
 
     with pytest.raises(ValueError, match="must be a scalar"):
-        fuzz(load_file(path)[0], max_examples=10, time_budget=10, use_jax=False)
-    proc = run_cli("fuzz", str(path), "--time-budget", "5", cwd=tmp_path)
+        fuzz(load_file(path)[0], max_examples=10, time_budget=300, use_jax=False)
+    proc = run_cli("fuzz", str(path), "--time-budget", "300", cwd=tmp_path)
     # the claim's mistake (issue 22): exit 3 naming its file and line, not "undecided"
     assert proc.returncode == ExitCode.BAD_INPUT and "must be a scalar" in proc.stderr
     assert f"{path}:4" in proc.stderr

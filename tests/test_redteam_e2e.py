@@ -61,7 +61,7 @@ def test_exact_sizes_below_the_claims_smallest_size_prove_nothing_about_it(tmp_p
     every m ≥ 2: now bad input before any search."""
     (tmp_path / "thin.py").write_text("from bnproof.claims import Claim, Var\n"
                                       + THIN.replace("EXACT", "(1, 1)"))
-    proc = run("fuzz", "thin.py", "--no-jax", "--no-timings", "--time-budget", "10", "--json",
+    proc = run("fuzz", "thin.py", "--no-jax", "--no-timings", "--time-budget", "300", "--json",
                cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
     assert "below the claim's smallest m = 2" in proc.stderr
@@ -144,7 +144,7 @@ def test_a_huge_size_range_is_bad_input_before_the_grid_is_built(tmp_path, sizes
     multiplied the grid the same way."""
     (tmp_path / "wide.py").write_text("from bnproof.claims import Claim, Var\n"
                                       + WIDE.replace("SIZES", sizes).split("SQUARE")[0])
-    proc = run("fuzz", "wide.py", "--no-jax", "--time-budget", "2", cwd=tmp_path)
+    proc = run("fuzz", "wide.py", "--no-jax", "--time-budget", "300", cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
     assert proc.stderr.count("\n") == 1 and "error:" in proc.stderr
 
@@ -157,7 +157,7 @@ def test_a_fixed_size_whose_entries_overflow_int64_is_bad_input(tmp_path):
     assert '"m": (1, 3)' in square  # widened: --size picks only inside the declared range
     (tmp_path / "sq.py").write_text("from bnproof.claims import Claim, Var\n"
                                     + square.replace('"m": (1, 3)', '"m": (1, 2 ** 32)'))
-    proc = run("fuzz", "sq.py", "--no-jax", "--size", "m=4294967296", "--time-budget", "2",
+    proc = run("fuzz", "sq.py", "--no-jax", "--size", "m=4294967296", "--time-budget", "300",
                cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT, proc.stdout + proc.stderr
     assert "18446744073709551616 entries per instance" in proc.stderr
@@ -165,7 +165,7 @@ def test_a_fixed_size_whose_entries_overflow_int64_is_bad_input(tmp_path):
 
 # ------------------------------------------------- 7. claim files that end the process
 
-@pytest.mark.parametrize("command", [("fuzz", "exits.py", "--no-jax", "--time-budget", "2"),
+@pytest.mark.parametrize("command", [("fuzz", "exits.py", "--no-jax", "--time-budget", "300"),
                                      ("check", "--claim", "exits.py",
                                       str(ROOT / "certificates/santurkar2018/theorem-4.1.json"))])
 def test_a_claim_file_that_calls_sys_exit_is_bad_input_not_a_silent_success(tmp_path, command):
@@ -194,7 +194,7 @@ def test_an_empty_array_of_hypotheses_asks_nothing_in_floats_as_exactly(tmp_path
     asks nothing, but the float screen took np.min of it as a failure, so a true claim
     was 'vacuous: no instance met the hypotheses' (exit 9) and JAX stopped on an error."""
     (tmp_path / "empty.py").write_text("from bnproof.claims import Claim, Var\n" + EMPTY)
-    proc = run("fuzz", "empty.py", "--no-timings", "--time-budget", "5", "--json", cwd=tmp_path)
+    proc = run("fuzz", "empty.py", "--no-timings", "--time-budget", "300", "--json", cwd=tmp_path)
     out = {o["claim"]: o for o in json.loads(proc.stdout)}
     assert out["rt/empty-true"]["verdict"] == "survived", proc.stdout + proc.stderr
     assert not out["rt/empty-true"]["notes"]

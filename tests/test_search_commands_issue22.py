@@ -137,15 +137,15 @@ def test_a_size_outside_the_declared_range_is_bad_input_naming_it(tmp_path):
     import bnproof
 
     path = write(tmp_path, "first_two.py", FIRST_TWO)
-    done = run(tmp_path, "fuzz", path, "--size", "m=3", "--no-jax", "--time-budget", "5")
+    done = run(tmp_path, "fuzz", path, "--size", "m=3", "--no-jax", "--time-budget", "300")
     assert done.returncode == ExitCode.BAD_INPUT, done
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "m = 3 is outside the sizes claim t/first-two declares (m = 2 only)" in lines[0]
     assert not (tmp_path / "bnproof-out").exists()
     with pytest.raises(BadInput, match=r"m = 3 is outside"):
-        bnproof.fuzz(bnproof.load(path)[0], sizes={"m": 3}, jax=False, time_budget=5)
+        bnproof.fuzz(bnproof.load(path)[0], sizes={"m": 3}, jax=False, time_budget=300)
     # inside the range, as before
-    assert run(tmp_path, "fuzz", path, "--size", "m=2", "--no-jax", "--time-budget", "10",
+    assert run(tmp_path, "fuzz", path, "--size", "m=2", "--no-jax", "--time-budget", "300",
                "--max-examples", "10").returncode == ExitCode.OK
 
 
@@ -254,7 +254,7 @@ NOISY = '''
 
 
 @pytest.mark.parametrize("command", [("verify", "--data", "data.json", "--no-crosscheck"),
-                                     ("fuzz", "--no-jax", "--time-budget", "10", "--max-examples", "5")],
+                                     ("fuzz", "--no-jax", "--time-budget", "300", "--max-examples", "5")],
                          ids=["verify", "fuzz (its worker)"])
 def test_a_claims_del_error_prints_no_traceback(tmp_path, command):
     """A real process: pytest's own unraisable hook would take the message in this one."""

@@ -152,7 +152,7 @@ def test_refusal_in_a_helper_module_is_bad_input_naming_it(tmp_path):
         "    residual=lambda xp, y: xp.q(sign(xp.sum(y))))\n")
     (tmp_path / "d.json").write_text(json.dumps({"y": [1, 2]}))
     for args in (("verify", "claim.py", "--data", "d.json"),
-                 ("fuzz", "claim.py", "--no-jax", "--time-budget", "5", "--max-examples", "5")):
+                 ("fuzz", "claim.py", "--no-jax", "--time-budget", "300", "--max-examples", "5")):
         done = run_cli(*args, cwd=tmp_path)
         assert done.returncode == ExitCode.BAD_INPUT, (args, done.stdout, done.stderr)
         assert "safe.py:3" in done.stderr and "TraceRefused" in done.stderr, done.stderr
@@ -176,7 +176,7 @@ def test_a_swallowed_refusal_is_never_a_verdict_from_the_command_line(tmp_path):
     (tmp_path / "claim.py").write_text(SWALLOW)
     (tmp_path / "d.json").write_text(json.dumps({"y": [1, 2]}))
     for args in (("verify", "claim.py", "--data", "d.json"),
-                 ("fuzz", "claim.py", "--no-jax", "--time-budget", "5", "--max-examples", "5")):
+                 ("fuzz", "claim.py", "--no-jax", "--time-budget", "300", "--max-examples", "5")):
         done = run_cli(*args, cwd=tmp_path)
         assert done.returncode == ExitCode.BAD_INPUT, (args, done.stdout, done.stderr)
         assert "claim.py:4" in done.stderr and "cannot be compared" in done.stderr, done.stderr
@@ -338,7 +338,7 @@ def test_a_deep_copy_of_an_input_gives_the_true_residual(tmp_path, source):
     done = run_cli("verify", "claim.py", "--data", "d.json", cwd=tmp_path)
     assert done.returncode == ExitCode.REFUTED, (done.stdout, done.stderr)
     assert "residual = 2 ≈ 2" in done.stdout  # y₀ − y₁ = 2 (the clone's program said 5)
-    done = run_cli("fuzz", "claim.py", "--no-jax", "--time-budget", "10", "--max-examples", "20",
+    done = run_cli("fuzz", "claim.py", "--no-jax", "--time-budget", "300", "--max-examples", "20",
                    cwd=tmp_path)
     assert done.returncode == ExitCode.REFUTED, (done.stdout, done.stderr)
 
@@ -356,7 +356,7 @@ def test_a_vector_residual_is_bad_input_with_its_file_and_line(tmp_path):
     (tmp_path / "claim.py").write_text(VECTOR)
     (tmp_path / "d.json").write_text(json.dumps({"y": [1, 2]}))
     for args in (("verify", "claim.py", "--data", "d.json"),
-                 ("fuzz", "claim.py", "--no-jax", "--time-budget", "5")):
+                 ("fuzz", "claim.py", "--no-jax", "--time-budget", "300")):
         done = run_cli(*args, cwd=tmp_path)
         assert done.returncode == ExitCode.BAD_INPUT, (args, done.stdout, done.stderr)
         assert "claim.py:4" in done.stderr and "must be a scalar" in done.stderr, done.stderr
@@ -399,7 +399,7 @@ CLAIM = Claim(id="t/leaky", source="t", statement="x", variables=(Var("y", ()),)
 
 def test_leaky_relu_with_an_xp_q_slope_is_refuted_from_the_command_line(tmp_path):
     (tmp_path / "claim.py").write_text(LEAKY)
-    done = run_cli("fuzz", "claim.py", "--no-jax", "--time-budget", "10", "--max-examples", "40",
+    done = run_cli("fuzz", "claim.py", "--no-jax", "--time-budget", "300", "--max-examples", "40",
                    cwd=tmp_path)
     assert done.returncode == ExitCode.REFUTED, (done.stdout, done.stderr)
 
@@ -471,6 +471,6 @@ def test_a_gradient_argument_kept_outside_is_refused_never_a_crash(tmp_path):
     done = run_cli("verify", "claim.py", "--data", "d.json", cwd=tmp_path)
     assert done.returncode == ExitCode.BAD_INPUT, (done.stdout, done.stderr)
     assert "perturbation of xp.grad" in done.stderr
-    done = run_cli("fuzz", "claim.py", "--no-jax", "--time-budget", "5", cwd=tmp_path)
+    done = run_cli("fuzz", "claim.py", "--no-jax", "--time-budget", "300", cwd=tmp_path)
     assert done.returncode in (ExitCode.BAD_INPUT, ExitCode.UNDECIDED), (done.stdout, done.stderr)
     assert "perturbation of xp.grad" in done.stdout + done.stderr
