@@ -79,7 +79,7 @@ NEVER_DEAD = Claim(
 )
 
 
-# What `bnproof.fuzz(claim, seed=0, max_examples=60, time_budget=60, jax=False).verdict` says
+# What `bnproof.fuzz(claim, seed=0, max_examples=60, time_budget=300, jax=False).verdict` says
 # (tests/test_gallery.py).  The ids keep their examples/ prefix: docs and tests cite them.
 EXPECTED = {
     "examples/bn-relu-hyperplanes-cut-the-batch": "survived",
