@@ -137,12 +137,17 @@ def test_check_claim_rejects_a_proof_at_a_fixed_size_the_claim_does_not_declare(
     assert inside.returncode == ExitCode.OK, inside.stdout
 
 
+# the proofs below must end by themselves (which sizes are proved, which not attempted), at any
+# speed: a budget they end well within
+GENEROUS = ("--time-budget", "300")
+
+
 # ---------------------------------------------------------------- class 7: no overclaim
 
 def test_a_claim_false_beyond_the_sizes_once_attempted_is_not_proved(tmp_path):
     """d in (1, 6), true at d <= 3 only: proved at d = 1, 2, 3 it used to be "proved", exit 0."""
     write(tmp_path, "six.py", BY_D.replace("D)", "6)"))
-    proc = run("prove", "six.py", "--json", "--out-dir", "out", cwd=tmp_path)
+    proc = run("prove", "six.py", "--json", "--out-dir", "out", *GENEROUS, cwd=tmp_path)
     assert proc.returncode == ExitCode.UNDECIDED, proc.stdout + proc.stderr
     (obj,) = json.loads(proc.stdout)
     assert obj["status"] == "not-proved"
@@ -153,11 +158,11 @@ def test_a_claim_false_beyond_the_sizes_once_attempted_is_not_proved(tmp_path):
 
 def test_a_proof_at_part_of_the_range_says_which_part_and_exits_10(tmp_path):
     write(tmp_path, "eight.py", BY_D.replace("D)", "8)"))
-    proc = run("prove", "eight.py", "--out-dir", "out", cwd=tmp_path)
+    proc = run("prove", "eight.py", "--out-dir", "out", *GENEROUS, cwd=tmp_path)
     assert proc.returncode == ExitCode.UNDECIDED, proc.stdout + proc.stderr
     assert proc.stdout.startswith("me/by-d: proved for part of the range: for every m at d = 1, 2, 3; "
                                   "d = 4..8 not attempted (certificates ")
-    proc = run("prove", "eight.py", "--json", "--out-dir", "out", cwd=tmp_path)
+    proc = run("prove", "eight.py", "--json", "--out-dir", "out", *GENEROUS, cwd=tmp_path)
     (obj,) = json.loads(proc.stdout)
     assert obj["status"] == "proved-partly" and obj["covered"] == [{"d": 1}, {"d": 2}, {"d": 3}]
     result = bnproof.prove(tmp_path / "eight.py")
@@ -178,7 +183,8 @@ def test_proved_means_every_declared_size(tmp_path):
 
 def test_fuzz_reports_a_proof_for_part_of_the_range_as_such(tmp_path):
     write(tmp_path, "nine.py", TRUE_D.replace("D)", "9)"))
-    proc = run("fuzz", "nine.py", "--no-jax", "--max-examples", "20", "--no-timings", "--json", cwd=tmp_path)
+    proc = run("fuzz", "nine.py", "--no-jax", "--max-examples", "20", "--no-timings", "--json", *GENEROUS,
+               cwd=tmp_path)
     assert proc.returncode == ExitCode.OK, proc.stdout + proc.stderr
     (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "survived"
@@ -186,7 +192,7 @@ def test_fuzz_reports_a_proof_for_part_of_the_range_as_such(tmp_path):
     assert result["proof"]["covered"] == [{"d": 1}, {"d": 2}, {"d": 3}]
     assert result["notes"][0].startswith("proved for part of the range: for every m at d = 1, 2, 3; "
                                          "d = 4..9 not attempted")
-    api = bnproof.fuzz(tmp_path / "nine.py", jax=False, max_examples=20)
+    api = bnproof.fuzz(tmp_path / "nine.py", jax=False, max_examples=20, time_budget=300)
     assert api.to_json()["proof"]["status"] == "proved-partly"
 
 
@@ -195,7 +201,8 @@ def test_list_shows_a_recorded_proof_for_part_of_the_range_as_such(tmp_path):
     (proofs / "me").mkdir(parents=True)
     write(proofs / "me", "claims.py", TRUE_D.replace("D)", "9)"))
     env = {"BNPROOF_CACHE_DIR": str(tmp_path / ".cache"), "BNPROOF_PROOFS": str(proofs)}
-    done = run_cli("fuzz", "me/true-d", "--no-jax", "--max-examples", "20", "--record", cwd=tmp_path, env=env)
+    done = run_cli("fuzz", "me/true-d", "--no-jax", "--max-examples", "20", "--record", *GENEROUS, cwd=tmp_path,
+                   env=env)
     assert done.returncode == ExitCode.OK, done.stdout + done.stderr
     listed = run_cli("list", "--json", cwd=tmp_path, env=env)
     (row,) = [r for r in json.loads(listed.stdout) if r["id"] == "me/true-d"]
