@@ -77,7 +77,7 @@ SECOND = Claim(
     residual=lambda xp, y, gamma, beta: beta + xp.abs(gamma) - batch_norm(xp, y, gamma, beta)[0],
 )
 '''
-FUZZ = ("--no-jax", "--no-timings", "--max-examples", "20", "--json")
+FUZZ = ("--no-jax", "--no-timings", "--max-examples", "20", "--json", "--time-budget", "300")
 
 
 def test_fuzz_json_is_a_list_of_one_object_per_claim_also_for_one(tmp_path):

@@ -217,7 +217,7 @@ def test_fuzz_report_wraps_a_long_residual_between_terms():
 
 
 def test_fuzz_command_prints_unicode_or_ascii(tmp_path):
-    args = ("fuzz", str(TOY), "--seed", "1", "--no-timings", "--no-jax")
+    args = ("fuzz", str(TOY), "--seed", "1", "--no-timings", "--no-jax", "--time-budget", "300")  # shrunk in full
     typeset = run(*args, cwd=tmp_path).stdout.decode("utf-8")
     assert "  residual = 1 − √2 ≈ −0.414214 < 0" in typeset
     plain = run(*args, cwd=tmp_path, encoding="ascii")
