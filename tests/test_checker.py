@@ -85,7 +85,7 @@ def test_committed_certificate_is_accepted(capsys):
 def test_module_entry_point():
     rel = "certificates/lemma-4.5.json"
     proc = subprocess.run([sys.executable, "-m", "bnproof.checker", rel],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"ACCEPTED {rel}: lemma-4.5 refuted\n"
 
@@ -94,7 +94,7 @@ def test_module_entry_point_rejects_with_exit_code_6(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "bnproof.checker", str(EXAMPLE), str(bad)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 6
     lines = proc.stdout.splitlines()
     assert lines[0] == f"ACCEPTED {EXAMPLE}: lemma-4.5 refuted"
@@ -108,13 +108,13 @@ def test_checker_imports_no_heavy_modules():
             "bad=[m for m in ('sympy','numpy','flint','jax','mpmath') if m in sys.modules]; "
             "sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # nor any of the engine: only bnproof/__init__.py and the checker itself
     code = ("import sys, bnproof.checker; print(sorted(m for m in sys.modules "
             "if m.startswith('bnproof') and not m.startswith('bnproof.checker')))")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=300)
     assert proc.stdout.strip() == "['bnproof']", proc.stdout + proc.stderr
 
 

@@ -238,7 +238,7 @@ def test_a_nested_trace_refusal_caught_by_the_outer_claim_poisons_the_outer_trac
 def test_parallel_traces_in_threads_do_not_poison_one_another():
     """One thread's refusal happens while the other trace is running: a trace list shared
     between threads would poison both; the context variable keeps each thread's own."""
-    barrier = threading.Barrier(2, timeout=60)
+    barrier = threading.Barrier(2, timeout=300)  # only a hang waits that long
 
     def refusing(xp, y):
         barrier.wait()  # both traces are running
