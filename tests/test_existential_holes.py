@@ -253,7 +253,7 @@ def test_export_writes_the_gallery_s_existential_refutation(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("; bnproof: is there a witness for 1 residuals?\n")
     assert "(define-fun v0 () Real 0.0)" in proc.stdout and proc.stdout.endswith("(check-sat)\n")
-    solved = run_cli("export", cert, "--solve", "z3", cwd=tmp_path, env=env)
+    solved = run_cli("export", cert, "--solve", "z3", "--timeout", "300", cwd=tmp_path, env=env)
     assert solved.returncode == 0, solved.stderr
     assert solved.stdout == proc.stdout  # the SMT-LIB on stdout, as without --solve
     assert solved.stderr.startswith("z3: unsat: no witness exists at the instance of")

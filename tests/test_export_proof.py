@@ -136,12 +136,12 @@ def test_the_command_writes_and_solves(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert out.read_text() == proof_smt(json.loads(proof.read_text()), 3)
     # a real process: a proof exported at m and solved, exit code 0
-    proc = bnproof("export", str(proof), "--m", "2", "--solve", "z3")
+    proc = bnproof("export", str(proof), "--m", "2", "--solve", "z3", "--timeout", "300")
     assert proc.returncode == 0 and "holds at m = 2" in proc.stderr, proc.stderr  # the SMT-LIB on stdout
     assert proc.stdout.startswith("; bnproof proof certificate")
     near = tmp_path / "near.proof.json"
     near.write_text(json.dumps(certificate(theorem_41("2/m"))))
-    proc = export_here(near, "--m", "2", "--solve", "z3", cwd=tmp_path)
+    proc = export_here(near, "--m", "2", "--solve", "z3", "--timeout", "300", cwd=tmp_path)
     assert proc.returncode == ExitCode.REJECTED and "answered sat" in proc.stderr
 
 

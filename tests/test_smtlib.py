@@ -156,7 +156,7 @@ def export_here(*args, cwd) -> subprocess.CompletedProcess:
 def test_export_writes_the_file_and_solves_it(tmp_path):
     # a real process: its exit code, the file it writes and the solver it runs
     out = tmp_path / "lemma.smt2"
-    proc = _export("--smtlib", str(LEMMA), "-o", str(out), "--solve", "z3", cwd=tmp_path)
+    proc = _export("--smtlib", str(LEMMA), "-o", str(out), "--solve", "z3", "--timeout", "300", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "z3: unsat" in proc.stdout
     text = out.read_text(encoding="ascii")
