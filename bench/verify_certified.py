@@ -15,16 +15,23 @@ ratio against its goal, printed by the same run:
 D is common.random_instance(1000, 64, seed=2): integers in [−5, 5], a
 positive ⟨W0, W*⟩, so the whole lemma is decided ("holds").
 
-Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D]"""
+With --before DIR (a checkout of an earlier commit, e.g. `git worktree add DIR
+COMMIT` or `git archive COMMIT | tar -x -C DIR`), each bnproof command also runs
+from DIR, interleaved with the others, so that before and after are measured
+under the same load.
+
+Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D] [--before DIR]"""
 
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import PY, random_instance, wall, write  # noqa: E402
+from common import PY, random_instance, write  # noqa: E402
 from verify_cold import EXAMPLE  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -37,6 +44,7 @@ def main():
     parser.add_argument("--m", type=int, default=1000)
     parser.add_argument("--d", type=int, default=64)
     parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--before", help="an earlier checkout: its bnproof runs beside this one")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp()
     data, example = os.path.join(tmp, "data.json"), os.path.join(tmp, "example.json")
@@ -53,21 +61,37 @@ def main():
         ("verify lemma-4.5 (Example 3.2)", verify + ["--out", cert]),
         ("naive_sympy.py (Example 3.2)", [PY, os.path.join(HERE, "naive_sympy.py"), example]),
     ]
-    times = {label: [] for label, _ in commands}
+    runs = [(label, cmd, None) for label, cmd in commands]
+    if args.before:
+        before = os.path.abspath(args.before)
+        runs += [(label + " [before]", cmd, before) for label, cmd in commands if "verify" in label]
+    times = {label: [] for label, _, _ in runs}
     for _ in range(args.repeats):
-        for label, cmd in commands:
-            times[label].append(wall(cmd, ok_codes=OK))
+        for label, cmd, where in runs:
+            times[label].append(wall(cmd, where))
     med = {label: statistics.median(ts) for label, ts in times.items()}
     print(f"cold wall time, median of {args.repeats} interleaved rounds")
     for label, t in med.items():
-        print(f"  {label:<50} {t:7.3f} s   (min {min(times[label]):.3f}, max {max(times[label]):.3f})")
+        print(f"  {label:<59} {t:7.3f} s   (min {min(times[label]):.3f}, max {max(times[label]):.3f})")
     labels = [label for label, _ in commands]
     flint, naive = med[labels[2]], med[labels[4]]
     print("ratios (this / baseline; goal)")
-    for label, base, name, goal in [(labels[0], flint, "flint route", 1.0), (labels[1], flint, "flint route", 1.0),
-                                    (labels[3], naive, "naive SymPy", 1.4)]:
-        ratio = med[label] / base
-        print(f"  {label:<50} {ratio:5.2f}x {name}   goal <= {goal}x: {'met' if ratio <= goal else 'MISSED'}")
+    for suffix in ([""] + ([" [before]"] if args.before else [])):
+        for label, base, name, goal in [(labels[0], flint, "flint route", 1.0), (labels[1], flint, "flint route", 1.0),
+                                        (labels[3], naive, "naive SymPy", 1.4)]:
+            ratio = med[label + suffix] / base
+            print(f"  {label + suffix:<59} {ratio:5.2f}x {name}   goal <= {goal}x: "
+                  f"{'met' if ratio <= goal else 'MISSED'}")
+
+
+def wall(cmd, where):
+    """Wall seconds of one run; `where`, a checkout whose bnproof runs instead of this one's."""
+    env = None if where is None else dict(os.environ, PYTHONPATH=where)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=where, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode not in OK:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

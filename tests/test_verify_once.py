@@ -238,3 +238,48 @@ def test_a_declined_square_root_is_decided_once(monkeypatch):
         with pytest.raises(et.Unsupported):
             et.sqrt_parts(Fraction(n, 4))
     assert len(calls) == 1
+
+
+def test_the_crosschecks_exact_floats_are_those_of_the_surds():
+    # surd_floats: one rational √r for a whole matrix instead of a 60-digit mpmath number
+    # per entry; the same floats to within one rounding, cancellations included
+    from bnproof.claims import lemma45
+    from bnproof.exact.surd import Surd
+    from bnproof.instance import instance_from_json
+    from bnproof.numeric.crosscheck import points_for, surd_floats
+
+    import flint
+
+    rng = random.Random(2)
+    compared = 0
+    for m, d in [(3, 2), (7, 3), (15, 4)]:
+        data = {"X": [[f"{rng.randint(-9, 9)}/{rng.randint(1, 3)}" for _ in range(d)] for _ in range(m)],
+                "y": [rng.randint(-5, 5) for _ in range(m)], "W0": [1] * d, "gamma": "3/2", "beta": "1/3"}
+        report = lemma45.analyse(instance_from_json(data))
+        for point in points_for(report):
+            neuron, w = report.neurons[0].neuron, point.rows[0]
+            for value in (neuron.bn_grad(w), neuron.bn_hessian(w)):
+                for got, want in zip(surd_floats(value), value.to_floats()):
+                    assert abs(got - want) <= math.ulp(want), (got, want)
+                    compared += 1
+    # a + b√r cancelling to 1e-30 of its terms, and r below 1
+    r = flint.fmpq(2, 10**40 + 7)
+    a = flint.fmpq_mat([[flint.fmpq(-1414213562373095048801688724, 10**47)], [flint.fmpq(3, 7)]])
+    b = flint.fmpq_mat([[flint.fmpq(1)], [flint.fmpq(0)]])
+    value = Surd(a, b, r)
+    for got, want in zip(surd_floats(value), value.to_floats()):
+        assert abs(got - want) <= math.ulp(want), (got, want)
+    assert compared > 100
+
+
+def test_the_crosscheck_reads_each_neurons_batch_once(monkeypatch):
+    # X and y in floats are the same at every point: converted once per neuron, not per point
+    import bnproof
+    from bnproof.numeric import crosscheck
+
+    calls = []
+    real = crosscheck._batch
+    monkeypatch.setattr(crosscheck, "_batch", lambda neuron: calls.append(neuron) or real(neuron))
+    result = bnproof.verify()  # with the JAX cross-check, at every point it compares
+    assert result.crosscheck is not None and result.crosscheck["ok"] is True
+    assert len(result.crosscheck["points"]) > 1 and len(calls) == 1

@@ -119,14 +119,24 @@ class Worker:
         return compare(self.neurons, self.points, json.loads(out))
 
 
-def _scales(neuron: Neuron, w) -> dict[str, float]:
-    """Sizes of the terms each quantity is summed from, in floats."""
+def _batch(neuron: Neuron):
+    """X and y in floats, once per neuron (the same at every point)."""
     import numpy as np
 
     from ..exact.linalg import rows_of, to_fraction
 
     X = np.array([[float(to_fraction(x)) for x in r] for r in rows_of(neuron.X)])
     y = np.array([float(to_fraction(v)) for v in neuron.y.entries()])
+    return X, y
+
+
+def _scales(neuron: Neuron, w, batch=None) -> dict[str, float]:
+    """Sizes of the terms each quantity is summed from, in floats."""
+    import numpy as np
+
+    from ..exact.linalg import to_fraction
+
+    X, y = _batch(neuron) if batch is None else batch
     wv = np.array([float(to_fraction(v)) for v in w.entries()])
     s, gamma, beta = (float(to_fraction(v)) for v in (neuron.scale, neuron.gamma, neuron.beta))
     z = X @ wv
@@ -153,11 +163,33 @@ def _exact(neuron: Neuron, w, with_hessians: bool) -> dict:
         "C": float(to_fraction(neuron.loss(w))),
         "grad_C": [float(to_fraction(x)) for x in neuron.grad(w).entries()],
         "C_hat": float(neuron.bn_loss(w)),
-        "grad_C_hat": neuron.bn_grad(w).to_floats(),
+        "grad_C_hat": surd_floats(neuron.bn_grad(w)),
     }
     if with_hessians:
         out["hess_C"] = [float(to_fraction(x)) for x in neuron.hessian().entries()]
-        out["hess_C_hat"] = neuron.bn_hessian(w).to_floats()
+        out["hess_C_hat"] = surd_floats(neuron.bn_hessian(w))
+    return out
+
+
+def surd_floats(value) -> list[float]:
+    """The entries a + b·√r of a Surd matrix as floats, from one rational √r within a
+    relative 2⁻²¹⁹ (about the 60 digits Surd.__float__ works to, without an mpmath
+    number per entry): each entry is off by less than 2⁻²¹⁸·|b√r| before its one
+    rounding (int / int rounds the exact quotient), far under the float64 round-off
+    the comparison allows."""
+    from math import isqrt
+
+    r = value.r
+    rp, rq = int(r.p), int(r.q)
+    k = 220 + max(0, (rq.bit_length() - rp.bit_length()) // 2 + 1)  # bits of √r kept below 1
+    root = isqrt((rp << (2 * k)) // rq)  # √r·2^k, from below, within 2: √r·2^k ≥ 2^219
+    out = []
+    for a, b in zip(value.a.entries(), value.b.entries()):
+        ap, aq, bp, bq = int(a.p), int(a.q), int(b.p), int(b.q)
+        if bp == 0:
+            out.append(ap / aq)
+        else:
+            out.append((((ap * bq) << k) + bp * root * aq) / ((aq * bq) << k))
     return out
 
 
@@ -184,6 +216,7 @@ def _compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report
     n, d = len(neurons), neurons[0].d
     with_hessians = n * d <= MAX_HESSIAN_WEIGHTS
     report = Report(device=answer.get("device", "?"), points=[p.label for p in points])
+    batches = {}  # neuron index: X and y in floats
 
     def check(what: str, numeric, exact, scale: float) -> None:
         numeric, exact = np.asarray(numeric, dtype=float), np.asarray(exact, dtype=float)
@@ -203,7 +236,9 @@ def _compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report
         total_C = total_hat = 0.0
         scale_C = scale_hat = 0.0
         for j, (neuron, w) in enumerate(zip(neurons, point.rows)):
-            scales = _scales(neuron, w)
+            if j not in batches:
+                batches[j] = _batch(neuron)
+            scales = _scales(neuron, w, batches[j])
             large = max(scales.values())
             if not large <= MAX_TERM:  # before the exact values' floats, which may not exist
                 return beyond_floats(f"terms of size {large:.3g} at {point.label}")
