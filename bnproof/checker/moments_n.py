@@ -32,12 +32,17 @@ PROGRAM = {"laws", "lengths", "inputs", "steps", "residual", "kind"}
 MAX_STEPS, MAX_MOMENT, MAX_FIXED_DRAWS, MAX_FACTORS, MAX_TERMS = 20000, 24, 16, 10, 20000
 MAX_WITNESS_N, MAX_POINTS = 32, 16
 MAX_PRODUCTS = 1_000_000
+# term pairs multiplied and terms added or evaluated over one replay: one product's bound
+# alone let 20000 steps of products near it run for days (the gallery needs under 10^4)
+MAX_WORK = 500_000
+_spent = [None]  # the work of the replay under way (None: none is, nothing is counted)
 ONE = {(): Fraction(1)}
 
 
 # ---------------------------------------------------------------- polynomials
 
 def p_add(a, b, sign=1):
+    charge(len(b))
     out = dict(a)
     for m, c in b.items():
         v = out.get(m, 0) + sign * c
@@ -58,6 +63,7 @@ def m_mul(x, y):
 def p_mul(a, b):
     if len(a) * len(b) > MAX_PRODUCTS:  # a hostile program stops here, before the work
         raise Rejected(f"program: a product of more than {MAX_PRODUCTS} term pairs")
+    charge(len(a) * len(b))
     out = {}
     for m1, c1 in a.items():
         for m2, c2 in b.items():
@@ -68,6 +74,14 @@ def p_mul(a, b):
     if len(out) > MAX_TERMS:
         raise Rejected(f"program: a polynomial of more than {MAX_TERMS} terms")
     return out
+
+
+def charge(work: int) -> None:
+    if _spent[0] is None:
+        return
+    _spent[0] += work
+    if _spent[0] > MAX_WORK:
+        raise Rejected(f"program: more than {MAX_WORK} units of polynomial arithmetic (the checker's work limit)")
 
 
 def p_var(name):
@@ -172,7 +186,15 @@ def _operand(step, pos, values, path):
 
 def replay(program: dict, laws: list) -> tuple[list, list]:
     """The values of the program's steps (None for a batch step), and the divisions
-    (their divisor values) the witness must define."""
+    (their divisor values) the witness must define, within MAX_WORK."""
+    _spent[0] = 0
+    try:
+        return _replay(program, laws)
+    finally:
+        _spent[0] = None
+
+
+def _replay(program: dict, laws: list) -> tuple[list, list]:
     steps = array(program["steps"], "program.steps", MAX_STEPS)
     inputs = [name for name, _ in read_inputs(program)]
     values, divisors, batches = [], [], {}
@@ -290,6 +312,9 @@ def value_at(program: dict, laws: list, n: int, support: list, weights: list, in
     values: a Fraction, or None where a division is undefined."""
     v, divisors = residual_value(program, laws)
     point = point_of(n, support, weights, inputs)
+    # one divisor of many terms, divided by at every step, is evaluated at each
+    if sum(len(d.num) + len(d.den) for d in divisors) > MAX_WORK:
+        raise Rejected(f"program: more than {MAX_WORK} terms of divisors to evaluate (the checker's work limit)")
     for d in divisors:
         if evaluate(d.num, point) == 0 or evaluate(d.den, point) == 0:
             return None
