@@ -244,6 +244,20 @@ NESTED_TRUE = {
     "constant-function": (lambda xp, y, c, w: xp.grad(lambda t: c * c, c)),
     "entry-of-a-computed-vector": (lambda xp, y, c, w: xp.sum(
         (xp.grad(lambda v: v[0], c * w) - xp.asarray([1, 0])) ** 2)),
+    # d/dt (t c) at t = c² is c: the point reads c, the function holds it fixed
+    "closure-at-a-point-of-the-same-input": (lambda xp, y, c, w: xp.grad(lambda t: t * c, c * c) - c),
+    # one function differentiated at two points: 3c² + 12c²
+    "one-function-two-points": (lambda xp, y, c, w: xp.grad(lambda t: t * t * t, c)
+                                + xp.grad(lambda t: t * t * t, 2 * c) - 15 * c * c),
+    # g(t) = [d/ds s² t]_{s = t} = 2t², called and differentiated: 2c² + 4c
+    "a-gradient-function-called-and-differentiated": (
+        lambda xp, y, c, w: (lambda g: g(c) + xp.grad(g, c))(lambda t: xp.grad(lambda s: s * s * t, t))
+        - 2 * c * c - 4 * c),
+    "batch-size-inside": (lambda xp, y, c, w: xp.grad(lambda t: t * y.shape[0], c) - y.shape[0]),
+    # ∇_v Σ ∇_u (u·u)(v·v) at u = v, v = w: ∇_v 2|v|² Σv = 4v Σv + 2|v|²
+    "nested-vector-gradients": (lambda xp, y, c, w: xp.sum((xp.grad(
+        lambda v: xp.sum(xp.grad(lambda u: xp.dot(u, u) * xp.dot(v, v), v)), w)
+        - (4 * w * xp.sum(w) + 2 * xp.dot(w, w))) ** 2)),
 }
 
 NESTED_FALSE = {
@@ -260,7 +274,22 @@ NESTED_FALSE = {
     "entry-of-a-computed-vector-zero": (lambda xp, y, c, w: xp.sum(xp.grad(lambda v: v[0], c * w) ** 2)),
     "square-at-zero": (lambda xp, y, c, w: xp.grad(lambda t: t * t, c * 0) - 1),
     "entry-held-fixed-counted": (lambda xp, y, c, w: xp.grad(lambda t: t * w[0], w[0]) - 2 * w[0]),
+    "closure-at-a-point-of-the-same-input-counted": (lambda xp, y, c, w: xp.grad(lambda t: t * c, c * c) - 2 * c),
+    "one-function-two-points-once": (lambda xp, y, c, w: xp.grad(lambda t: t * t * t, c)
+                                     + xp.grad(lambda t: t * t * t, 2 * c) - 3 * c * c),
+    "batch-size-inside-dropped": (lambda xp, y, c, w: xp.grad(lambda t: t * y.shape[0], c) - 1),
+    # the inner variable perturbed with the outer one: 6v Σv
+    "nested-vector-gradients-confused": (lambda xp, y, c, w: xp.sum((xp.grad(
+        lambda v: xp.sum(xp.grad(lambda u: xp.dot(u, u) * xp.dot(v, v), v)), w)
+        - (6 * w * xp.sum(w) + 2 * xp.dot(w, w))) ** 2)),
 }
+
+
+def test_a_gradient_of_a_vector_valued_function_is_outside():
+    for cid, residual in [("vector", lambda xp, y, c, w: xp.sum(xp.grad(lambda t: t * w, c) - w)),
+                          ("batch", lambda xp, y, c, w: xp.sum(xp.grad(lambda t: t * y, c) - y))]:
+        result = attempt(_grad(cid, residual), {"d": 2})
+        assert result.status == OUTSIDE and "not one scalar" in result.reason, result.reason
 
 
 @pytest.mark.parametrize("name", sorted(NESTED_TRUE))
@@ -523,3 +552,21 @@ def test_a_false_claim_that_underflows_everywhere_does_not_survive(kind, sign):
                   residual=lambda xp, c: sign * xp.exp(-(c * c + 1) * 10**4))
     result = bnproof.fuzz(claim, seed=0, max_examples=30, time_budget=60, jax=False, prove=False)
     assert result.verdict != "survived", result.reason
+
+
+# ---------------------------------------------------------------- moments-n: two laws
+
+def test_two_laws_are_never_read_as_one():
+    # E[X] − E[Y] for two laws: the tracer named both laws' moments μ_k, so the program was
+    # 0; only the second reading stood between it and a proof, as an internal disagreement
+    # (exit 7).  Two laws are outside the fragment; fuzz refutes the claim.
+    import bnproof
+
+    Y = Law("Y", (), "k")
+    claim = Claim(id="rt27/two-laws", source="red team", statement=r"\mathbb{E}[X] = \mathbb{E}[Y]",
+                  kind="identity", variables=(X, Y, BATCH), sizes={"k": (1, 3), "m": (2, 4)},
+                  residual=lambda xp, X, Y, batch: xp.expect(_mean, X, batch.shape[0])
+                  - xp.expect(_mean, Y, batch.shape[0]))
+    result = attempt(claim, {"k": 2})
+    assert result.status == OUTSIDE and "more than one Law" in result.reason, result.reason
+    assert bnproof.fuzz(claim, seed=0, max_examples=20, time_budget=60, jax=False).verdict == "refuted"

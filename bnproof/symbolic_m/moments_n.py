@@ -414,6 +414,8 @@ def program_for(claim) -> dict:
         outside("hypotheses, equalities or existential variables with expectations")
     if claim.kind != "identity":
         outside("an inequality over expectations (only identities are proved for every n)")
+    if len(laws) > 1:  # the moments μ_k are one law's: E[X] − E[Y] would read as 0
+        outside("more than one Law (the moments μ_k are those of one law)")
     rec = Recorder()
     rec.inside = False
     values, lengths = {}, []
