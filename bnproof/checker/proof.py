@@ -43,7 +43,7 @@ KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
         "strict-inequality": ("inequality", True)}
 
 
-def expected_inputs(variables: list, fixed: dict) -> list:
+def expected_inputs(variables: list, fixed: dict, batch: str = "m") -> list:
     """The program inputs the claim's declared variables give (the shared spec): a scalar;
     a vector of length m; an m x m matrix; an m x d matrix as d column vectors "X:j"; a
     variable without m as its scalar entries "w:j" ("W:i:j").  A vector's or matrix's
@@ -52,13 +52,14 @@ def expected_inputs(variables: list, fixed: dict) -> list:
     for name, shape, domain in variables:
         if shape == []:
             out.append([name, "scalar", domain])
-        elif shape == ["m"]:
-            out.append([name, "vector", "real"])
-        elif shape == ["m", "m"]:
+        elif shape == [batch]:  # entries > 0 are kept: a manifest sign of every entry
+            out.append([name, "vector", "positive" if domain == "positive" else "real"])
+        elif shape == [batch, batch]:
             out.append([name, "matrix", "symmetric" if domain == "symmetric" else "real"])
-        elif len(shape) == 2 and shape[0] == "m" and shape[1] in fixed and domain != "symmetric":
-            out += [[f"{name}:{j}", "vector", "real"] for j in range(fixed[shape[1]])]
-        elif "m" not in shape and all(s in fixed for s in shape) and domain != "symmetric":
+        elif len(shape) == 2 and shape[0] == batch and shape[1] in fixed and domain != "symmetric":
+            kept = "positive" if domain == "positive" else "real"
+            out += [[f"{name}:{j}", "vector", kept] for j in range(fixed[shape[1]])]
+        elif batch not in shape and all(s in fixed for s in shape) and domain != "symmetric":
             cells = [""]
             for s in shape:
                 cells = [f"{c}:{j}" for c in cells for j in range(fixed[s])]
@@ -71,10 +72,22 @@ def expected_inputs(variables: list, fixed: dict) -> list:
     return out
 
 
-def read_fixed(value, variables: list) -> dict:
-    """fixed: every size name but m that the shapes use, each an integer 1..16 (a literal
-    integer size is named by itself)."""
-    names = {s for _, shape, _ in variables for s in shape if type(s) is str and s != "m"}
+def batch_size(value, variables: list) -> str:
+    """The name of the batch size: m when a shape uses it, else the one size name of the
+    shapes that the certificate's fixed sizes leave out (the prover's rule picks it from
+    the claim, symbolic_m/trace.py; any choice is sound here, since the proof is of the
+    program at every length of that axis, and `bnproof check` binds it to the claim)."""
+    names = {s for _, shape, _ in variables for s in shape if type(s) is str}
+    if "m" in names or type(value) is not dict:
+        return "m"
+    left = sorted(names - set(value))
+    return left[0] if len(left) == 1 else "m"
+
+
+def read_fixed(value, variables: list, batch: str = "m") -> dict:
+    """fixed: every size name but the batch size that the shapes use, each an integer
+    1..16 (a literal integer size is named by itself)."""
+    names = {s for _, shape, _ in variables for s in shape if type(s) is str and s != batch}
     fixed = keys(value, "fixed", names)
     for name, n in fixed.items():
         if type(n) is not int or not 1 <= n <= MAX_FIXED:
@@ -91,9 +104,10 @@ class Manifest:
     that the program divides by (a sum of squares in a denominator)."""
 
     def __init__(self, steps: list, types: list, hypotheses: set, positive_inputs: set,
-                 divisors: frozenset = frozenset()):
+                 divisors: frozenset = frozenset(), positive_vectors: frozenset = frozenset()):
         self.steps, self.types = steps, types
         self.hyps, self.inputs, self.divisors = hypotheses, positive_inputs, divisors
+        self.vectors = positive_vectors
         self.memo = {}
 
     def positive(self, k: int) -> bool:
@@ -130,6 +144,8 @@ class Manifest:
 
     def of(self, k: int) -> tuple:
         op, args, n = self.steps[k]
+        if self.types[k] == "V":
+            return self.entrywise(op, args, n)
         if self.types[k] != "S":
             return False, False
         if k in self.hyps or op == "m" or op == "input" and n in self.inputs \
@@ -147,10 +163,28 @@ class Manifest:
             return pos, pos or s[0][1] and (s[1][1] if op == "mul" else s[1][0])
         if op == "add":
             return (s[0][0] and s[1][1] or s[0][1] and s[1][0]), s[0][1] and s[1][1]
-        if op == "sum":
+        if op == "sum":  # of m >= 1 entries: positive if each entry is
             p = self.steps[args[0]]
-            return False, (p[0] == "pow" and p[2] % 2 == 0 or
-                           p[0] == "mul" and p[1][0] == p[1][1])
+            return s[0][0], s[0][1] or (p[0] == "pow" and p[2] % 2 == 0 or
+                                        p[0] == "mul" and p[1][0] == p[1][1])
+        return False, False
+
+    def entrywise(self, op: str, args: list, n) -> tuple:
+        """The sign every entry of a vector step has by its form: an input declared
+        positive (its entries), ones, and +, ×, ÷, powers of such (a scalar operand by
+        its own sign).  Nothing else (a vector's nonzero entries are never assumed)."""
+        if op == "input":
+            return (True, True) if n in self.vectors else (False, False)
+        if op == "ones":
+            return True, True
+        s = [self.memo[j] for j in args]
+        if op == "pow":
+            return s[0][0], s[0][1] or n % 2 == 0
+        if op in ("mul", "div"):
+            pos = s[0][0] and s[1][0]
+            return pos, pos or s[0][1] and (s[1][1] if op == "mul" else s[1][0])
+        if op == "add":
+            return (s[0][0] and s[1][1] or s[0][1] and s[1][0]), s[0][1] and s[1][1]
         return False, False
 
 
@@ -184,11 +218,12 @@ def index(value, where: str, count: int, types: list, want: str = "S") -> int:
 
 
 def check_nonnegative(ev: Evaluator, proof: dict, ops: list, types: list, residual: int,
-                      hyps: set, positive_inputs: set, strict: bool) -> str:
+                      hyps: set, positive_inputs: set, strict: bool,
+                      positive_vectors: frozenset = frozenset()) -> str:
     proof = keys(proof, "proof", {"method", "steps", "terms", "denominator"})
     start = len(ops)
     extra = read_steps(proof["steps"], [], types, "proof.steps", proof=True)
-    manifest = Manifest(ops + extra, types, hyps, positive_inputs, divisors(ops))
+    manifest = Manifest(ops + extra, types, hyps, positive_inputs, divisors(ops), positive_vectors)
     check_defined(extra, manifest, start)
     ev.run(extra, types)
     count, alg = len(types), ev.alg
@@ -237,7 +272,8 @@ def read_witness(value, inputs: list) -> tuple:
                 any(type(r) is not list or len(r) != m or any(type(x) is not Fraction for x in r)
                     for r in rows)):
             raise Rejected(f"{path}: expected a {('number', 'vector', 'matrix')[shape]} at m = {m}")
-        if domain == "positive" and value <= 0 or domain == "nonzero" and value == 0:
+        entries = value if shape == 1 else [value]
+        if domain == "positive" and any(x <= 0 for x in entries) or domain == "nonzero" and value == 0:
             raise Rejected(f"{path}: outside its domain ({domain})")
         if domain == "symmetric" and any(value[i][j] != value[j][i] for i in range(m) for j in range(i)):
             raise Rejected(f"{path}: not symmetric")
@@ -288,12 +324,13 @@ def read_statement(doc: dict) -> tuple:
     if cid in REFUTED:
         raise Rejected(f"claim {cid}: a claim of the papers that bnproof's certificates refute")
     variables = declared(claim["variables"])
-    fixed = read_fixed(doc["fixed"], variables)
+    batch = batch_size(doc["fixed"], variables)
+    fixed = read_fixed(doc["fixed"], variables, batch)
     program = keys(doc["program"], "program", PROGRAM)
     if (program["kind"], program["strict"]) != KIND[claim["kind"]]:
         raise Rejected("program: kind and strict differ from the claim's kind")
     inputs = read_inputs(program["inputs"])
-    if [list(i) for i in program["inputs"]] != expected_inputs(variables, fixed):
+    if [list(i) for i in program["inputs"]] != expected_inputs(variables, fixed, batch):
         raise Rejected("program.inputs: not the inputs the claim's declared variables give")
     types = []
     ops = read_steps(program["steps"], inputs, types, "program.steps")
@@ -323,7 +360,9 @@ def check_proof(doc: dict) -> str:
         if claim["kind"] == "identity":
             raise Rejected("proof: an identity needs the method \"zero\"")
         positive = {n for n, t, d in inputs if t == "S" and d == "positive"}
-        said = check_nonnegative(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict)
+        vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
+        said = check_nonnegative(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict,
+                                 vectors)
     else:
         raise Rejected("proof.method: must be \"zero\" or \"nonnegative\"")
     m = check_witness(doc, inputs, ops, types, hyps)

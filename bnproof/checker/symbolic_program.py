@@ -14,7 +14,7 @@ from .symbolic_length import MAX_OUTERS, ONE, Algebra
 MAX_STEPS, MAX_POW, MAX_CONST_DIGITS, MAX_INPUTS = 20_000, 64, 200, 256
 INPUT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}(:[0-9]{1,4})?")
 TYPES = {"scalar": "S", "vector": "V", "matrix": "M"}
-DOMAINS = {"S": ("real", "nonzero", "positive"), "V": ("real",), "M": ("symmetric", "real")}
+DOMAINS = {"S": ("real", "nonzero", "positive"), "V": ("real", "positive"), "M": ("symmetric", "real")}
 ARITY = {"input": 1, "m": 0, "const": 1, "ones": 0, "eye": 0, "add": 2, "sub": 2, "mul": 2,
          "div": 2, "neg": 1, "pow": 2, "sqrt": 1, "sum": 1, "outer": 2, "matmul": 2,
          "transpose": 1, "grad": 2}

@@ -78,8 +78,11 @@ def proof_difference(claim, doc: dict, where: str) -> str | None:
     if claim_object(claim) != doc["claim"]:
         return f"the claim object differs from that of {claim.id} in {where}"
     why = sizes_difference(claim, doc["fixed"], "the proof is at")
-    if why is None and "m" in claim.sizes:  # the witness shows the proof is not vacuous: in the claim's range
-        why = sizes_difference(claim, {"m": doc["witness"]["m"]}, "the proof's witness is at")
+    from ..symbolic_m.trace import batch_name
+
+    batch = batch_name(claim)
+    if why is None and batch is not None:  # the witness shows the proof is not vacuous: in the claim's range
+        why = sizes_difference(claim, {batch: doc["witness"]["m"]}, "the proof's witness is at")
     if why is not None:
         return why
     if type(doc["proof"]) is dict and doc["proof"].get("method") == "moments-n":  # expectations: own tracer

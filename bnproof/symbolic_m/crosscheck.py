@@ -59,9 +59,11 @@ def second_reading(claim, fixed: dict, program: dict, avoid=(), sizes=SIZES, see
     from .. import reading
     from ..checker.parse import Rejected
 
+    from .trace import batch_name
+
     compared = 0
     for m in sizes:
-        at = {**fixed, "m": m}
+        at = {**fixed, batch_name(claim) or "m": m}
         try:
             fixed_program = instantiated(program, m)
             instances = reading.generic_instances(claim, at, PER_SIZE, seed=seed, avoid=avoid)

@@ -16,7 +16,7 @@ class Forms:
     def __init__(self, program: dict):
         steps = self._steps = program["steps"]
         kinds = _kinds(program)
-        positive_inputs = {n for n, t, d in program["inputs"] if t == "scalar" and d == "positive"}
+        positive_inputs = {n for n, t, d in program["inputs"] if d == "positive"}
         hyps = set(program["hypotheses"])
         divisors = {s[2] if s[0] == "div" else s[1] for s in steps
                     if s[0] == "div" or s[0] == "pow" and s[2] < 0}
@@ -37,7 +37,14 @@ class Forms:
 
     def _of(self, step: list, kind: str, hypothesis: bool, positive_inputs: set) -> tuple:
         op = step[0]
-        if kind != "S":
+        if kind == "V":  # the sign of every entry (the checker's Manifest.entrywise)
+            if op == "input":
+                return (True, True, True) if step[1] in positive_inputs else (False, False, False)
+            if op == "ones":
+                return True, True, True
+            if op not in ("pow", "mul", "div", "add"):
+                return False, False, False
+        elif kind != "S":
             return False, False, False
         if hypothesis or op == "m" or op == "input" and step[1] in positive_inputs:
             return True, True, True
@@ -45,10 +52,11 @@ class Forms:
             c = Fraction(step[1])
             return c > 0, c >= 0, c != 0
         if op in ("input", "sum"):
-            if op == "sum":
+            if op == "sum":  # of m ≥ 1 entries: positive if each entry is
                 inner = self._step_of(step[1])
                 square = inner[0] == "pow" and inner[2] % 2 == 0 or inner[0] == "mul" and inner[1] == inner[2]
-                return False, square, False
+                a = self.signs[step[1]]
+                return a[0], a[1] or square, a[0]
             return False, False, False
         a = self.signs[step[1]]
         if op == "sqrt":

@@ -11,7 +11,7 @@ import time
 from dataclasses import replace
 
 from .prove import NOT_PROVED, at_fixed, attempt
-from .trace import BATCH
+from .trace import batch_name
 
 MAX_CANDIDATES = 6  # what-if attempts per failed attempt, at most
 AFTER = "with it, the proof for every m goes through"
@@ -53,7 +53,7 @@ def _candidates(claim) -> list[tuple[str, object]]:
         out.append((f"declare {', '.join(names)} positive", _with_domains(claim, set(names))))
     args = ", ".join(["xp", *(v.name for v in claim.variables)])
     for var in claim.variables:
-        if tuple(var.shape) == (BATCH,) and var.domain == "real":
+        if tuple(var.shape) == (batch_name(claim),) and var.domain == "real":
             name = var.name
             out.append((f"add the hypothesis that {name} is not constant (its batch variance is > 0), "
                         f"e.g. lambda {args}: xp.mean(({name} - xp.mean({name})) ** 2)",

@@ -59,11 +59,13 @@ def namespace(rec: Recorder) -> SimpleNamespace:
     def total(x, axis=None):
         if isinstance(x, Columns):
             sums = fixed_array(np.array([_sum(c) for c in x._columns] + [None], dtype=object)[:-1])
-            if axis in (0, -2) and not x._transposed:
-                return sums
             if axis is None:
                 return functools.reduce(lambda a, b: a + b, sums)
-            outside("a sum over the fixed axis of a batch matrix")
+            if axis not in (0, -2, 1, -1):
+                outside(f"a sum of a batch matrix over axis {axis!r}")
+            if (axis in (0, -2)) != x._transposed:  # over the batch axis: each column's sum
+                return sums
+            return functools.reduce(lambda a, b: a + b, x._columns)  # over the fixed axis: a row's
         if isinstance(x, Sym):
             if x._kind == "M":  # numpy: axis 0 sums each column (1ᵀM), axis 1 each row (M1)
                 ones = SymVector(rec, rec.emit(["ones"]))
@@ -92,9 +94,12 @@ def namespace(rec: Recorder) -> SimpleNamespace:
 
     def mean(x, axis=None):
         if isinstance(x, Columns):
-            if axis not in (0, -2):
-                outside("a mean over the fixed axis of a batch matrix")
-            return total(x, axis) / rec.m()
+            if axis is None:
+                return total(x) / (rec.m() * len(x._columns))
+            if axis not in (0, -2, 1, -1):
+                outside(f"a mean of a batch matrix over axis {axis!r}")
+            over_batch = (axis in (0, -2)) != x._transposed
+            return total(x, axis) / (rec.m() if over_batch else rec.const(len(x._columns)))
         if isinstance(x, Sym) and x._kind == "M":
             return total(x, axis) / (rec.m() * rec.m() if axis is None else rec.m())
         n = length(x, axis)
@@ -152,8 +157,13 @@ def namespace(rec: Recorder) -> SimpleNamespace:
         if isinstance(a, SymVector) and isinstance(b, SymVector):
             from .values import SymMatrix
             return SymMatrix(rec, rec.emit(["outer", a._index, b._index]))
-        if isinstance(a, Sym) or isinstance(b, Sym):
-            outside("an outer product that is not of two batch vectors")
+        if isinstance(a, SymVector) and _fixed_vector(b):  # 1cᵀ: column j is a·c_j
+            return Columns(rec, [a * c for c in np.asarray(b, dtype=object).reshape(-1)])
+        if _fixed_vector(a) and isinstance(b, SymVector):  # c1ᵀ: (d, m), numpy's (1cᵀ)ᵀ
+            return Columns(rec, [b * c for c in np.asarray(a, dtype=object).reshape(-1)], True)
+        if isinstance(a, (Sym, Columns)) or isinstance(b, (Sym, Columns)):
+            outside("an outer product that is not of two batch vectors, or of a batch vector "
+                    "and a fixed-size array")
         a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
         if a.size * b.size > MAX_ENTRIES:
             outside(f"an outer product of {a.size * b.size} entries (over the limit of {MAX_ENTRIES})")
@@ -237,6 +247,15 @@ def namespace(rec: Recorder) -> SimpleNamespace:
         guard=refuse("guarded candidates (sets)"),
     )
     return SimpleNamespace(**{name: _guarded(f, rec) for name, f in functions.items()})
+
+
+def _fixed_vector(x) -> bool:
+    """An array of the fixed side with no batch value in it (numpy's outer flattens it)."""
+    if isinstance(x, (Sym, Columns)) or not (is_array(x) or isinstance(x, (list, tuple))):
+        return False
+    entries = np.asarray(x, dtype=object).reshape(-1)
+    return 0 < entries.size <= MAX_ENTRIES and all(
+        _exact(e) or isinstance(e, (SymScalar, np.integer)) and not isinstance(e, np.bool_) for e in entries)
 
 
 def _guarded(f, rec: Recorder):

@@ -32,7 +32,7 @@ from .crosscheck import gate
 from .evaluate import Replay
 from .fragment import NotDefined, OutsideFragment
 from .show import normal_form_latex, normal_form_text
-from .trace import BATCH, fixed_sizes, other_sizes, program_for
+from .trace import BATCH, batch_name, fixed_sizes, other_sizes, program_for
 
 PROVED, NOT_PROVED, OUTSIDE = "proved", "not-proved", "outside-fragment"
 PROVED_PARTLY = "proved-partly"  # proved for every m at some of the declared fixed sizes, not all
@@ -409,10 +409,11 @@ def find_instance(claim: Claim, fixed: dict, start: int | None = None, count: in
     one on which the claim holds; None if there is none."""
     from ..claims.prove import find_witness as fixed_size_witness
 
-    lo, hi = claim.sizes[BATCH]
+    batch = batch_name(claim)
+    lo, hi = claim.sizes[batch]
     start = max(lo, 2) if start is None else start
     for m in range(start, min(hi, start + count - 1) + 1):
-        sizes = {**fixed, BATCH: m}
+        sizes = {**fixed, batch: m}
         try:
             instance = fixed_size_witness(claim, sizes, tries=WITNESS_TRIES)
         except Exception:  # the fixed-size engine could not trace it: no witness, never a crash
@@ -424,6 +425,7 @@ def find_instance(claim: Claim, fixed: dict, start: int | None = None, count: in
 
 def _program_inputs(claim: Claim, program: dict, instance: dict) -> dict:
     out = {}
+    batch = batch_name(claim)
     names = {n for n, _, _ in program["inputs"]}
     for var in claim.variables:
         value = instance[var.name]
@@ -432,8 +434,8 @@ def _program_inputs(claim: Claim, program: dict, instance: dict) -> dict:
             continue
         import numpy as np
         array = np.asarray(value, dtype=object)
-        for k in np.ndindex(array.shape[1:] if BATCH == var.shape[0] else array.shape):
-            if var.shape and var.shape[0] == BATCH:
+        for k in np.ndindex(array.shape[1:] if var.shape and batch == var.shape[0] else array.shape):
+            if var.shape and var.shape[0] == batch:
                 out[":".join([var.name, *map(str, k)])] = _exact(array[(slice(None), *k)].tolist())
             else:
                 out[":".join([var.name, *map(str, k)])] = _exact(array[k])

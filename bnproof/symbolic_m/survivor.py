@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from .prove import NOT_PROVED, OUTSIDE, PROVED, PROVED_PARTLY, at_fixed, declared_combinations, plan, prove_claim
-from .trace import BATCH, other_sizes
+from .trace import BATCH, batch_name, no_batch_reason, other_sizes
 
 SURVIVING = ("survived", "verified-exactly")
 BUDGET = "time budget exhausted"  # why a proof was cut short by its time budget
@@ -188,7 +188,7 @@ def cut(claim, attempts: list, deadline: float | None) -> str | None:
 def due(claim, outcome) -> bool:
     """Whether fuzz attempts a proof for every m for this outcome: a claim that survived,
     with a batch size m."""
-    return outcome.verdict in SURVIVING and BATCH in claim.sizes
+    return outcome.verdict in SURVIVING and batch_name(claim) is not None
 
 
 def prove_survivor(claim, outcome, directory: Path | None, deadline: float | None = None) -> dict | None:
@@ -225,6 +225,9 @@ def unasked(outcome) -> None:
 def _why_not(claim, outcome) -> str:
     if outcome.verdict not in SURVIVING:
         return f"the search's verdict is {outcome.verdict}"
+    why = no_batch_reason(claim)
+    if why.startswith("several"):
+        return f"the claim has {why}"
     return f"the claim has no batch size {BATCH} (a proof for every {BATCH} needs one)"
 
 

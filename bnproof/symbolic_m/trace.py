@@ -3,7 +3,8 @@
 
 ``program_for(claim, fixed)`` is what the checker's claim binding compares a
 certificate's program with: deterministic, the same claim and fixed sizes give
-the same JSON.  The batch size is the claim's size named "m"; every other size
+the same JSON.  The batch size is the claim's size named "m", or else the one
+size that is the first axis of its batch inputs (batch_name); every other size
 is fixed (``fixed``, e.g. {"d": 2}).
 
 A trace that met a refusal is never a program, even if the claim caught the
@@ -22,31 +23,62 @@ from .values import Columns, Recorder, SymMatrix, SymScalar, SymVector, _exact, 
 
 BATCH = "m"
 MAX_FIXED = 64  # entries of one fixed-size input
+VECTOR_DOMAINS = ("real", "positive", "nonzero")
+
+
+def batch_name(claim: Claim) -> str | None:
+    """The claim's batch size: "m" when it declares one; otherwise the one size that is the
+    first axis of a variable and never a later axis of one (y of shape ("n",), X of shape
+    ("n", "d"): n; c of shape ("d",) beside X: d is X's column count).  None when there is
+    no such size, or several (y of shape ("n",) beside c of shape ("d",)): which one is the
+    batch is then the claim's to say, by naming it m.  The checker reads the same size as
+    the one its certificate's fixed sizes leave out (checker/proof.py: batch_size)."""
+    if BATCH in claim.sizes:
+        return BATCH
+    later = {s for v in claim.variables for s in tuple(v.shape)[1:] if isinstance(s, str)}
+    first = {v.shape[0] for v in claim.variables
+             if v.shape and isinstance(v.shape[0], str) and v.shape[0] in claim.sizes}
+    names = sorted(first - later)
+    return names[0] if len(names) == 1 else None
+
+
+def no_batch_reason(claim: Claim) -> str:
+    """Why batch_name found no batch size, in the refusal's words."""
+    later = {s for v in claim.variables for s in tuple(v.shape)[1:] if isinstance(s, str)}
+    first = sorted({v.shape[0] for v in claim.variables if v.shape and isinstance(v.shape[0], str)
+                    and v.shape[0] in claim.sizes} - later)
+    if len(first) > 1:
+        return (f"several sizes that could be the batch size ({', '.join(first)}: each is the first "
+                "axis of a vector); name the batch size m")
+    return ("no batch size (a size named m, or the one size that is the first axis of the "
+            "claim's batch inputs)")
 
 
 def other_sizes(claim: Claim) -> list[str]:
-    return sorted(n for n in claim.sizes if n != BATCH)
+    batch = batch_name(claim)
+    return sorted(n for n in claim.sizes if n != batch)
 
 
 def _inputs(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, dict]:
     """The program's inputs and the values the residual is called with."""
     declared, values = [], {}
+    batch = batch_name(claim)
 
     def scalar(name, domain):
         declared.append([name, "scalar", domain])
         return SymScalar(rec, rec.emit(["input", name]))
 
-    def vector(name):
-        declared.append([name, "vector", "real"])
+    def vector(name, domain="real"):
+        declared.append([name, "vector", "positive" if domain == "positive" else "real"])
         return SymVector(rec, rec.emit(["input", name]))
 
     for var in claim.variables:
         shape = var.shape
-        sizes = [fixed[s] if isinstance(s, str) and s != BATCH else s for s in shape]
-        if any(isinstance(s, str) and s != BATCH for s in sizes):
+        sizes = [fixed[s] if isinstance(s, str) and s != batch else s for s in shape]
+        if any(isinstance(s, str) and s != batch for s in sizes):
             outside(f"a size of {var.name} that is not fixed")
-        batch_axes = [k for k, s in enumerate(sizes) if s == BATCH]
-        if var.domain == "symmetric" and sizes == [BATCH, BATCH]:
+        batch_axes = [k for k, s in enumerate(sizes) if s == batch]
+        if var.domain == "symmetric" and sizes == [batch, batch]:
             declared.append([var.name, "matrix", "symmetric"])
             values[var.name] = SymMatrix(rec, rec.emit(["input", var.name]))
         elif not batch_axes:
@@ -65,12 +97,15 @@ def _inputs(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, dict]:
                     if j < i:
                         array[i, j] = array[j, i]
             values[var.name] = fixed_array(array)  # its dtype and numpy's inexact ufuncs refuse
-        elif sizes == [BATCH] and var.domain == "real":
-            values[var.name] = vector(var.name)
-        elif len(sizes) == 2 and sizes[0] == BATCH and isinstance(sizes[1], int) and var.domain == "real":
+        # a vector's or (m, d) input's "positive" is kept (every entry > 0: a manifest sign,
+        # forms.py and the checker's), "nonzero" dropped (the proof is then for every real
+        # entry, so for every entry in the domain): the checker's rule too
+        elif sizes == [batch] and var.domain in VECTOR_DOMAINS:
+            values[var.name] = vector(var.name, var.domain)
+        elif len(sizes) == 2 and sizes[0] == batch and isinstance(sizes[1], int) and var.domain in VECTOR_DOMAINS:
             if sizes[1] > MAX_FIXED:
                 outside(f"an input {var.name} with {sizes[1]} columns")
-            values[var.name] = Columns(rec, [vector(f"{var.name}:{j}") for j in range(sizes[1])])
+            values[var.name] = Columns(rec, [vector(f"{var.name}:{j}", var.domain) for j in range(sizes[1])])
         else:
             outside(f"an input {var.name} of shape {tuple(var.shape)} with domain {var.domain}")
     return declared, values
@@ -129,8 +164,8 @@ def program_for(claim: Claim, fixed: dict | None = None) -> dict:
     """The symbolic-length program of the claim at these fixed sizes; raises
     OutsideFragment (with its reason) for a claim outside the fragment."""
     fixed = dict(fixed or {})
-    if BATCH not in claim.sizes:
-        outside("no batch size named m")
+    if batch_name(claim) is None:
+        outside(no_batch_reason(claim))
     if claim.exists:
         outside("existential variables")
     if claim.equalities:

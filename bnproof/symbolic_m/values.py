@@ -552,7 +552,7 @@ class Columns(_Batch, _Traced):
         (m, d) matrix, a (d,) array or a scalar; never a batch vector (numpy would pair
         it with the d axis, and needs d = m) nor a transpose or another width."""
         if self._transposed:
-            outside("arithmetic on the transpose of a batch matrix", self._rec)
+            return self._each_transposed(other, f)
         if isinstance(other, Columns):
             if other._rec is not self._rec:
                 outside("a traced value from another trace (kept from an earlier run of the claim)",
@@ -571,6 +571,31 @@ class Columns(_Batch, _Traced):
         if is_array(other):
             outside(f"a batch matrix combined with an array of shape {other.shape}", self._rec)
         return Columns(self._rec, [f(a, other) for a in self._columns])
+
+    def _each_transposed(self, other, f):
+        """Entrywise on the (d, m) transpose, with numpy's broadcasting of the last axis (m):
+        another transpose of the same width, a batch vector (each row, a column of the
+        matrix, with it), a (d, 1) array of the fixed side (row j with its entry j) or a
+        scalar; never a (d,) array (numpy would pair it with the m axis)."""
+        d = len(self._columns)
+        if isinstance(other, Columns):
+            if other._rec is not self._rec:
+                outside("a traced value from another trace (kept from an earlier run of the claim)",
+                        self._rec, other._rec)
+            if not other._transposed or len(other._columns) != d:
+                outside("entrywise arithmetic of batch matrices of different shapes", self._rec)
+            return Columns(self._rec, [f(a, b) for a, b in zip(self._columns, other._columns)], True)
+        if isinstance(other, Sym) and other._kind == "M":
+            outside("the transpose of a batch matrix combined entrywise with a matrix", self._rec)
+        if isinstance(other, Sym):  # a batch vector pairs with the m axis; a scalar with all
+            return Columns(self._rec, [f(a, other) for a in self._columns], True)
+        other = np.asarray(other, dtype=object)
+        if other.shape == (d, 1):
+            return Columns(self._rec, [f(a, b) for a, b in zip(self._columns, other[:, 0])], True)
+        if other.shape == ():
+            return Columns(self._rec, [f(a, other.item()) for a in self._columns], True)
+        outside(f"the transpose of a batch matrix combined with an array of shape {other.shape} "
+                "(numpy pairs its last axis with the batch axis)", self._rec)
 
     def __add__(self, o): return self._each(o, lambda a, b: a + b)
     def __sub__(self, o): return self._each(o, lambda a, b: a - b)
