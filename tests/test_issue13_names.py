@@ -45,7 +45,8 @@ def test_latex_of_a_fuzz_result_uses_its_claim_without_source():
     assert r"\item the input $x$ itself: $h_{1} = " in text
     assert "How the claim is read" in text
     # the reading's Unicode mathematics is typeset, its title line left out
-    assert r"$x^2$ $\geq$ x on $\|$x$\|$ $\leq$ 1" in text and "Title line" not in text  # x² with its base
+    # each formula one piece of math (x² with its base)
+    assert r"the bound is $x^2 \geq x$ on $\|x\| \leq 1$" in text and "Title line" not in text
 
 
 def test_a_hostile_hypothesis_name_is_refused_not_written():
@@ -75,7 +76,7 @@ def test_a_paper_refutation_names_its_hypotheses_and_reads_its_notation():
     assert r"\item the batch variance $\sigma_j^2$: $h_{1} = \tfrac{1}{4} > 0$" in text
     assert r"\nabla_{y_j}\mathcal{L} &= \left(0, 1\right)" in text  # g in the statement's symbol
     assert r"\text{LHS} = 0 > 2 - 2 \sqrt{2} = \text{RHS}" in text
-    assert "How the claim is read" in text and r"$\partial \hat{L}$" in text
+    assert "How the claim is read" in text and r"$\partial \hat{L}/\partial z = \partial L/\partial y$" in text
 
 
 
