@@ -198,6 +198,29 @@ def test_a_moments_division_by_the_draws_is_rejected(mean_document):
         check_document(_forge(mean_document, steps, 6))
 
 
+@pytest.mark.parametrize("cid, reason", [
+    ("santurkar2018/theorem-4.1", "bnproof's certificates refute"),
+    ("santurkar2018/lemma-4.5", "bnproof's certificates refute"),
+    ("theorem-4.1", "reads as the name of a claim of the papers"),
+    ("Santurkar2018/Theorem 4.1", "printable ASCII characters without spaces"),
+    ("me/x\nsanturkar2018/theorem-4.1 proved", "printable ASCII characters without spaces"),
+    (5, "printable ASCII characters without spaces"),
+    ("x" * 101, "printable ASCII characters without spaces"),
+])
+def test_a_moments_certificate_may_not_name_a_refuted_claim_or_forge_a_line(mean_document, cid, reason):
+    # E[μ_B] − E[X] = 0 is a true program; sealed under the id of a claim of the papers that
+    # bnproof refutes, the checker printed "santurkar2018/theorem-4.1 proved for every n"
+    # (the proof checker has refused such ids since issue 13; the moments-n one did not)
+    forged = copy.deepcopy(mean_document)
+    forged["claim"]["id"] = cid
+    with pytest.raises(Rejected, match=reason):
+        check_document(seal(forged))
+    texts = copy.deepcopy(mean_document)
+    texts["claim"]["statement"] = ["not", "text"]
+    with pytest.raises(Rejected, match="must be strings"):
+        check_document(seal(texts))
+
+
 def test_a_moments_program_of_many_large_products_is_rejected_within_the_work_limit(mean_document):
     # one product was bounded (10^6 term pairs), the program was not: (1 + n + μ1 + … + μ6)^4
     # has 210 terms, and each of its squares (44100 pairs) took about a second, so 20000
@@ -570,3 +593,13 @@ def test_two_laws_are_never_read_as_one():
     result = attempt(claim, {"k": 2})
     assert result.status == OUTSIDE and "more than one Law" in result.reason, result.reason
     assert bnproof.fuzz(claim, seed=0, max_examples=20, time_budget=60, jax=False).verdict == "refuted"
+
+
+@pytest.mark.parametrize("name", ["never", "batch-never", "formally-zero"])
+def test_a_zero_residual_under_hypotheses_that_never_hold_is_not_proved(name):
+    hypothesis = {"never": lambda xp, y, c, b: -(c * c) - 1,
+                  "batch-never": lambda xp, y, c, b: -xp.sum(y * y),
+                  "formally-zero": lambda xp, y, c, b: xp.sum(y * y) - xp.sum(y * y)}[name]
+    claim = _scalar(f"vacuous-{name}", lambda xp, y, c, b: c - c, (hypothesis,))
+    result = attempt(claim, {})
+    assert result.status == NOT_PROVED and "vacuous" in result.reason, result.reason
