@@ -92,18 +92,27 @@ def confirm_line(accepted: bool, line: str, doc: dict | None) -> tuple[bool, str
     return False, f"REJECTED {name}: {said}"
 
 
+def bound_claim(claims: list, claim_file, doc: dict) -> tuple:
+    """(the claim of the certificate's id in the claim file, None), or (None, why not): it
+    must exist, have existential variables and be the certificate's claim object."""
+    claim = next((c for c in claims if c.id == doc["claim"]["id"]), None)
+    if claim is None:
+        return None, f"{claim_file} defines no claim {doc['claim']['id']}"
+    if not claim.exists:
+        return None, f"{claim.id} in {claim_file} has no existential variables"
+    if claim_object(claim) != doc["claim"]:
+        return None, f"the claim (source, statement, kind or variables) differs from {claim.id} in {claim_file}"
+    return claim, None
+
+
 def difference(claims: list, claim_file, doc: dict) -> str | None:
     """The first difference between an accepted existential certificate and the claim of
     its id in the claim file (claim object, then the program traced at its sizes), or None."""
     from ..claims.exists import trace
 
-    claim = next((c for c in claims if c.id == doc["claim"]["id"]), None)
-    if claim is None:
-        return f"{claim_file} defines no claim {doc['claim']['id']}"
-    if not claim.exists:
-        return f"{claim.id} in {claim_file} has no existential variables"
-    if claim_object(claim) != doc["claim"]:
-        return f"the claim (source, statement, kind or variables) differs from {claim.id} in {claim_file}"
+    claim, why = bound_claim(claims, claim_file, doc)
+    if why is not None:
+        return why
     try:
         traced = program_of(trace(claim, doc["sizes"]))
     except Exception as err:  # noqa: BLE001 - the claim file is the user's code

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import __version__
 from ..claims.api import Claim
-from .exists import claim_object, program_of
+from .exists import bound_claim, claim_object, program_of
 from .io import FORMAT, VERSION, checked, seal
 from .program import _exact
 
@@ -97,13 +97,9 @@ def difference(claims: list, claim_file, doc: dict) -> str | None:
     from ..claims.second_reading import witness_verdict
     from ..errors import Disagreement
 
-    claim = next((c for c in claims if c.id == doc["claim"]["id"]), None)
-    if claim is None:
-        return f"{claim_file} defines no claim {doc['claim']['id']}"
-    if not claim.exists:
-        return f"{claim.id} in {claim_file} has no existential variables"
-    if claim_object(claim) != doc["claim"]:
-        return f"the claim (source, statement, kind or variables) differs from {claim.id} in {claim_file}"
+    claim, why = bound_claim(claims, claim_file, doc)
+    if why is not None:
+        return why
     from ..cli.run_check import sizes_difference
 
     for n, part in enumerate(doc["parts"]):
