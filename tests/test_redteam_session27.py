@@ -603,3 +603,14 @@ def test_a_zero_residual_under_hypotheses_that_never_hold_is_not_proved(name):
     claim = _scalar(f"vacuous-{name}", lambda xp, y, c, b: c - c, (hypothesis,))
     result = attempt(claim, {})
     assert result.status == NOT_PROVED and "vacuous" in result.reason, result.reason
+
+
+@pytest.mark.parametrize("batch", [[5], {"b": 5}, "5", True])
+def test_a_draw_of_a_batch_that_is_no_index_is_rejected_with_the_reason(mean_document, batch):
+    # ["draw", [5], 0]: the checker looked a list up in its batches and stopped on a TypeError
+    # ("internal checker error"), not on the certificate's fault
+    steps = copy.deepcopy(mean_document["program"]["steps"])
+    assert steps[6] == ["draw", 5, 0]
+    steps[6] = ["draw", batch, 0]
+    with pytest.raises(Rejected, match="not a draw of an earlier batch"):
+        check_document(_forge(mean_document, steps, mean_document["program"]["residual"]))

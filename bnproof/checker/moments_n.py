@@ -222,7 +222,7 @@ def _replay(program: dict, laws: list) -> tuple[list, list]:
                 raise Rejected(f"{path}: a batch of n draws or of 1..{MAX_FIXED_DRAWS} draws")
         elif op == "draw" and size == 3:
             b, k = step[1], step[2]
-            if b not in batches or type(k) is not int or not 0 <= k < batches[b]:
+            if type(b) is not int or b not in batches or type(k) is not int or not 0 <= k < batches[b]:
                 raise Rejected(f"{path}: not a draw of an earlier batch of fixed size")
             v = Value(p_var(f"s{b}.{k}"), ONE, b)
         elif op in ("add", "sub", "mul", "div") and size == 3:
