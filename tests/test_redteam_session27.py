@@ -278,6 +278,14 @@ NESTED_TRUE = {
         - 2 * c * c - 4 * c),
     "batch-size-inside": (lambda xp, y, c, w: xp.grad(lambda t: t * y.shape[0], c) - y.shape[0]),
     # ∇_v Σ ∇_u (u·u)(v·v) at u = v, v = w: ∇_v 2|v|² Σv = 4v Σv + 2|v|²
+    # ∇_u Σ u∘z at u = z = y + c: z read from outside is held fixed, so the gradient is z
+    "batch-closure-at-its-own-value": (lambda xp, y, c, w: xp.sum(
+        (xp.grad(lambda u: xp.sum(u * (y + c)), y + c) - (y + c)) ** 2)),
+    # ∇ of the biased variance at c·y: 2c(y − ȳ)/m
+    "variance-at-a-computed-batch": (lambda xp, y, c, w: xp.sum((xp.grad(
+        lambda u: xp.mean((u - xp.mean(u)) ** 2), c * y) - 2 * c * (y - xp.mean(y)) / y.shape[0]) ** 2)),
+    # d/dt Σ (y − t)² at t = ȳ is 0
+    "scalar-at-the-batch-mean": (lambda xp, y, c, w: xp.grad(lambda t: xp.sum((y - t) ** 2), xp.mean(y))),
     "nested-vector-gradients": (lambda xp, y, c, w: xp.sum((xp.grad(
         lambda v: xp.sum(xp.grad(lambda u: xp.dot(u, u) * xp.dot(v, v), v)), w)
         - (4 * w * xp.sum(w) + 2 * xp.dot(w, w))) ** 2)),
@@ -301,6 +309,11 @@ NESTED_FALSE = {
     "one-function-two-points-once": (lambda xp, y, c, w: xp.grad(lambda t: t * t * t, c)
                                      + xp.grad(lambda t: t * t * t, 2 * c) - 3 * c * c),
     "batch-size-inside-dropped": (lambda xp, y, c, w: xp.grad(lambda t: t * y.shape[0], c) - 1),
+    "batch-closure-at-its-own-value-doubled": (lambda xp, y, c, w: xp.sum(
+        (xp.grad(lambda u: xp.sum(u * (y + c)), y + c) - 2 * (y + c)) ** 2)),
+    "variance-at-a-computed-batch-uncentred": (lambda xp, y, c, w: xp.sum((xp.grad(
+        lambda u: xp.mean((u - xp.mean(u)) ** 2), c * y) - 2 * c * y / y.shape[0]) ** 2)),
+    "scalar-at-the-batch-mean-one": (lambda xp, y, c, w: xp.grad(lambda t: xp.sum((y - t) ** 2), xp.mean(y)) - 1),
     # the inner variable perturbed with the outer one: 6v Σv
     "nested-vector-gradients-confused": (lambda xp, y, c, w: xp.sum((xp.grad(
         lambda v: xp.sum(xp.grad(lambda u: xp.dot(u, u) * xp.dot(v, v), v)), w)
