@@ -174,13 +174,13 @@ def certify(text: str, out: str | Path | None) -> tuple[Path | None, str]:
     without one.  A rejected certificate is not written (CheckerRefused, exit 6).
 
     The checker runs once, and not again on the file: write_bytes_atomic writes
-    `data`, the very object the checker parsed, into a fresh temporary file that no
-    other writer can have opened (mkstemp's O_EXCL) and renames it over `out` only
-    once every byte is written, so the file holds those bytes and no others.  Reading
-    them back would check the same bytes a second time; it could only catch a change
-    made by another process after the rename, which a re-read cannot exclude either
-    (the file can change the moment after).  A device or FIFO (`-o /dev/null`)
-    receives the same bytes."""
+    `data`, the very bytes object the checker parsed, into a temporary file that
+    mkstemp has just created (O_EXCL, mode 0600: not a file anyone left there) and
+    renames it over `out` only once every byte is written, so the file holds those
+    bytes and no others.  Reading them back would check the same bytes a second
+    time: it could only catch another process of the same user writing into the
+    file, which a re-read cannot exclude either (that can happen the moment after
+    it).  A device or FIFO (`-o /dev/null`) receives the same bytes."""
     from ..atomic import write_bytes_atomic
     from ..certificate.io import CheckerRefused
     from ..checker import check_bytes
