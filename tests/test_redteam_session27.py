@@ -404,6 +404,7 @@ ROOTS_FALSE = {
     "sign-of-the-other-input": (lambda xp, y, c, b: xp.sqrt(c * b * c * b) - c * b, (lambda xp, y, c, b: c,)),
     "mixed-signs": (lambda xp, y, c, b: xp.sqrt(c * b * c * b) - c * b,
                     (lambda xp, y, c, b: c, lambda xp, y, c, b: -b)),
+    "array-of-mixed-signs": (lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: xp.asarray([-c, b]),)),
     "odd-power": (lambda xp, y, c, b: xp.sqrt(c ** 6) - c ** 3, ()),
     "reciprocal": (lambda xp, y, c, b: xp.sqrt(1 / (c * c)) - 1 / c, ()),
     "rational-square": (lambda xp, y, c, b: xp.sqrt(4 * c * c / 9) - 2 * c / 3, ()),
@@ -415,6 +416,10 @@ ROOTS_FALSE = {
 ROOTS_UNREAD = {
     "cube": (lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: c ** 3,)),
     "reciprocal-hypothesis": (lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: 1 / c,)),
+    "twice": (lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: 2 * c,)),
+    "a-third": (lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: c * xp.q(1, 3),)),
+    "root": (lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: xp.sqrt(c),)),
+    "double-negation": (lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: -(-c),)),
 }
 
 
@@ -435,6 +440,9 @@ def test_roots_of_known_sign_are_proved():
             ("pos-hyp", lambda xp, y, c, b: xp.sqrt(c * c) - c, (lambda xp, y, c, b: c,), "real"),
             ("neg-hyp", lambda xp, y, c, b: xp.sqrt(c * c) + c, (lambda xp, y, c, b: -c,), "real"),
             ("even", lambda xp, y, c, b: xp.sqrt(c ** 4) - c * c, (), "real"),
+            # an array hypothesis: each entry > 0
+            ("array-hyp", lambda xp, y, c, b: xp.sqrt(c * c * b * b) - c * b,
+             (lambda xp, y, c, b: xp.asarray([c, b]),), "real"),
             ("domain", lambda xp, y, c, b: xp.sqrt(c ** 6) - c ** 3, (), "positive")]:
         result = attempt(_scalar(cid, residual, hyps, c_domain=dom), {})
         assert result.status == PROVED, (cid, result.reason)
