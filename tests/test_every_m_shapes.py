@@ -22,9 +22,9 @@ from tests.tamper import seal
 
 GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_m_shapes.py"
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
-TRUE = ("batch-named-n", "positive-mean", "positive-weighted", "shift-per-column", "shift-broadcast",
+TRUE = ("batch-named-n", "positive-mean", "positive-weighted", "positive-root", "shift-per-column", "shift-broadcast",
         "column-means", "row-means", "ln-of-transpose")
-NEAR_MISSES = ("shift-adds-c", "signless-mean", "column-means-twice", "ln-variance-swapped")
+NEAR_MISSES = ("shift-adds-c", "signless-mean", "signless-root", "column-means-twice", "ln-variance-swapped")
 
 
 def _spread(xp, y, **_):
@@ -55,7 +55,7 @@ def test_near_misses_are_never_proved(name):
     assert attempts[-1].reason.startswith("not proved: normal form")
 
 
-@pytest.mark.parametrize("name", ["shift-adds-c", "signless-mean", "ln-variance-swapped"])
+@pytest.mark.parametrize("name", ["shift-adds-c", "signless-mean", "signless-root", "ln-variance-swapped"])
 def test_near_misses_are_refuted_by_fuzz(name, tmp_path):
     result = bnproof.fuzz(CLAIMS[name], out_dir=tmp_path, seed=0, max_examples=60, time_budget=60, jax=False)
     assert result.verdict == "refuted"
@@ -134,6 +134,32 @@ def test_a_witness_outside_the_positive_domain_is_rejected():
     y[0] = "-1"
     with pytest.raises(Rejected, match="outside its domain"):
         check_document(seal(doc))
+
+
+def test_a_forged_root_certificate_without_the_positive_domain_is_rejected():
+    doc = copy.deepcopy(attempt(CLAIMS["positive-root"]).document)
+    for var in doc["claim"]["variables"]:
+        var["domain"] = "real"
+    for item in doc["program"]["inputs"]:
+        item[2] = "real"
+    with pytest.raises(Rejected, match="normal form is not 0"):
+        check_document(seal(doc))
+
+
+def test_only_a_sum_of_positive_vectors_alone_leaves_a_root():
+    def claim(cid, residual):
+        return Claim(id=cid, source="s", statement="x", kind="identity",
+                     variables=(Var("y", ("m",), "positive"), Var("g", ("m",))), sizes={"m": (2, 4)},
+                     residual=residual)
+    near = [claim("me/mixed", lambda xp, y, g: xp.sqrt(xp.sum(y * g) ** 2) - xp.sum(y * g)),
+            claim("me/difference", lambda xp, y, g: xp.sqrt((xp.sum(y) - xp.sum(g)) ** 2) - xp.sum(y)
+                  + xp.sum(g))]
+    for c in near:
+        result = attempt(c)
+        assert not result.proved and result.reason.startswith("not proved: normal form"), c.id
+    odd = claim("me/odd", lambda xp, y, g: xp.sqrt(xp.sum(y) ** 3) - xp.sum(y) * xp.sqrt(xp.sum(y)))
+    result = attempt(odd)
+    assert result.proved, result.reason
 
 
 def test_a_positive_matrix_input_gives_positive_columns():

@@ -47,6 +47,9 @@ def sign_facts(inputs: list, ops: list, hypotheses: list) -> dict:
             signs[name] = -1
         else:
             signs[name] = 0
+    # a vector declared positive (its generator ("v", name)): a batch sum of a monomial in
+    # such vectors alone has m >= 1 positive terms, so it is > 0 (split)
+    signs.update({("v", name): 1 for name, kind, domain in inputs if kind == "V" and domain == "positive"})
     return signs
 
 
@@ -94,7 +97,12 @@ def split(num: dict, den: dict, signs: dict) -> tuple:
             net[a] = net.get(a, 0) - e
     out_up, out_down, in_up, in_down, own, flip = {}, {}, {}, {}, [], 1
     for a, e in sorted(net.items()):
-        s = signs.get(a[1]) if a[0] == "s" else None
+        if a[0] == "s":
+            s = signs.get(a[1])
+        elif a[0] == "S" and a[1] and all(signs.get(g) == 1 for g, _ in a[1]):
+            s = 1
+        else:
+            s = None
         if s is None:
             q = 0
         elif s == 0:

@@ -227,6 +227,10 @@ class Algebra:
         """What roots.split may take out of a root: a scalar input's sign (+1, −1, 0 for
         unknown), or None for any other atom."""
         desc = self.atoms[v]
+        if desc[0] == "S":  # Σw > 0 for w a monomial in vectors declared positive alone
+            gens = [self.gens[g] for g, _ in desc[2]]
+            positive = gens and all(d[0] == "in" and self.signs.get(("vector", d[1])) == 1 for d in gens)
+            return 1 if positive else None
         if desc[0] != "in" or desc[1] not in self.signs:
             return None
         return self.signs[desc[1]]

@@ -11,8 +11,9 @@ with what leaves the root chosen by what is known of each scalar input's sign:
   * a < 0 (a hypothesis that is −a): (−a)^⌊e/2⌋ leaves, the remainder stays inside;
   * a of unknown sign: only a^(2⌊e/4⌋) leaves (√(s⁴V) = s²√V, but √(s²V) = |s|√V is
     kept whole: abs is outside the fragment);
-  * m, batch sums and roots never leave (σ stays the atom the decomposition searches
-    with);
+  * a batch sum Σw of a monomial w in vectors declared positive is > 0 and leaves as a
+    positive input does (√((Σy)²) = Σy); m, other batch sums and roots never leave (σ
+    stays the atom the decomposition searches with);
 and k = s²·t leaves as s (t with no square of a small prime, or a square).  A
 denominator's factor that is not a monomial stays inside as it is.
 
@@ -57,6 +58,10 @@ def sign_facts(program: dict) -> dict[str, int]:
             signs[name] = found.pop()
         elif len(found) > 1 or signs[name] not in found:
             signs[name] = 0
+    # a vector declared positive, keyed apart from the scalars: a batch sum of a monomial in
+    # such vectors alone is > 0 (m ≥ 1 positive terms), so it may leave a root
+    signs.update({("vector", name): 1 for name, typ, domain in program["inputs"]
+                  if typ == "vector" and domain == "positive"})
     return signs
 
 

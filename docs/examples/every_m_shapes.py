@@ -6,7 +6,8 @@
   shape ("n",), X of shape ("B", "d")).  Two candidates (y of shape ("n",) beside c of
   shape ("d",)) are refused with that reason: name the batch size m.
 * Vector inputs declared positive: every entry > 0 is a manifest sign, in the search
-  and in the checker (Σy > 0, mean(y∘g² + y) > 0).
+  and in the checker (Σy > 0, mean(y∘g² + y) > 0), and a batch sum of such vectors
+  leaves a root as a positive input does (√((Σy)²) = Σy).
 * Outer products with a vector of fixed length d: xp.outer(xp.ones(n), c) is 1cᵀ, an
   (n, d) matrix whose column j is c_j·1, so X + 1cᵀ (and numpy's broadcast X + c) works.
 * Reductions over the fixed axis: xp.mean(X, axis=1) is the batch vector of row means
@@ -19,6 +20,7 @@ True, proved for every batch size (at d = 1, 2, 3 where there is a d):
 * BATCH_NAMED_N: Σ BN(y)_b = 0 with the batch size named n.
 * POSITIVE_MEAN: the mean of a positive batch is > 0.
 * POSITIVE_WEIGHTED: mean(y∘g² + y) > 0 for a positive batch y and any g.
+* POSITIVE_ROOT: √((Σ y∘z)²) = Σ y∘z for positive batches y and z.
 * SHIFT_PER_COLUMN: BN(X + 1cᵀ) = BN(X), column-wise (BN of each column does not see a
   constant added to that column), X of shape (B, d), c of shape (d,).
 * SHIFT_BROADCAST: the same with numpy's broadcast X + c.
@@ -31,6 +33,7 @@ Near misses, refuted with a certificate:
 
 * SHIFT_ADDS_C: BN(X + 1cᵀ) = BN(X) + 1cᵀ (BN removes the shift: false unless c = 0).
 * SIGNLESS_MEAN: mean(y) ≥ 0 for a batch y with no declared sign.
+* SIGNLESS_ROOT: √((Σy)²) = Σy with no declared sign (false when Σy < 0).
 * COLUMN_MEANS_TWICE: the column means of X + 1cᵀ are those of X plus 2c.
 * LN_VARIANCE_SWAPPED: LN(Aᵀ) with Bessel's variance (÷ (n − 1)) for BN(A)ᵀ with the
   biased one.
@@ -106,6 +109,16 @@ POSITIVE_WEIGHTED = Claim(
     residual=lambda xp, y, g: xp.mean(y * g ** 2 + y),
 )
 
+POSITIVE_ROOT = Claim(
+    id="gallery/every_m_shapes/positive-root",
+    source=SOURCE,
+    statement=r"\sqrt{\Big(\sum_b y_b z_b\Big)^2} = \sum_b y_b z_b \quad (y_b, z_b > 0)",
+    title="a positive batch sum leaves its root",
+    kind="identity", variables=(Var("y", ("m",), "positive"), Var("z", ("m",), "positive")),
+    sizes={"m": (2, 5)},
+    residual=lambda xp, y, z: xp.sqrt(xp.sum(y * z) ** 2) - xp.sum(y * z),
+)
+
 SHIFT_PER_COLUMN = Claim(
     id="gallery/every_m_shapes/shift-per-column",
     source="Ioffe & Szegedy 2015, Section 3.1 (a bias b in BN(Wu + b) is cancelled by the mean)",
@@ -172,6 +185,15 @@ SIGNLESS_MEAN = Claim(
     residual=lambda xp, y: xp.mean(y),
 )
 
+SIGNLESS_ROOT = Claim(
+    id="gallery/every_m_shapes/signless-root",
+    source=SOURCE,
+    statement=r"\sqrt{\Big(\sum_b y_b\Big)^2} = \sum_b y_b",
+    title="near miss: the root of a square with no sign",
+    kind="identity", variables=(Var("y", ("m",)),), sizes={"m": (2, 5)},
+    residual=lambda xp, y: xp.sqrt(xp.sum(y) ** 2) - xp.sum(y),
+)
+
 COLUMN_MEANS_TWICE = Claim(
     id="gallery/every_m_shapes/column-means-twice",
     source=SOURCE,
@@ -195,6 +217,7 @@ EXPECTED = {
     "gallery/every_m_shapes/batch-named-n": "survived",
     "gallery/every_m_shapes/positive-mean": "survived",
     "gallery/every_m_shapes/positive-weighted": "survived",
+    "gallery/every_m_shapes/positive-root": "survived",
     "gallery/every_m_shapes/shift-per-column": "survived",
     "gallery/every_m_shapes/shift-broadcast": "survived",
     "gallery/every_m_shapes/column-means": "survived",
@@ -202,6 +225,7 @@ EXPECTED = {
     "gallery/every_m_shapes/ln-of-transpose": "survived",
     "gallery/every_m_shapes/shift-adds-c": "refuted",
     "gallery/every_m_shapes/signless-mean": "refuted",
+    "gallery/every_m_shapes/signless-root": "refuted",
     "gallery/every_m_shapes/column-means-twice": "refuted",
     "gallery/every_m_shapes/ln-variance-swapped": "refuted",
 }
