@@ -568,16 +568,17 @@ def test_a_report_refuses_claims_whose_certificate_files_coincide(tmp_path):
     assert [c.id for c in claims_of([str(tmp_path / "apart.py")])] == ["rt27/q", "rt27/q-k1"]
 
 
-@pytest.mark.xfail(strict=True, reason="bnproof prove FILE (and fuzz FILE) writes <id>.<size><n>.proof.json of "
-                   "one claim over <id>.proof.json of a claim named <id>.<size><n>: the line of the first names "
-                   "a file that holds the second's certificate (cli/prove.py _unique, cli/fuzz.py _claims "
-                   "check ids one by one, not against each other)")
-def test_prove_refuses_claims_whose_certificate_files_coincide(tmp_path):
+@pytest.mark.parametrize("command", [["prove"], ["fuzz", "--no-jax", "--max-examples", "10", "--time-budget", "60"]])
+def test_prove_and_fuzz_refuse_claims_whose_certificate_files_coincide(tmp_path, command):
+    # prove FILE wrote rt27/q.k1.proof.json twice, and its line for rt27/q named the second
     from cli_runner import run_cli
 
     (tmp_path / "colliding.py").write_text(COLLIDING)
-    proc = run_cli(["prove", str(tmp_path / "colliding.py"), "--out-dir", str(tmp_path / "out")], tmp_path)
+    proc = run_cli(command[0], str(tmp_path / "colliding.py"), *command[1:], "--out-dir", str(tmp_path / "out"),
+                   cwd=tmp_path)
     assert proc.returncode == 3, (proc.returncode, proc.stdout, proc.stderr)
+    assert "rt27/q.k1" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "out").exists()
 
 
 # ---------------------------------------------------------------- floats that round to the boundary

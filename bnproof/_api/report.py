@@ -120,13 +120,9 @@ def claims_of(targets) -> list:
             raise BadInput(f"two claims have the id {c.id!r}: each id names one section of the report")
         seen[c.id] = c
         claims.append(c)
-    for c in claims:
-        # <id>.<size><n>.proof.json of one claim is <id>.proof.json or <id>.json of a claim
-        # named <id>.<size><n>: the later one would overwrite the certificate the report names
-        for k, ch in enumerate(c.id):
-            if ch == "." and c.id[:k] in seen:
-                raise BadInput(f"claims {c.id[:k]!r} and {c.id!r}: their certificate files can have "
-                               f"the same name ({c.id}.proof.json); rename one")
+    from ..search.fuzz import check_apart
+
+    check_apart(claims)
     return paper_order(claims)
 
 

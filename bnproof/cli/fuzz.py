@@ -102,7 +102,7 @@ def _ignore_further_interrupts() -> None:
 def _claims(name: str, time_budget: float = 20.0, as_json: bool = False) -> tuple[list, dict]:
     """The claims to search, each id unique and usable as a certificate's
     path, and each claim file's fingerprint as it was loaded (within the time budget)."""
-    from ..search.fuzz import check_id
+    from ..search.fuzz import check_apart, check_id
     from ..search.worker import digest
     from .load_budget import resolve_within
 
@@ -119,6 +119,7 @@ def _claims(name: str, time_budget: float = 20.0, as_json: bool = False) -> tupl
         check_id(c)
         seen[c.id] = c
         claims.append(c)
+    check_apart(claims)
     return claims, digests
 
 

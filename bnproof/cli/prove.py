@@ -107,4 +107,7 @@ def _unique(claims: list) -> list:
                            "each id names one claim and one proof certificate")
         seen[c.id] = c
         out.append(c)
+    from ..search.fuzz import check_apart
+
+    check_apart(out)
     return out

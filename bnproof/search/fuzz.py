@@ -448,6 +448,18 @@ def id_problem(claim_id) -> str | None:
     return None
 
 
+def check_apart(claims) -> None:
+    """BadInput where two claims' certificate files can have one name: <id>.<size><n>.proof.json
+    of one claim is <id>.proof.json (<id>.json) of a claim named <id>.<size><n>, and the later
+    would overwrite the certificate the earlier's verdict names."""
+    ids = {c.id for c in claims}
+    for cid in sorted(ids):
+        for k, ch in enumerate(cid):
+            if ch == "." and cid[:k] in ids:
+                raise BadInput(f"claims {cid[:k]!r} and {cid!r}: their certificate files can have the "
+                               f"same name ({cid}.proof.json); rename one")
+
+
 def check_id(claim: Claim) -> None:
     problem = id_problem(claim.id)
     if problem:
