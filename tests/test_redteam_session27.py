@@ -636,3 +636,32 @@ def test_a_draw_of_a_batch_that_is_no_index_is_rejected_with_the_reason(mean_doc
     steps[6] = ["draw", batch, 0]
     with pytest.raises(Rejected, match="not a draw of an earlier batch"):
         check_document(_forge(mean_document, steps, mean_document["program"]["residual"]))
+
+
+# ---------------------------------------------------------------- moments-n: draws of a fixed batch
+
+def _e2(xp, X):
+    return xp.expect(lambda xp, B: B[0] * B[0], X, 1)
+
+
+FIXED_DRAWS = {  # name: (residual, true?)
+    # B[-1] is B[1] of two draws (independent), B[0] itself of one (X²)
+    "last-of-two": (lambda xp, X, batch: xp.expect(lambda xp, B: B[0] * B[-1], X, 2) - _ex(xp, X) ** 2, True),
+    "last-of-one": (lambda xp, X, batch: xp.expect(lambda xp, B: B[0] * B[-1], X, 1) - _e2(xp, X), True),
+    "last-of-two-as-one": (lambda xp, X, batch: xp.expect(lambda xp, B: B[0] * B[-1], X, 2) - _e2(xp, X), False),
+    "slice": (lambda xp, X, batch: xp.expect(lambda xp, B: xp.sum(B[1:]) * B[0], X, 3) - 2 * _ex(xp, X) ** 2, True),
+    "slice-with-itself": (lambda xp, X, batch: xp.expect(lambda xp, B: xp.sum(B[1:]) * B[0], X, 3)
+                          - _e2(xp, X) - _ex(xp, X) ** 2, False),
+    "reversed": (lambda xp, X, batch: xp.expect(lambda xp, B: B[::-1][0] * B[0], X, 3) - _ex(xp, X) ** 2, True),
+    "reversed-onto-itself": (lambda xp, X, batch: xp.expect(lambda xp, B: B[::-1][0] * B[2], X, 3)
+                             - _ex(xp, X) ** 2, False),
+    "mean-of-four": (lambda xp, X, batch: xp.var(_mean, X, 4) - xp.var(_one, X, 1) / 4, True),
+    "mean-of-four-over-three": (lambda xp, X, batch: xp.var(_mean, X, 4) - xp.var(_one, X, 1) / 3, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIXED_DRAWS))
+def test_draws_of_a_fixed_batch_coincide_only_where_they_are_one_draw(name):
+    residual, true = FIXED_DRAWS[name]
+    result = attempt(_moments(name, residual), {"k": 2})
+    assert result.status == (PROVED if true else NOT_PROVED), result.reason
