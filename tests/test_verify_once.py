@@ -283,3 +283,35 @@ def test_the_crosscheck_reads_each_neurons_batch_once(monkeypatch):
     result = bnproof.verify()  # with the JAX cross-check, at every point it compares
     assert result.crosscheck is not None and result.crosscheck["ok"] is True
     assert len(result.crosscheck["points"]) > 1 and len(calls) == 1
+
+
+def test_the_crosschecks_exact_hessian_is_the_contracted_one_exactly():
+    # the cross-check reads ∇²Ĉ from its factored form in integers (crosscheck.hessian_parts);
+    # it must be Fact C.1's contracted Hessian, entry for entry, exactly
+    from bnproof.claims import lemma45
+    from bnproof.instance import instance_from_json
+    from bnproof.numeric.crosscheck import bn_hessian_floats, hessian_parts, points_for
+
+    rng = random.Random(4)
+    exact = approximate = 0
+    for m, d, extra in [(3, 1, {}), (5, 2, {"gamma": "-2", "beta": "1/3"}), (9, 3, {"loss": "mean"}),
+                        (20, 4, {"gamma": "3/2"}), (12, 5, {"beta": "-5/4"}), (4, 2, {"W0": [[1, 2], [3, -1]],
+                                                                                  "Y": [[1, 0], [2, 1], [0, 5], [3, 3]]})]:
+        data = {"X": [[f"{rng.randint(-9, 9)}/{rng.randint(1, 3)}" for _ in range(d)] for _ in range(m)],
+                "y": [rng.randint(-5, 5) for _ in range(m)], "W0": [rng.randint(1, 3) for _ in range(d)], **extra}
+        if "Y" in data:  # two neurons
+            del data["y"]
+        report = lemma45.analyse(instance_from_json(data))
+        for point in points_for(report):
+            for n, w in zip([x.neuron for x in report.neurons], point.rows):
+                dense = n.bn_hessian(w)
+                a, b, den, rp, rq = hessian_parts(n.bn_hessian_form(w))
+                assert len(a) == len(b) == d * d
+                if Fraction(int(dense.r.p), int(dense.r.q)) == Fraction(rp, rq):
+                    assert [Fraction(x, den) for x in a] == [Fraction(int(x.p), int(x.q)) for x in dense.a.entries()]
+                    assert [Fraction(x, den) for x in b] == [Fraction(int(x.p), int(x.q)) for x in dense.b.entries()]
+                    exact += 1
+                for got, want in zip(bn_hessian_floats(n, w), dense.to_floats()):
+                    assert abs(got - want) <= math.ulp(want), (got, want)
+                approximate += 1
+    assert exact >= 10 and approximate >= exact

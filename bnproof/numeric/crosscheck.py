@@ -167,8 +167,75 @@ def _exact(neuron: Neuron, w, with_hessians: bool) -> dict:
     }
     if with_hessians:
         out["hess_C"] = [float(to_fraction(x)) for x in neuron.hessian().entries()]
-        out["hess_C_hat"] = surd_floats(neuron.bn_hessian(w))
+        out["hess_C_hat"] = bn_hessian_floats(neuron, w)
     return out
+
+
+def bn_hessian_floats(neuron: Neuron, w) -> list[float]:
+    """∇²Ĉ(w)'s entries as floats, row by row, from its factored form (exact/hessian.py),
+    the form whose restriction decides the second-order condition:
+
+        H = c1·Gc + c2·u uᵀ + c3·(g uᵀ + u gᵀ),  c1, c2, u, g in Q(√r), c3 rational.
+
+    Every entry A + B√r is formed exactly, A and B as integers over one denominator
+    D, a few products each, and then rounded once (as surd_floats): the d×d matrix
+    products of bn.contracted_hessian reduce thousand-bit entries by a gcd each
+    (about 1 s a point at m = 1000, d = 64).  The same numbers exactly
+    (tests/test_verify_once.py); over radicands that differ, the contracted form."""
+    parts = hessian_parts(neuron.bn_hessian_form(w))
+    return neuron.bn_hessian(w).to_floats() if parts is None else _rounded(*parts)
+
+
+def hessian_parts(form) -> tuple[list[int], list[int], int, int, int] | None:
+    """(A, B, D, rp, rq): H = (A + B·√(rp/rq))/D entry by entry, row by row, in integers;
+    None if the factors' radicands differ (never from layer.Neuron)."""
+    u, g, c1, c2 = form.u, form.g, form.c1, form.c2
+    if not (u.r == g.r == c1.r == c2.r):
+        return None
+    rp, rq = int(u.r.p), int(u.r.q)
+    gram, dgram = form.gram_c.numer_denom()
+    G, dgram = [[int(x) for x in row] for row in gram.tolist()], int(dgram)
+    (UA, UB), du = _over_one_denominator(u.a.entries(), u.b.entries())
+    (GA, GB), dg = _over_one_denominator(g.a.entries(), g.b.entries())
+    ((C1A, C1B, C2A, C2B, C3),), dc = _over_one_denominator([c1.a, c1.b, c2.a, c2.b, form.c3])
+    # the terms' denominators: c1·Gc over dc·dgram, c2·u uᵀ over dc·du²·rq, c3·(g uᵀ + u gᵀ)
+    # over dc·dg·du·rq (r = rp/rq written out); each scaled to den, their product's
+    m1, m2, m3 = rq * du * du * dg, dgram * dg, dgram * du
+    den = dc * rq * dgram * du * du * dg
+    # A·den = K1·G + K2·UA UAᵀ + K3·UB UBᵀ + K4·(UA UBᵀ + UB UAᵀ) + K5·(GA UAᵀ + UA GAᵀ)
+    #         + K6·(GB UBᵀ + UB GBᵀ), and B·den likewise with the L's; grouped by row
+    # below, five products an entry
+    K1, K2, K3, K4 = C1A * m1, C2A * rq * m2, C2A * rp * m2, C2B * rp * m2
+    K5, K6 = C3 * rq * m3, C3 * rp * m3
+    L1, L2, L3, L4, L5 = C1B * m1, C2A * rq * m2, C2B * rq * m2, C2B * rp * m2, C3 * rq * m3
+    d = len(UA)
+    a_num, b_num = [[0] * d for _ in range(d)], [[0] * d for _ in range(d)]
+    for i in range(d):
+        ua, ub, ga, gb, row = UA[i], UB[i], GA[i], GB[i], G[i]
+        a1, a2, a3, a4 = K2 * ua + K4 * ub + K5 * ga, K3 * ub + K4 * ua + K6 * gb, K5 * ua, K6 * ub
+        b1, b2, b3, b4 = L2 * ub + L3 * ua + L5 * gb, L2 * ua + L4 * ub + L5 * ga, L5 * ub, L5 * ua
+        for j in range(i, d):  # H is symmetric
+            a_num[i][j] = a_num[j][i] = K1 * row[j] + a1 * UA[j] + a2 * UB[j] + a3 * GA[j] + a4 * GB[j]
+            b_num[i][j] = b_num[j][i] = L1 * row[j] + b1 * UA[j] + b2 * UB[j] + b3 * GA[j] + b4 * GB[j]
+    return [x for row in a_num for x in row], [x for row in b_num for x in row], den, rp, rq
+
+
+def _over_one_denominator(*parts) -> tuple[list[list[int]], int]:
+    """Lists of fmpq as integer lists over their common denominator D (x = X/D)."""
+    from math import lcm
+
+    D = lcm(*(int(x.q) for part in parts for x in part))
+    return [[int(x.p) * (D // int(x.q)) for x in part] for part in parts], D
+
+
+def _rounded(a_num: list[int], b_num: list[int], den: int, rp: int, rq: int) -> list[float]:
+    """(A + B·√(rp/rq))/den for each pair, to the nearest float but for an error below
+    2⁻²¹⁸·|B√r|/den (√r from one integer square root, as in surd_floats)."""
+    from math import isqrt
+
+    k = 220 + max(0, (rq.bit_length() - rp.bit_length()) // 2 + 1)  # √r·2^k ≥ 2^219
+    root = isqrt((rp << (2 * k)) // rq)
+    return [((a << k) + b * root) / (den << k) if b else a / den for a, b in zip(a_num, b_num)]
 
 
 def surd_floats(value) -> list[float]:
