@@ -665,3 +665,14 @@ def test_draws_of_a_fixed_batch_coincide_only_where_they_are_one_draw(name):
     residual, true = FIXED_DRAWS[name]
     result = attempt(_moments(name, residual), {"k": 2})
     assert result.status == (PROVED if true else NOT_PROVED), result.reason
+
+
+def test_a_program_beyond_the_checker_s_work_limit_is_not_proved_never_an_internal_error(monkeypatch):
+    # the engine looks for its witness with the checker's own replay: a program over the
+    # checker's limits raised Rejected out of the prover (exit 8); it is "not proved"
+    from bnproof.checker import moments_n as CM
+
+    claims = {c.id.rsplit("/", 1)[1]: c for c in load_file(EXAMPLES / "every_n_moments.py")}
+    monkeypatch.setattr(CM, "MAX_WORK", 300)  # the variance of s² needs about 740 units
+    result = attempt(claims["variance-of-the-sample-variance"], {"k": 2})
+    assert result.status == NOT_PROVED and "work limit" in result.reason, result.reason

@@ -30,7 +30,12 @@ def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
         return Attempt(NOT_PROVED, f"not proved: normal form {text} (in m and the moments μ_k = E[X^k])",
                        fixed, program, normal_form=text, normal_form_latex=text)
     proof = {"method": "moments-n"}
-    witness = _witness(claim, program, fixed)
+    from ..checker.parse import Rejected
+
+    try:
+        witness = _witness(claim, program, fixed)
+    except Rejected as err:  # beyond the checker's limits (its work limit): no certificate it accepts
+        return Attempt(NOT_PROVED, f"not proved: the checker refuses the program: {err}", fixed, program, proof)
     if witness is None:
         return Attempt(NOT_PROVED, "not proved: no batch size n where every division of the program is "
                                    "defined (the proof could be vacuous)", fixed, program, proof)
