@@ -332,3 +332,16 @@ def test_a_float_far_from_a_normal_exact_value_still_disagrees():
     assert reading.confirm_numpy(claim, {"c": "3"}).status == "agrees"
     pytest.importorskip("jax")
     assert reading.confirm_floats(claim, {"c": "3"}, Fraction(7)).status == "disagrees"
+
+
+def test_a_refutation_the_float_check_cannot_reach_says_it_is_withheld_not_uncertifiable():
+    # the checker accepts it; the second reading's float check cannot follow exp(−800): the
+    # reason must say which judge withheld it
+    import bnproof
+
+    claim = Claim(id="t/u800", source="t", statement="x", variables=(Var("c", ()),),
+                  residual=lambda xp, c: -xp.exp(c * 0 - 800))
+    result = bnproof.fuzz(claim, seed=0, max_examples=20, time_budget=60, jax=False, prove=False)
+    assert result.verdict == "undecided"
+    assert "it is not reported: the second reading" in result.reason
+    assert "the checker cannot certify" not in result.reason

@@ -282,8 +282,10 @@ def save_witnesses(claim: Claim, outcome, directory) -> Path | None:
 def _conclude(outcome, coverage, witnesses, undecided, rejection, seed) -> tuple[str, str | None]:
     if outcome.refutation is not None:
         return REFUTED, None
-    if rejection is not None:
-        return UNDECIDED, f"an instance without a witness was found but the checker cannot certify it: {rejection}"
+    if rejection is not None:  # the checker's, or the second reading's (claims/second_reading.py)
+        withheld = "it is not reported" if rejection.startswith("the second reading") else \
+            "the checker cannot certify it"
+        return UNDECIDED, f"an instance without a witness was found but {withheld}: {rejection}"
     if undecided:
         return UNDECIDED, (f"{len(undecided)} instance{'s' if len(undecided) > 1 else ''}: whether a witness "
                            f"exists could not be decided ({undecided[0]})")

@@ -126,8 +126,10 @@ def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str |
     verdict stands and the exact note says which part was proved."""
     if refutation is not None:
         return REFUTED, None
-    if rejection is not None:
-        return UNDECIDED, f"an exact violation was found but the checker cannot certify it: {rejection}"
+    if rejection is not None:  # the checker's, or the second reading's (claims/second_reading.py)
+        withheld = "it is not reported" if rejection.startswith("the second reading") else \
+            "the checker cannot certify it"
+        return UNDECIDED, f"an exact violation was found but {withheld}: {rejection}"
     if failure is not None:
         return UNDECIDED, failure
     if proof_grid and len(proved) == len(proof_grid) and covers(proof_grid, declared or {}):
