@@ -18,7 +18,7 @@ from bnproof.claims.helper_modules import helper_files
 from bnproof.errors import BadInput, ExitCode
 from bnproof.search.worker import digest
 
-HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
+HANG_GUARD = 600  # seconds (beyond any budget below); only so that a hang fails instead of blocking the suite
 
 CLAIM = '''
 from bnproof.claims import Claim, Var
@@ -46,6 +46,10 @@ def residual_at(claim, x):
     from bnproof.claims.xp import floating
 
     return float(claim.residual(floating(), x=float(x)))
+
+
+# fuzz's budget in these runs: they end at their example count, at any speed, well within it
+GENEROUS = "300"
 
 
 def run_cli(*args, cwd: Path):
@@ -164,7 +168,7 @@ def test_the_fingerprint_covers_the_helpers(tmp_path):
 def test_cli_fuzz_imports_helpers_in_its_worker_and_certifies_the_refutation(tmp_path):
     folder_with(tmp_path, "a", 1)
     proc = run_cli("fuzz", "a/claim.py", "--no-jax", "--no-timings", "--json", "--max-examples", "20",
-                   cwd=tmp_path)
+                   "--time-budget", GENEROUS, cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == ExitCode.REFUTED, proc.stdout + proc.stderr
     (result,) = json.loads(proc.stdout)
@@ -178,7 +182,7 @@ def test_cli_fuzz_imports_helpers_in_its_worker_and_certifies_the_refutation(tmp
 def test_cli_fuzz_of_a_claim_whose_helper_raises_is_bad_input(tmp_path):
     folder_with(tmp_path, "a", 0)
     (tmp_path / "a" / "mylib.py").write_text(helper(0) + "\nBROKEN = 1 / 0\n")
-    proc = run_cli("fuzz", "a/claim.py", "--no-jax", cwd=tmp_path)
+    proc = run_cli("fuzz", "a/claim.py", "--no-jax", "--time-budget", GENEROUS, cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT
     assert "Traceback" not in proc.stderr
     assert "claim file a/claim.py (line 3, in mylib.py, line 4): ZeroDivisionError" in proc.stderr
@@ -214,7 +218,7 @@ SECOND = Claim(id="edited/second", source="a test", statement="x^2 + 1 >= 0", va
                residual=shifted)
 ''')
     proc = run_cli("fuzz", "claims.py", "--no-jax", "--json", "--no-timings", "--max-examples", "5",
-                   cwd=tmp_path)
+                   "--time-budget", GENEROUS, cwd=tmp_path)
     results = {r["claim"]: r for r in json.loads(proc.stdout)}
     assert results["edited/first"]["verdict"] == "survived"
     assert results["edited/second"]["verdict"] == "undecided", results["edited/second"]
