@@ -42,7 +42,7 @@ def document(claim: dict, program: dict, proof: dict, witness: dict, fixed: dict
 def build(claim, program: dict, proof: dict, witness: dict, fixed: dict | None = None) -> dict:
     """The sealed certificate of a Claim (or a claim object) proved for every m;
     CheckerRefused (exit 6) if the independent checker rejects it."""
-    body = claim if isinstance(claim, dict) else claim_object(claim)
+    body = claim if isinstance(claim, dict) else claim_object(claim, len(program.get("equalities", ())))
     return checked(document(body, program, proof, witness, fixed))
 
 

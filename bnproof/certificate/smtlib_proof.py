@@ -56,6 +56,10 @@ def proof_smt(doc: dict, m: int) -> str:
             _define(smt, k, op, tuple(args), None)
     for i, h in enumerate(hyps):
         smt.fact(f"hypothesis {i} > 0", f"(> v{vals[h]} 0)")
+    from ..checker.proof import read_equalities  # the claim's equality hypotheses: exactly 0
+
+    for i, e in enumerate(read_equalities(claim, doc["program"], ops, types)):
+        smt.fact(f"equality {i} = 0", f"(= v{vals[e]} 0)")
     kind = claim["kind"]
     assumed = [f"(define-fun assumption{i} () Bool {f}) ; {what}"
                for i, (what, f) in enumerate(smt.facts)]

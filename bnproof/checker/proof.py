@@ -26,6 +26,7 @@ from .papers import paper_claim
 from .parse import MAX_DEPTH, Rejected, array, check_envelope, keys, rational, sha256_of, tensor
 from .program import ID, SIGN
 from .roots import sign_facts
+from .substitution import check_substitution
 from .symbolic_program import Evaluator, read_inputs, read_steps
 from .variables import declared
 
@@ -281,22 +282,27 @@ def read_witness(value, inputs: list) -> tuple:
     return m, values
 
 
-def check_witness(doc: dict, inputs: list, ops: list, types: list, hyps: list) -> int:
+def check_witness(doc: dict, inputs: list, ops: list, types: list, hyps: list,
+                  equalities: list = ()) -> int:
     """The program at the witness's m, evaluated exactly: every step defined, every
-    hypothesis > 0 (program.evaluate; an undecided sign rejects)."""
+    hypothesis > 0 and every equality exactly 0 (program.evaluate; an undecided sign
+    rejects)."""
     m, values = read_witness(doc["witness"], inputs)
     steps, vals = instantiate(inputs, ops, types, m)
     scalar = fixed_program.parse_steps(steps, values)
     facts = [(f"witness: hypothesis {i}", vals[h], "positive") for i, h in enumerate(hyps)]
+    facts += [(f"witness: equality {i}", vals[e], "zero") for i, e in enumerate(equalities)]
     fixed_program.evaluate(scalar, facts)  # it runs every step: each one is defined
     return m
 
 
-def assumptions(inputs: list, hyps: list) -> str:
+def assumptions(inputs: list, hyps: list, equalities: int = 0) -> str:
     said = {"nonzero": "!= 0", "positive": "> 0", "symmetric": "symmetric"}
     parts = [f"{n} {said[d]}" for n, _, d in inputs if d in said]
     if hyps:
         parts.append(f"{len(hyps)} hypothes{'is' if len(hyps) == 1 else 'es'} > 0")
+    if equalities:
+        parts.append(f"{equalities} equalit{'y' if equalities == 1 else 'ies'} = 0")
     return ", ".join(parts + ["every step defined"])
 
 
@@ -309,7 +315,9 @@ def read_statement(doc: dict) -> tuple:
     check_envelope(doc)
     if doc["kind"] != "proof":
         raise Rejected("kind: a proof certificate says \"proof\"")
-    claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"})
+    # "equalities" (their count) only where the claim has equality hypotheses
+    optional = {"equalities"} if type(doc["claim"]) is dict and "equalities" in doc["claim"] else set()
+    claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"} | optional)
     cid = claim["id"]
     if type(cid) is not str or not ID.fullmatch(cid):
         raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
@@ -326,7 +334,8 @@ def read_statement(doc: dict) -> tuple:
     variables = declared(claim["variables"])
     batch = batch_size(doc["fixed"], variables)
     fixed = read_fixed(doc["fixed"], variables, batch)
-    program = keys(doc["program"], "program", PROGRAM)
+    program = keys(doc["program"], "program", PROGRAM | ({"equalities"} if type(doc["program"]) is dict
+                                                         and "equalities" in doc["program"] else set()))
     if (program["kind"], program["strict"]) != KIND[claim["kind"]]:
         raise Rejected("program: kind and strict differ from the claim's kind")
     inputs = read_inputs(program["inputs"])
@@ -337,7 +346,25 @@ def read_statement(doc: dict) -> tuple:
     residual = index(program["residual"], "program.residual", len(ops), types)
     hyps = [index(h, f"program.hypotheses[{i}]", len(ops), types)
             for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", MAX_DEPTH * 4))]
+    read_equalities(claim, program, ops, types)  # the binding, for every reader of the statement
     return claim, inputs, ops, types, residual, hyps
+
+
+def read_equalities(claim: dict, program: dict, ops: list, types: list) -> list:
+    """program.equalities: steps exactly 0 on the claim's instances, as many as the claim
+    object says (claim.equalities), so that a certificate can neither drop the claim's
+    equality hypotheses nor add any."""
+    count = claim.get("equalities", 0)
+    if "equalities" not in program:
+        if count:
+            raise Rejected(f"program: the claim has {count} equality hypotheses, but "
+                           "program.equalities is missing")
+        return []
+    if type(count) is not int or not 1 <= count <= MAX_DEPTH * 4:
+        raise Rejected("program.equalities: the claim states no equality hypotheses "
+                       "(claim.equalities is missing or not a count)")
+    return [index(e, f"program.equalities[{i}]", len(ops), types)
+            for i, e in enumerate(array(program["equalities"], "program.equalities", count, count))]
 
 
 def check_proof(doc: dict) -> str:
@@ -345,7 +372,9 @@ def check_proof(doc: dict) -> str:
     trusted (the program is the claim's)."""
     claim, inputs, ops, types, residual, hyps = read_statement(doc)
     cid, program = claim["id"], doc["program"]
-    ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))
+    equalities = read_equalities(claim, program, ops, types)
+    signs = sign_facts(inputs, ops, hyps)
+    ev = Evaluator(inputs, signs)
     ev.run(ops, types)
     method = doc["proof"].get("method") if type(doc["proof"]) is dict else None
     strict = claim["kind"] == "strict-inequality"
@@ -363,11 +392,17 @@ def check_proof(doc: dict) -> str:
         vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
         said = check_nonnegative(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict,
                                  vectors)
+    elif method == "substitution":
+        if strict:
+            raise Rejected("proof: a residual 0 on the equality set does not prove a strict inequality")
+        n = check_substitution(doc["proof"], inputs, ops, list(types), signs, residual, equalities)
+        said = (f"= 0 on the equality set ({n} input{'s' if n > 1 else ''} substituted)"
+                + ("" if claim["kind"] == "identity" else ", so >= 0 with equality"))
     else:
-        raise Rejected("proof.method: must be \"zero\" or \"nonnegative\"")
-    m = check_witness(doc, inputs, ops, types, hyps)
+        raise Rejected("proof.method: must be \"zero\", \"nonnegative\" or \"substitution\"")
+    m = check_witness(doc, inputs, ops, types, hyps, equalities)
     at = ", ".join(f"{k} = {v}" for k, v in sorted(doc["fixed"].items()))
     return (f"{cid} proved for every m{' at ' + at if at else ''}: residual {said} (assuming "
-            f"{assumptions(inputs, hyps)}; witness at m = {m}; trusting program "
+            f"{assumptions(inputs, hyps, len(equalities))}; witness at m = {m}; trusting program "
             f"{sha256_of(program)[:23]})")
 

@@ -110,9 +110,11 @@ def type_of(op: str, ts: list, literal, by_name: dict, at: str) -> str:
 class Evaluator:
     """Normal forms of the steps, in order."""
 
-    def __init__(self, inputs: list, signs: dict | None = None):
-        """signs: roots.sign_facts of the program (the domains alone when None)."""
+    def __init__(self, inputs: list, signs: dict | None = None, replace: dict | None = None):
+        """signs: roots.sign_facts of the program (the domains alone when None); replace:
+        scalar input -> the normal form it is read as (substitution.py)."""
         self.inputs = {n: (t, d) for n, t, d in inputs}
+        self.replace = dict(replace or {})
         if signs is None:
             signs = {n: 1 if d == "positive" else 0 for n, t, d in inputs if t == "S"}
         self.alg = Algebra({n for n, t, d in inputs if t == "M" and d == "symmetric"}, signs)
@@ -131,6 +133,9 @@ class Evaluator:
         a = self.alg
         if op == "input":
             kind = self.inputs[literal][0]
+            if literal in self.replace:
+                num, den = self.replace[literal]
+                return dict(num), dict(den)
             return (a.atom(("s", literal)) if kind == "S" else
                     {((("v", literal), 1),): a.const(1)} if kind == "V" else
                     (a.const(0), {literal: a.const(1)}, []))

@@ -75,7 +75,8 @@ def proof_difference(claim, doc: dict, where: str) -> str | None:
     from ..certificate.program import claim_object
     from ..symbolic_m.trace import program_for
 
-    if claim_object(claim) != doc["claim"]:
+    # the count of equalities is bound below, with the program the claim's trace gives
+    if claim_object(claim, len(doc["program"].get("equalities", ()))) != doc["claim"]:
         return f"the claim object differs from that of {claim.id} in {where}"
     why = sizes_difference(claim, doc["fixed"], "the proof is at")
     from ..symbolic_m.trace import batch_name

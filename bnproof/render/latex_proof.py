@@ -420,6 +420,11 @@ def _conclusion(out, kind, method, witness_m) -> None:
     elif method == "zero":
         said = r"R = 0 \ge 0"
         words = "the inequality holds, with equality"
+    elif method == "substitution":  # the equalities fix inputs; substituted, R's normal form is 0
+        said = r"R = 0" if kind == "identity" else r"R = 0 \ge 0"
+        words = (("the identity holds" if kind == "identity" else "the inequality holds, with equality")
+                 + " (on the set where the claim's equalities hold: each scalar input an equality "
+                   "fixes is substituted by its value, and R's normal form is then 0)")
     else:
         said = r"R > 0" if kind == "strict-inequality" else r"R \ge 0"
         words = "the inequality holds"

@@ -48,8 +48,26 @@ def instantiated(program: dict, m: int) -> dict:
     types: list = []
     ops = read_steps(program["steps"], inputs, types, "program.steps")
     steps, vals = instantiate(inputs, ops, types, m)
-    return {"steps": claim_steps(steps), "residual": vals[program["residual"]],
-            "hypotheses": [vals[h] for h in program["hypotheses"]]}
+    out = {"steps": claim_steps(steps), "residual": vals[program["residual"]],
+           "hypotheses": [vals[h] for h in program["hypotheses"]]}
+    if "equalities" in program:
+        out["equalities"] = [vals[e] for e in program["equalities"]]
+    return out
+
+
+def on_the_set(claim, instances: list) -> list:
+    """Generic instances moved onto the claim's equality set (search/equalities.py: each
+    equality solved exactly along one entry); ValueError when one cannot be, for then
+    the proof, which holds only on the set, would be compared off it."""
+    if not claim.equalities:
+        return instances
+    from ..search.equalities import on_constraints
+
+    moved = [on_constraints(claim, instance) for instance in instances]
+    if any(a is b for a, b in zip(moved, instances)):
+        raise ValueError("no generic instance on the set of the equality hypotheses could be drawn "
+                         "(no equality could be solved exactly along one entry)")
+    return moved
 
 
 def second_reading(claim, fixed: dict, program: dict, avoid=(), sizes=SIZES, seed: int = 0):
@@ -66,7 +84,8 @@ def second_reading(claim, fixed: dict, program: dict, avoid=(), sizes=SIZES, see
         at = {**fixed, batch_name(claim) or "m": m}
         try:
             fixed_program = instantiated(program, m)
-            instances = reading.generic_instances(claim, at, PER_SIZE, seed=seed, avoid=avoid)
+            instances = on_the_set(claim, reading.generic_instances(claim, at, PER_SIZE, seed=seed,
+                                                                     avoid=avoid))
         except (Rejected, ValueError) as err:
             return reading.Confirmation(reading.INCONCLUSIVE, f"at m = {m}: {err}")
         result = reading.confirm_program(claim, fixed_program, instances)

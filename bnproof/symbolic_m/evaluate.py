@@ -21,8 +21,11 @@ def kind(value) -> str:
 class Replay:
     """The values of a program's steps, and of proof steps appended after them."""
 
-    def __init__(self, program: dict, algebra: Algebra | None = None):
+    def __init__(self, program: dict, algebra: Algebra | None = None, replace: dict | None = None):
+        """replace: scalar input name -> the Scalar it is read as (equalities.py: an input an
+        equality hypothesis determines, substituted out; the same algebra's atoms)."""
         self.alg = algebra or Algebra()
+        self.replace = dict(replace or {})
         self.alg.signs = sign_facts(program)  # before any step: a root's normal form uses them
         self.inputs = {name: (typ, domain) for name, typ, domain in program["inputs"]}
         self.values: list = []
@@ -55,6 +58,8 @@ class Replay:
             typ, _ = self.inputs[name]
             self.input_of[len(self.values)] = name
             if typ == "scalar":
+                if name in self.replace:
+                    return self.replace[name]
                 return alg.var(alg.atom(("in", name)))
             if typ == "vector":
                 return Vector({((alg.gen(("in", name)), 1),): alg.const(1)})

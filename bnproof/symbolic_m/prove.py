@@ -27,6 +27,7 @@ from ..claims.api import Claim
 from . import nonnegative as NN
 from . import poly as P
 from . import squares as SQ
+from .equalities import find_instance_on_set, substitution_proof
 from .algebra import Algebra, Scalar, TooLarge
 from .crosscheck import gate
 from .evaluate import Replay
@@ -95,6 +96,10 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
                            normal_form="0", normal_form_latex="0")
         proof = {"method": "zero"}
         equality = claim.kind == "inequality"
+    elif program.get("equalities") and not (claim.kind == "inequality" and claim.strict) and \
+            (substituted := substitution_proof(program, replay)) is not None:
+        proof, equality = substituted, claim.kind == "inequality"
+        text = latex = "0"  # the residual's normal form on the equality set
     elif claim.kind == "identity":
         return Attempt(NOT_PROVED, f"not proved: normal form {text}", fixed, program,
                        normal_form=text, normal_form_latex=latex)
@@ -108,7 +113,8 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
             return Attempt(NOT_PROVED, f"not proved: normal form {text}, no manifestly nonnegative "
                                        "decomposition found", fixed, program,
                            normal_form=text, normal_form_latex=latex)
-    found = find_instance(claim, fixed)
+    # a witness of a claim with equalities lies on their set (each exactly 0 there)
+    found = find_instance_on_set(claim, fixed) if claim.equalities else find_instance(claim, fixed)
     if found is None:
         return Attempt(NOT_PROVED, "not proved: no exact instance at a small m was found where the "
                                    "hypotheses hold and the residual is defined (the proof could be "

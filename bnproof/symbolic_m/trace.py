@@ -168,21 +168,19 @@ def program_for(claim: Claim, fixed: dict | None = None) -> dict:
         outside(no_batch_reason(claim))
     if claim.exists:
         outside("existential variables")
-    if claim.equalities:
-        outside("equality hypotheses")
     if sorted(fixed) != other_sizes(claim):
         raise ValueError(f"claim {claim.id}: fixed sizes must be {other_sizes(claim)}")
     rec = Recorder()
     with tracing(rec):
-        residual, hypotheses, declared = _run(claim, rec, fixed)
+        residual, hypotheses, equalities, declared = _run(claim, rec, fixed)
         if rec.refusals:  # the claim caught a refusal: its program is a branch numpy never takes
             raise OutsideFragment(rec.refusals[0])
-    roots = [residual[0]._index] + [h._index for h in hypotheses]
+    roots = [residual[0]._index] + [h._index for h in hypotheses] + [e._index for e in equalities]
     steps, new = _prune(rec.steps, roots)
     if any(s[0] == "input" and s[1] in (PROBE, PROBE_SCALAR) for s in steps):
         outside("a value of xp.grad's placeholder argument that the gradient's function kept "
                 "(the argument escaped the function)")
-    return {
+    program = {
         "inputs": declared,
         "steps": steps,
         "residual": new[residual[0]._index],
@@ -190,16 +188,21 @@ def program_for(claim: Claim, fixed: dict | None = None) -> dict:
         "kind": claim.kind,
         "strict": bool(claim.strict),
     }
+    if claim.equalities:  # only then: the programs of claims without equalities are unchanged
+        program["equalities"] = [new[e._index] for e in equalities]
+    return program
 
 
-def _run(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, list, list]:
-    """The residual's and hypotheses' scalar steps and the declared inputs; any exception is
+def _run(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, list, list, list]:
+    """The residual's, hypotheses' and equalities' scalar steps (an equality: one per
+    entry, each exactly 0 on the claim's instances) and the declared inputs; any exception is
     OutsideFragment, with the first refusal the trace met (the one the claim may have caught)."""
     try:
         declared, values = _inputs(claim, rec, fixed)
         xp = symbolic_length(rec)
         residual = _scalars(claim.residual(xp, **values), rec, "residual")
         hypotheses = [s for h in claim.hypotheses for s in _scalars(h(xp, **values), rec, "hypothesis")]
+        equalities = [s for e in claim.equalities for s in _scalars(e(xp, **values), rec, "equality")]
     except (KeyboardInterrupt, MemoryError):
         raise
     except OutsideFragment as err:
@@ -213,7 +216,7 @@ def _run(claim: Claim, rec: Recorder, fixed: dict) -> tuple[list, list, list]:
         raise OutsideFragment(reason) from None
     if len(residual) != 1:
         outside("a residual that is not one scalar")
-    return residual, hypotheses, declared
+    return residual, hypotheses, equalities, declared
 
 
 def fixed_sizes(claim: Claim, limit: int = 3) -> list[dict]:

@@ -1,0 +1,81 @@
+"""Proof method "substitution": equality hypotheses that determine a scalar input
+(docs/certificates.md, "Proof certificates").
+
+The claim's equalities e_k = 0 hold exactly on its instances.  A substitution names an
+equality k and a scalar input x.  The checker reads e_k's normal form N/D in its own
+replay of the program and requires N = c * m^j * x + c0 with c a nonzero rational and
+c0 free of x and of root symbols: then x = -c0/(c m^j) wherever e_k is defined and 0
+(D is nonzero there, m >= 1).  The program is replayed again with x read as that value;
+every step keeps its value at every instance of the claim, so a residual whose replay
+is 0 is 0 there.  Substitutions apply in order, each read in the replay with the
+earlier ones substituted.  Root symbols are kept out of c0 because they are numbered by
+the replay that met them, not by their radicand.  A program with a grad step is
+refused: a derivative does not survive replacing an input by a function of another.
+Nothing is taken from the proof but which equality and which input."""
+
+from .parse import Rejected, array, keys
+from .symbolic_length import M
+from .symbolic_program import Evaluator
+
+MAX_SUBSTITUTIONS = 8
+
+
+def solved(alg, value: tuple, name: str, where: str) -> tuple:
+    """The value of input `name` that the equality with normal form `value` fixes."""
+    num, _ = value
+    x = ("s", name)
+    linear, rest = [], {}
+    for mono, c in num.items():
+        powers = dict(mono)
+        e = powers.pop(x, 0)
+        if e > 1:
+            raise Rejected(f"{where}: the equality is not linear in {name}")
+        if any(type(a) is tuple and a[0] == "r" for a in powers):
+            raise Rejected(f"{where}: the equality's value for {name} holds a square root")
+        if e:
+            linear.append((powers, c))
+        else:
+            rest[mono] = c
+    if len(linear) != 1 or any(a != M for a in linear[0][0]):
+        raise Rejected(f"{where}: the coefficient of {name} in the equality is not a nonzero "
+                       "number times a power of m")
+    powers, c = linear[0]
+    value = ({mono: -x / c for mono, x in rest.items()}, {})
+    j = powers.get(M, 0)
+    return alg.mul(value, alg.power(alg.atom(M), -j, where)) if j else value
+
+
+def replay(inputs: list, ops: list, types: list, signs: dict, replace: dict) -> Evaluator:
+    ev = Evaluator(inputs, signs, replace)
+    ev.run(ops, types)
+    return ev
+
+
+def check_substitution(proof: dict, inputs: list, ops: list, types: list, signs: dict,
+                       residual: int, equalities: list) -> int:
+    """The number of substitutions, once the residual's replay with them is 0."""
+    proof = keys(proof, "proof", {"method", "substitutions"})
+    subs = array(proof["substitutions"], "proof.substitutions", MAX_SUBSTITUTIONS)
+    if not subs:
+        raise Rejected("proof.substitutions: none given")
+    if any(op == "grad" for op, _, _ in ops):
+        raise Rejected("proof: a substitution in a program that differentiates (grad)")
+    scalars = {n for n, t, _ in inputs if t == "S"}
+    replace: dict = {}
+    ev = replay(inputs, ops, types, signs, replace)
+    for i, sub in enumerate(subs):
+        where = f"proof.substitutions[{i}]"
+        sub = keys(sub, where, {"equality", "input"})
+        k, name = sub["equality"], sub["input"]
+        if type(k) is not int or not 0 <= k < len(equalities):
+            raise Rejected(f"{where}.equality: not the index of one of the claim's "
+                           f"{len(equalities)} equalities")
+        if type(name) is not str or name not in scalars or name in replace:
+            raise Rejected(f"{where}.input: not a scalar input that is still free")
+        replace[name] = solved(ev.alg, ev.values[equalities[k]], name, where)
+        ev = replay(inputs, ops, types, signs, replace)
+    if not ev.alg.is_zero(ev.values[residual]):
+        raise Rejected("proof: the residual, with the inputs the equalities fix substituted, does "
+                       "not reduce to 0")
+    return len(subs)
+

@@ -1,0 +1,116 @@
+"""Equality hypotheses in a proof for every m: a scalar input substituted out
+(docs/claims.md, "Proofs for every m").
+
+An equality e = 0 of the claim (program["equalities"]) whose normal form's numerator
+is c·m^k·x + c0, with x a scalar input, c a nonzero rational and c0 free of x and of
+roots, says x = −c0/(c·m^k) on every instance (the denominator of e is nonzero
+wherever e is defined, and m ≥ 1).  The program is then replayed with x read as that
+value: every step's value is unchanged at every instance, so a residual that is 0 in
+the replay is 0 on the claim's instances.  Roots are kept out of c0 so that the
+substituted value names atoms any replay (and the checker's own algebra) shares.
+Several equalities substitute one input each, in order, each read in the replay with
+the earlier ones substituted.  A program that differentiates is refused: a derivative
+with respect to an input does not survive replacing another input by a function of it.
+
+The proof object is {"method": "substitution", "substitutions": [{"equality": k,
+"input": name}, ...]}; the checker (checker/substitution.py) repeats the replay.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import poly as P
+from .algebra import Scalar, TooLarge
+from .evaluate import Replay
+from .fragment import NotDefined, OutsideFragment
+
+MAX_SUBSTITUTIONS = 8
+
+
+def solve(alg, value: Scalar, replaced: set) -> tuple[str, Scalar] | None:
+    """(x, its value) for the first scalar input x in which the equality's numerator is
+    c·m^k·x + c0 as above, else None."""
+    n = value.n
+    for v in sorted(P.variables(n)):
+        desc = alg.atoms[v]
+        if desc[0] != "in" or desc[1] in replaced:
+            continue
+        linear, rest = {}, {}
+        for mono, c in n.items():
+            e = dict(mono).get(v, 0)
+            if e > 1:
+                break
+            (linear if e else rest)[tuple((a, x) for a, x in mono if a != v) if e else mono] = c
+        else:
+            if len(linear) != 1:
+                continue
+            (mono, c), = linear.items()
+            if any(a != alg.m for a, _ in mono):
+                continue
+            if any(a in alg.roots or v in dict(m) for m in rest for a, _ in m):
+                continue
+            k = dict(mono).get(alg.m, 0)
+            num = P.scale(rest, Fraction(-1) / c)
+            den = {((alg.m, k),): Fraction(1)} if k else P.ONE
+            return desc[1], alg.normal(num, den)
+    return None
+
+
+def substitution_proof(program: dict, replay: Replay) -> dict | None:
+    """The substitution proof of a program whose residual's normal form is nonzero, or
+    None: the first equality that determines an input is used, then the next, until the
+    residual's replay is 0 or no equality determines one."""
+    equalities = program.get("equalities") or []
+    if not equalities or any(s[0] == "grad" for s in program["steps"]):
+        return None
+    alg, replace, used = replay.alg, {}, []
+    current = replay
+    try:
+        while len(used) < min(len(equalities), MAX_SUBSTITUTIONS):
+            for k, step in enumerate(equalities):
+                if k in [u["equality"] for u in used]:
+                    continue
+                found = solve(alg, current.values[step], set(replace))
+                if found is not None:
+                    break
+            else:
+                return None
+            name, value = found
+            replace[name] = value
+            used.append({"equality": k, "input": name})
+            current = Replay(program, alg, replace)
+            if current.values[program["residual"]].is_zero():
+                return {"method": "substitution", "substitutions": used}
+    except (TooLarge, NotDefined, OutsideFragment, ValueError):
+        return None
+    return None
+
+
+def find_instance_on_set(claim, fixed: dict, count: int = 3, tries: int = 8):
+    """(m, instance) at the first of `count` batch sizes from the claim's smallest (at
+    least 2) where a random instance moved onto the equality set (search/equalities.py:
+    each equality solved exactly along one entry) is decided by the fixed-size engine to
+    hold (every equality exactly 0 there, every hypothesis > 0); None if none is found."""
+    import random
+
+    from ..claims.decide import HOLDS, decide, trace
+    from ..claims.prove import _random_instance
+    from ..search.equalities import on_constraints
+    from .trace import batch_name
+
+    batch = batch_name(claim)
+    lo, hi = claim.sizes[batch]
+    start = max(lo, 2)
+    for m in range(start, min(hi, start + count - 1) + 1):
+        sizes = {**fixed, batch: m}
+        rng = random.Random(f"{claim.id} {sorted(sizes.items())} on the set")
+        try:
+            traced = trace(claim, sizes)
+            for _ in range(tries):
+                instance = on_constraints(claim, _random_instance(claim, sizes, rng))
+                if decide(claim, instance, traced).verdict == HOLDS:
+                    return m, instance
+        except Exception:  # the fixed-size engine could not trace it: no witness, never a crash
+            continue
+    return None
