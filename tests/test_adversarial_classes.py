@@ -355,7 +355,7 @@ def test_fuzz_refutes_a_claim_false_by_less_than_float_rounding(tmp_path):
     assert sympy.N(sympy.tanh(20) - 1, 30) < 0
     claim = install(tmp_path, "s3_tanh_near_one.py")
     for extra in (("--no-jax",), ()):
-        run = bnproof(tmp_path, "fuzz", claim, "--json", "--no-timings", "--time-budget", "20",
+        run = bnproof(tmp_path, "fuzz", claim, "--json", "--no-timings", "--time-budget", "300",
                       "--max-examples", "60", "--out-dir", tmp_path / "out", *extra)
         assert_clean(run)
         assert run.code == REFUTED, run
