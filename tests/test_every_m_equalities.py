@@ -1,5 +1,6 @@
 """Equality hypotheses in proofs for every m (issue 23, pattern 7, in part): an equality
-that fixes a scalar input (c·m^k·x + c₀, c₀ free of x and of roots) is substituted out
+that fixes a scalar input or a batch sum (c·m^k·x + c₀, c₀ free of x and of roots) is
+substituted out
 and the program replayed, by the prover (symbolic_m/equalities.py) and, by its own
 code, by the checker (checker/substitution.py).  The witness lies on the set, the
 second reading compares at generic instances moved onto it, and the near misses
@@ -22,8 +23,8 @@ from tests.tamper import seal
 
 GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_m_equalities.py"
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
-TRUE = ("recovery", "mean", "variance")
-NEAR_MISSES = ("recovery-printed", "recovery-wrong-sign")
+TRUE = ("recovery", "mean", "variance", "centered")
+NEAR_MISSES = ("recovery-printed", "recovery-wrong-sign", "centered-at-one")
 
 
 @pytest.fixture(scope="module")
@@ -276,3 +277,52 @@ def test_the_smt_export_states_the_equalities(proved):
 
     text = proof_smt(proved["recovery"].document, 2)
     assert "; equality 0 = 0" in text and "; equality 1 = 0" in text
+
+
+# --- a batch sum fixed by an equality (Σy = 0) ---------------------------------------------
+
+def test_a_batch_sum_is_substituted_wherever_it_is_formed(proved):
+    # BN on a centered batch is RMSNorm: Σy replaced inside σ's radicand makes the two
+    # roots one
+    doc = proved["centered"].document
+    (sub,) = doc["proof"]["substitutions"]
+    assert set(sub) == {"equality", "sum"}
+    assert doc["program"]["steps"][sub["sum"]][0] == "sum"
+
+
+def test_a_sum_substitution_naming_a_step_that_is_not_a_batch_sum_is_rejected(proved):
+    doc = proved["centered"].document
+    residual = doc["program"]["residual"]
+    with pytest.raises(Rejected, match="is not a batch sum"):
+        check_document(forged(doc, lambda d: d["proof"]["substitutions"][0].update(sum=residual)))
+    m_step = next(i for i, s in enumerate(doc["program"]["steps"]) if s == ["m"])
+    with pytest.raises(Rejected, match="is not a batch sum"):  # Σ1 = m is never replaced
+        check_document(forged(doc, lambda d: d["proof"]["substitutions"][0].update(sum=m_step)))
+
+
+def test_a_sum_substitution_for_a_wrong_equality_is_rejected():
+    # Σy = 1 substituted as if it were Σy = 0 cannot be written: the checker solves it
+    claim = CLAIMS["centered-at-one"]
+    program = program_for(claim, {})
+    from bnproof.certificate.program import claim_object
+    from bnproof.certificate.proof import document
+
+    sum_step = next(i for i, s in enumerate(program["steps"]) if s[0] == "sum")
+    doc = document(claim_object(claim, 1), program,
+                   {"method": "substitution", "substitutions": [{"equality": 0, "sum": sum_step}]},
+                   {"m": 2, "inputs": {"y": ["0", "1"], "eps": "1"}})
+    with pytest.raises(Rejected, match="does not reduce to 0"):
+        check_document(doc)
+
+
+def test_a_replaced_sum_does_not_reach_the_callers_algebra():
+    # the nonnegative search after a failed substitution must see Σy as itself
+    from bnproof.symbolic_m.equalities import substitution_proof
+    from bnproof.symbolic_m.evaluate import Replay
+
+    program = program_for(CLAIMS["centered-at-one"], {})
+    replay = Replay(program)
+    before = replay.alg.sum_atom(((replay.alg.gen(("in", "y")), 1),))
+    assert substitution_proof(program, replay) is None  # given the caller's replay, even so
+    assert not replay.alg.replaced
+    assert replay.alg.sum_atom(((replay.alg.gen(("in", "y")), 1),)).n == before.n

@@ -396,7 +396,7 @@ def check_proof(doc: dict) -> str:
         if strict:
             raise Rejected("proof: a residual 0 on the equality set does not prove a strict inequality")
         n = check_substitution(doc["proof"], inputs, ops, list(types), signs, residual, equalities)
-        said = (f"= 0 on the equality set ({n} input{'s' if n > 1 else ''} substituted)"
+        said = (f"= 0 on the equality set ({n} substitution{'s' if n > 1 else ''})"
                 + ("" if claim["kind"] == "identity" else ", so >= 0 with equality"))
     else:
         raise Rejected("proof.method: must be \"zero\", \"nonnegative\" or \"substitution\"")

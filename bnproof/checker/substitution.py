@@ -1,9 +1,10 @@
-"""Proof method "substitution": equality hypotheses that determine a scalar input
-(docs/certificates.md, "Proof certificates").
+"""Proof method "substitution": equality hypotheses that determine a scalar input or a
+batch sum (docs/certificates.md, "Proof certificates").
 
 The claim's equalities e_k = 0 hold exactly on its instances.  A substitution names an
-equality k and a scalar input x.  The checker reads e_k's normal form N/D in its own
-replay of the program and requires N = c * m^j * x + c0 with c a nonzero rational and
+equality k and a scalar input x, or a program step whose normal form is one batch sum
+x = S[w] (Σy; replaced wherever the replay forms S[w]).  The checker reads e_k's
+normal form N/D in its own replay of the program and requires N = c * m^j * x + c0 with c a nonzero rational and
 c0 free of x and of root symbols: then x = -c0/(c m^j) wherever e_k is defined and 0
 (D is nonzero there, m >= 1).  The program is replayed again with x read as that value;
 every step keeps its value at every instance of the claim, so a residual whose replay
@@ -20,10 +21,10 @@ from .symbolic_program import Evaluator
 MAX_SUBSTITUTIONS = 8
 
 
-def solved(alg, value: tuple, name: str, where: str) -> tuple:
-    """The value of input `name` that the equality with normal form `value` fixes."""
+def solved(alg, value: tuple, x: tuple, name: str, where: str) -> tuple:
+    """The value of the atom x (named `name` in messages) that the equality with normal
+    form `value` fixes."""
     num, _ = value
-    x = ("s", name)
     linear, rest = [], {}
     for mono, c in num.items():
         powers = dict(mono)
@@ -43,6 +44,19 @@ def solved(alg, value: tuple, name: str, where: str) -> tuple:
     value = ({mono: -x / c for mono, x in rest.items()}, {})
     j = powers.get(M, 0)
     return alg.mul(value, alg.power(alg.atom(M), -j, where)) if j else value
+
+
+def sum_atom(ev: Evaluator, step, count: int, where: str) -> tuple:
+    """The batch sum ("S", w) that program step `step` is, in the replay so far."""
+    if type(step) is not int or not 0 <= step < count or ev.types[step] != "S":
+        raise Rejected(f"{where}.sum: not the index of a scalar step")
+    num, den = ev.values[step]
+    if den or len(num) != 1:
+        raise Rejected(f"{where}.sum: step {step} is not a batch sum")
+    (mono, c), = num.items()
+    if c != 1 or len(mono) != 1 or mono[0][1] != 1 or type(mono[0][0]) is not tuple or mono[0][0][0] != "S":
+        raise Rejected(f"{where}.sum: step {step} is not a batch sum")
+    return mono[0][0]
 
 
 def replay(inputs: list, ops: list, types: list, signs: dict, replace: dict) -> Evaluator:
@@ -65,14 +79,20 @@ def check_substitution(proof: dict, inputs: list, ops: list, types: list, signs:
     ev = replay(inputs, ops, types, signs, replace)
     for i, sub in enumerate(subs):
         where = f"proof.substitutions[{i}]"
-        sub = keys(sub, where, {"equality", "input"})
-        k, name = sub["equality"], sub["input"]
+        sub = keys(sub, where, {"equality", "input" if type(sub) is dict and "input" in sub else "sum"})
+        k = sub["equality"]
         if type(k) is not int or not 0 <= k < len(equalities):
             raise Rejected(f"{where}.equality: not the index of one of the claim's "
                            f"{len(equalities)} equalities")
-        if type(name) is not str or name not in scalars or name in replace:
-            raise Rejected(f"{where}.input: not a scalar input that is still free")
-        replace[name] = solved(ev.alg, ev.values[equalities[k]], name, where)
+        if "input" in sub:
+            name = sub["input"]
+            if type(name) is not str or name not in scalars or name in replace:
+                raise Rejected(f"{where}.input: not a scalar input that is still free")
+            key, atom = name, ("s", name)
+        else:
+            key = atom = sum_atom(ev, sub["sum"], len(ops), where)
+            name = f"the batch sum of step {sub['sum']}"
+        replace[key] = solved(ev.alg, ev.values[equalities[k]], atom, name, where)
         ev = replay(inputs, ops, types, signs, replace)
     if not ev.alg.is_zero(ev.values[residual]):
         raise Rejected("proof: the residual, with the inputs the equalities fix substituted, does "

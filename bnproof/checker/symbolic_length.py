@@ -39,6 +39,9 @@ class Algebra:
         self.radicands = []  # r_k^2 = radicands[k], a scalar with no r_j for j >= k
         self.work, self.limit = 0, MAX_WORK
         self.root_grads = {}
+        # a batch sum S[w] read as another value: one an equality hypothesis fixes
+        # (substitution.py), the same wherever the sum is met
+        self.replaced = {}
 
     # --- polynomials: {monomial: Fraction}, a monomial a sorted tuple of (atom, exponent)
 
@@ -272,7 +275,9 @@ class Algebra:
         """sum(v): each monomial w becomes its atom S[w] (S[1] = m)."""
         out = self.const(0)
         for w, x in v.items():
-            out = self.add(out, self.mul(x, self.atom(M if w == ONE else ("S", self.canonical(w)))))
+            key = M if w == ONE else ("S", self.canonical(w))
+            value = self.replaced.get(key)
+            out = self.add(out, self.mul(x, self.atom(key) if value is None else (dict(value[0]), dict(value[1]))))
         return out
 
     def dot(self, u: dict, v: dict) -> tuple:

@@ -112,12 +112,14 @@ class Evaluator:
 
     def __init__(self, inputs: list, signs: dict | None = None, replace: dict | None = None):
         """signs: roots.sign_facts of the program (the domains alone when None); replace:
-        scalar input -> the normal form it is read as (substitution.py)."""
+        a scalar input's name, or a batch sum's atom ("S", w), -> the normal form it is read
+        as (substitution.py)."""
         self.inputs = {n: (t, d) for n, t, d in inputs}
         self.replace = dict(replace or {})
         if signs is None:
             signs = {n: 1 if d == "positive" else 0 for n, t, d in inputs if t == "S"}
         self.alg = Algebra({n for n, t, d in inputs if t == "M" and d == "symmetric"}, signs)
+        self.alg.replaced = {k: v for k, v in self.replace.items() if type(k) is tuple}
         self.values, self.types = [], []
 
     def run(self, ops: list, types: list) -> None:
@@ -133,7 +135,7 @@ class Evaluator:
         a = self.alg
         if op == "input":
             kind = self.inputs[literal][0]
-            if literal in self.replace:
+            if kind == "S" and literal in self.replace:
                 num, den = self.replace[literal]
                 return dict(num), dict(den)
             return (a.atom(("s", literal)) if kind == "S" else

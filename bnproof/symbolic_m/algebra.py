@@ -64,6 +64,9 @@ class Algebra:
         self._grad_cache: dict = {}
         self.signs: dict[str, int] = {}  # scalar input -> +1, −1, 0 (roots.sign_facts)
         self.m = self.atom(("m",))
+        # a batch sum's atom read as another value: one an equality hypothesis fixes
+        # (equalities.py), the same wherever the sum is met
+        self.replaced: dict[int, Scalar] = {}
 
     # ---------- atoms and generators
     def atom(self, desc: tuple) -> int:
@@ -278,7 +281,9 @@ class Algebra:
             other = P.mono_mul(w, ((self.gen(("H", u)), 1),))
             if self.key(other) < self.key(mono):
                 mono = other
-        return self.var(self.atom(("S", self.key(mono), mono)))
+        atom = self.atom(("S", self.key(mono), mono))
+        value = self.replaced.get(atom)
+        return self.var(atom) if value is None else value
 
     def vec_sum(self, v: Vector) -> Scalar:
         return self.total([self.mul(c, self.sum_atom(mono)) for mono, c in v.terms.items()])

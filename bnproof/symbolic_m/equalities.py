@@ -28,13 +28,13 @@ from .fragment import NotDefined, OutsideFragment
 MAX_SUBSTITUTIONS = 8
 
 
-def solve(alg, value: Scalar, replaced: set) -> tuple[str, Scalar] | None:
-    """(x, its value) for the first scalar input x in which the equality's numerator is
-    c·m^k·x + c0 as above, else None."""
+def solve(alg, value: Scalar, replaced: set) -> tuple[int, Scalar] | None:
+    """(x, its value) for the first atom x, a scalar input or a batch sum, in which the
+    equality's numerator is c·m^k·x + c0 as above, else None."""
     n = value.n
     for v in sorted(P.variables(n)):
         desc = alg.atoms[v]
-        if desc[0] != "in" or desc[1] in replaced:
+        if desc[0] not in ("in", "S") or v in replaced:
             continue
         linear, rest = {}, {}
         for mono, c in n.items():
@@ -53,38 +53,55 @@ def solve(alg, value: Scalar, replaced: set) -> tuple[str, Scalar] | None:
             k = dict(mono).get(alg.m, 0)
             num = P.scale(rest, Fraction(-1) / c)
             den = {((alg.m, k),): Fraction(1)} if k else P.ONE
-            return desc[1], alg.normal(num, den)
+            return v, alg.normal(num, den)
     return None
 
 
-def substitution_proof(program: dict, replay: Replay) -> dict | None:
+def substitution_proof(program: dict, replay: Replay | None = None) -> dict | None:
     """The substitution proof of a program whose residual's normal form is nonzero, or
-    None: the first equality that determines an input is used, then the next, until the
-    residual's replay is 0 or no equality determines one."""
+    None: the first equality that determines an input or a batch sum is used, then the
+    next, until the residual's replay is 0 or no equality determines one.  The replays
+    run in an algebra of their own (a replaced sum must not reach the caller's)."""
     equalities = program.get("equalities") or []
     if not equalities or any(s[0] == "grad" for s in program["steps"]):
         return None
-    alg, replace, used = replay.alg, {}, []
-    current = replay
     try:
+        current = Replay(program)
+        alg, replace, used, fixed = current.alg, {}, [], set()
         while len(used) < min(len(equalities), MAX_SUBSTITUTIONS):
             for k, step in enumerate(equalities):
                 if k in [u["equality"] for u in used]:
                     continue
-                found = solve(alg, current.values[step], set(replace))
-                if found is not None:
+                found = solve(alg, current.values[step], fixed)
+                if found is not None and _named(alg, program, current, found[0]) is not None:
                     break
             else:
                 return None
-            name, value = found
-            replace[name] = value
-            used.append({"equality": k, "input": name})
+            atom, value = found
+            fixed.add(atom)
+            desc = alg.atoms[atom]
+            if desc[0] == "in":
+                replace[desc[1]] = value
+                used.append({"equality": k, "input": desc[1]})
+            else:
+                alg.replaced[atom] = value
+                used.append({"equality": k, "sum": _named(alg, program, current, atom)})
             current = Replay(program, alg, replace)
             if current.values[program["residual"]].is_zero():
                 return {"method": "substitution", "substitutions": used}
     except (TooLarge, NotDefined, OutsideFragment, ValueError):
         return None
     return None
+
+
+def _named(alg, program: dict, replay: Replay, atom: int):
+    """How the certificate names the atom: a scalar input's name, or the first program
+    step whose normal form is the batch sum itself (None: no such step)."""
+    if alg.atoms[atom][0] == "in":
+        return alg.atoms[atom][1]
+    want = P.var(atom)
+    return next((i for i, v in enumerate(replay.values[:len(program["steps"])])
+                 if isinstance(v, Scalar) and v.n == want and v.d == P.ONE), None)
 
 
 def find_instance_on_set(claim, fixed: dict, count: int = 3, tries: int = 8):

@@ -97,7 +97,7 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
         proof = {"method": "zero"}
         equality = claim.kind == "inequality"
     elif program.get("equalities") and not (claim.kind == "inequality" and claim.strict) and \
-            (substituted := substitution_proof(program, replay)) is not None:
+            (substituted := substitution_proof(program)) is not None:
         proof, equality = substituted, claim.kind == "inequality"
         text = latex = "0"  # the residual's normal form on the equality set
     elif claim.kind == "identity":

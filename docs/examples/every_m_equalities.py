@@ -2,10 +2,10 @@
 every m"), and their near misses, refuted.
 
 A claim's `equalities` are functions that are exactly 0 on its instances.  The
-prover uses one that fixes a scalar input: when its normal form's numerator is
-c·m^k·x + c₀ with c a nonzero number and c₀ free of x and of square roots (β − μ,
-γ² − σ² − ε read for ε), x is substituted out (x = −c₀/(c·m^k)) and the program is
-replayed; the claim is proved when the residual's replay is 0.  The certificate
+prover uses one that fixes a scalar input or a batch sum: when its normal form's
+numerator is c·m^k·x + c₀ with c a nonzero number and c₀ free of x and of square
+roots (β − μ, γ² − σ² − ε read for ε, Σy), x is substituted out (x = −c₀/(c·m^k))
+and the program is replayed; the claim is proved when the residual's replay is 0.  The certificate
 names each equality and the input it fixes; the independent checker solves the
 equality itself, replays the program in its own algebra and requires a witness on
 the set (every equality exactly 0 there).  The second reading compares the program
@@ -19,12 +19,16 @@ True, proved for every m (fuzz: survived, with the proof's certificate):
   γ = σ as it stands fixes γ only as an irrational value of the batch.
 * MEAN: with β = μ, the mean of BN's output is the batch mean μ.
 * VARIANCE: with γ² = σ² + ε, the (biased) variance of BN_ε's output is σ².
+* CENTERED: on a centered batch (Σy = 0), BN_ε is RMSNorm_ε: (y − μ)/√(σ² + ε) =
+  y/√(mean(y²) + ε).  The equality fixes a batch sum, replaced wherever the replay
+  forms it, so the two roots become one.
 
 Near misses, refuted:
 
 * RECOVERY_PRINTED: Remark 2.7 as printed, β = μ/σ (σ = √(σ² + ε) here): false
   unless μ = 0 or σ = 1.
 * RECOVERY_WRONG_SIGN: β = −μ for β = μ (a wrong substitution).
+* CENTERED_AT_ONE: BN_ε = RMSNorm_ε on a batch with Σy = 1 (not centered).
 
 ``bnproof prove docs/examples/every_m_equalities.py`` proves the true ones for every
 m; ``bnproof fuzz docs/examples/every_m_equalities.py`` refutes the near misses.
@@ -115,10 +119,35 @@ RECOVERY_WRONG_SIGN = Claim(
     residual=_recovery_error,
 )
 
+def _bn_minus_rms(xp, y, eps):
+    bn = (y - xp.mean(y)) / xp.sqrt(_variance(xp, y) + eps)
+    return xp.sum((bn - y / xp.sqrt(xp.mean(y ** 2) + eps)) ** 2)
+
+
+CENTERED = Claim(
+    id="gallery/every_m_equalities/centered",
+    source="bnproof docs, every-m equalities example (RMSNorm: Zhang & Sennrich 2019)",
+    statement=r"\textstyle\sum_b y_b = 0 \implies \mathrm{BN}_\varepsilon(y) = y/\sqrt{\overline{y^2} + \varepsilon}",
+    title="on a centered batch, BN is RMSNorm",
+    kind="identity", variables=(Y, Var("eps", (), "positive")), sizes=SIZES,
+    equalities=(lambda xp, y, eps: xp.sum(y),), residual=_bn_minus_rms,
+)
+
+CENTERED_AT_ONE = Claim(
+    id="gallery/every_m_equalities/centered-at-one",
+    source="bnproof docs, every-m equalities example (a near miss)",
+    statement=r"\textstyle\sum_b y_b = 1 \implies \mathrm{BN}_\varepsilon(y) = y/\sqrt{\overline{y^2} + \varepsilon}",
+    title="a batch summing to 1 is not centered",
+    kind="identity", variables=(Y, Var("eps", (), "positive")), sizes=SIZES,
+    equalities=(lambda xp, y, eps: xp.sum(y) - 1,), residual=_bn_minus_rms,
+)
+
 EXPECTED = {
     "gallery/every_m_equalities/recovery": "survived",
     "gallery/every_m_equalities/mean": "survived",
     "gallery/every_m_equalities/variance": "survived",
     "gallery/every_m_equalities/recovery-printed": "refuted",
     "gallery/every_m_equalities/recovery-wrong-sign": "refuted",
+    "gallery/every_m_equalities/centered": "survived",
+    "gallery/every_m_equalities/centered-at-one": "refuted",
 }
