@@ -141,7 +141,7 @@ def test_solver_names_are_not_typeset_as_indexed_variables(tmp_path):
     from bnproof.render.unicode_math import math
 
     claim = write(tmp_path, "square.py", SQUARE)
-    proc = run("fuzz", claim, "--no-jax", "--max-examples", "30", "--no-prove", "--no-timings", cwd=tmp_path)
+    proc = run("fuzz", claim, "--no-jax", "--max-examples", "30", "--no-prove", "--no-timings", "--time-budget", "300", cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     assert "z3 and cvc5 answer unsat" in proc.stdout
     assert not re.search("[₀-₉]", proc.stdout), proc.stdout
@@ -337,7 +337,7 @@ def test_every_command_writes_into_bnproof_out_by_default(tmp_path):
     assert run("verify", "lemma-4.5", "--no-crosscheck", cwd=tmp_path).returncode == ExitCode.REFUTED
     assert run("verify", "lemma-4.5", "--data", data, "--no-crosscheck", cwd=tmp_path).returncode == 0
     claim = write(tmp_path, "square.py", SQUARE)
-    fuzzed = run("fuzz", claim, "--no-jax", "--max-examples", "30", "--no-prove", cwd=tmp_path)
+    fuzzed = run("fuzz", claim, "--no-jax", "--max-examples", "30", "--no-prove", "--time-budget", "300", cwd=tmp_path)
     assert fuzzed.returncode == ExitCode.REFUTED, fuzzed.stderr
     written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.json")
                      if not p.relative_to(tmp_path).parts[0].startswith(".") and p.parent != tmp_path)

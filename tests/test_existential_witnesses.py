@@ -436,7 +436,7 @@ def test_check_claim_binds_a_witness_certificate(certificates, tmp_path):
 def test_the_gallery_s_witnesses_are_confirmed_by_the_checker(tmp_path):
     claims = {c.id: c for c in load_file(GALLERY)}
     for claim in claims.values():
-        result = bnproof.fuzz(claim, seed=0, max_examples=30, time_budget=60, jax=False, prove=False,
+        result = bnproof.fuzz(claim, seed=0, max_examples=30, time_budget=300, jax=False, prove=False,
                               out_dir=tmp_path)
         if claim.id.endswith("bn-onto-any-interval"):
             assert result.verdict == "refuted" and result.counterexample["w"] < 0

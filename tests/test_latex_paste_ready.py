@@ -240,7 +240,7 @@ def refuted_law():
         from expectations import BIASED
     finally:
         sys.path.remove(str(ROOT / "docs/examples"))
-    result = bnproof.fuzz(BIASED, time_budget=20)
+    result = bnproof.fuzz(BIASED, time_budget=300)
     assert result.refuted
     return result
 

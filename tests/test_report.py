@@ -53,7 +53,7 @@ def paper(tmp_path_factory):
 @pytest.fixture(scope="module")
 def result(paper, tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
-    return report([str(paper)], seed=0, time_budget=30, jax=False, out_dir=out), out
+    return report([str(paper)], seed=0, time_budget=300, jax=False, out_dir=out), out
 
 
 def test_the_paper_order_is_the_papers_numbering_not_the_files():
@@ -147,7 +147,7 @@ def test_ctrl_c_keeps_the_claims_finished_and_names_the_rest(paper, tmp_path):
         if index == 1:
             raise KeyboardInterrupt
 
-    partial = report([str(paper)], seed=0, time_budget=30, jax=False, out_dir=tmp_path,
+    partial = report([str(paper)], seed=0, time_budget=300, jax=False, out_dir=tmp_path,
                      on_claim=stop_at_second)
     assert partial.interrupted
     assert [r.claim_id for r in partial.results] == ["doe2031/theorem-1.2"]
@@ -163,8 +163,8 @@ def run_cli(args, cwd):
 
 
 def test_the_command_same_seed_same_bytes_and_fuzzs_exit_code(paper, tmp_path):
-    first = run_cli([str(paper), "--no-jax", "--no-timings", "--time-budget", "30", "-o", "a.md"], tmp_path)
-    second = run_cli([str(paper), "--no-jax", "--no-timings", "--time-budget", "30", "-o", "b.md"], tmp_path)
+    first = run_cli([str(paper), "--no-jax", "--no-timings", "--time-budget", "300", "-o", "a.md"], tmp_path)
+    second = run_cli([str(paper), "--no-jax", "--no-timings", "--time-budget", "300", "-o", "b.md"], tmp_path)
     assert first.returncode == 1, first.stderr  # a claim is refuted
     assert second.returncode == 1
     assert (tmp_path / "a.md").read_bytes() == (tmp_path / "b.md").read_bytes()
@@ -194,7 +194,7 @@ def test_every_section_says_which_reading_was_checked(tmp_path):
                     reading="the maximum over the batch of the squared entries",
                     residual=lambda xp, y: xp.max(y * y))
     '''))
-    one = report([str(tmp_path / "one.py")], seed=0, time_budget=30, jax=False, out_dir=tmp_path)
+    one = report([str(tmp_path / "one.py")], seed=0, time_budget=300, jax=False, out_dir=tmp_path)
     assert one.results[0].verdict == "survived"
     text = one.markdown(timings=False)
     assert "The reading checked: the maximum over the batch of the squared entries" in text
