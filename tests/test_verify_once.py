@@ -315,3 +315,36 @@ def test_the_crosschecks_exact_hessian_is_the_contracted_one_exactly():
                     assert abs(got - want) <= math.ulp(want), (got, want)
                 approximate += 1
     assert exact >= 10 and approximate >= exact
+
+
+def test_the_crosscheck_takes_its_floats_from_the_instance_not_a_rational_batch():
+    # the floats of X and y, the nearest to each exact entry, from the instance's own ints and
+    # Fractions: the m×d rational matrix is never built for them (nor, above 12 samples, at all)
+    import bnproof
+    from bnproof.claims import lemma45
+    from bnproof.exact.linalg import rows_of, to_fraction
+    from bnproof.instance import instance_from_json
+    from bnproof.numeric.crosscheck import batch_floats
+
+    rng = random.Random(9)
+    data = {"X": [[f"{rng.randint(-10**30, 10**30)}/{rng.randint(1, 10**20)}" for _ in range(3)] for _ in range(6)],
+            "y": ["0.1", "1e-300", "3/7", "-2", "12345678901234567890123", "5"], "W0": [1, 2, 3]}
+    neuron = lemma45.analyse(instance_from_json(data)).neurons[0].neuron
+    fast = batch_floats(neuron)
+    assert fast == ([[float(to_fraction(x)) for x in row] for row in rows_of(neuron.X)],
+                    [float(to_fraction(v)) for v in neuron.y.entries()])
+    assert batch_floats(neuron) == fast  # and from the rational matrix, once it exists
+
+    big = {"X": [[rng.randint(-5, 5) for _ in range(3)] for _ in range(30)],
+           "y": [rng.randint(-5, 5) for _ in range(30)], "W0": [1, 1, 1]}
+    result = bnproof.verify(data=big)
+    assert result.crosscheck["ok"] is True
+    assert all("X" not in vars(n.neuron) for n in result.report.neurons)
+
+
+def test_a_w0_where_sigma_is_zero_is_still_left_out_of_the_crosscheck():
+    # points_for decides σ(W0) = 0 from the moments now (it built ŷ from X before)
+    import bnproof
+
+    result = bnproof.verify(data={"X": [[1, 5], [1, 6], [1, 7], [1, 9]], "y": [1, 2, 2, 5], "W0": [1, 0]})
+    assert result.crosscheck["ok"] is True and result.crosscheck["points"] == ["W*", "b"]

@@ -61,13 +61,29 @@ def _floats(rows) -> list[list[float]]:
     return [[float(to_fraction(x)) for x in r.entries()] for r in rows]
 
 
-def _request(neurons: list[Neuron], points: list[Point]) -> dict:
+def batch_floats(neuron: Neuron) -> tuple[list[list[float]], list[float]]:
+    """X and y of a neuron as the nearest floats to their exact entries: from the
+    instance's own numbers (ints and Fractions, whose float() rounds exactly once)
+    where the neuron was made from one and has not built X as a rational matrix,
+    which would cost more than the floats (64000 entries at m = 1000, d = 64)."""
+    instance = getattr(neuron, "_instance", None)
+    if instance is not None and "X" not in vars(neuron):
+        return ([[float(x) for x in row] for row in instance.X],
+                [float(v) for v in instance.targets(neuron._j)])
     from ..exact.linalg import rows_of, to_fraction
 
+    return ([[float(to_fraction(x)) for x in row] for row in rows_of(neuron.X)],
+            [float(to_fraction(v)) for v in neuron.y.entries()])
+
+
+def _request(neurons: list[Neuron], points: list[Point]) -> dict:
+    from ..exact.linalg import to_fraction
+
     first = neurons[0]
+    ys = [batch_floats(n)[1] for n in neurons]
     return {
-        "X": [[float(to_fraction(x)) for x in row] for row in rows_of(first.X)],
-        "Y": [[float(to_fraction(n.y[b, 0])) for n in neurons] for b in range(first.m)],
+        "X": batch_floats(first)[0],
+        "Y": [[y[b] for y in ys] for b in range(first.m)],
         "gamma": [float(to_fraction(n.gamma)) for n in neurons],
         "beta": [float(to_fraction(n.beta)) for n in neurons],
         "scale": float(to_fraction(first.scale)),
@@ -123,11 +139,8 @@ def _batch(neuron: Neuron):
     """X and y in floats, once per neuron (the same at every point)."""
     import numpy as np
 
-    from ..exact.linalg import rows_of, to_fraction
-
-    X = np.array([[float(to_fraction(x)) for x in r] for r in rows_of(neuron.X)])
-    y = np.array([float(to_fraction(v)) for v in neuron.y.entries()])
-    return X, y
+    X, y = batch_floats(neuron)
+    return np.array(X), np.array(y)
 
 
 def _scales(neuron: Neuron, w, batch=None) -> dict[str, float]:
@@ -345,7 +358,7 @@ def points_for(report) -> list[Point]:
         points.append(Point("closest Ŵ*", [n.closest.point for n in neurons]))
     try:
         for n in neurons:
-            n.neuron.normalize(n.w0)
+            n.neuron.bn_loss(n.w0)  # DegenerateInstance where σ = 0, from the moments (not from X)
         points.append(Point("W0", [n.w0 for n in neurons]))
     except DegenerateInstance:
         pass
