@@ -326,3 +326,30 @@ def test_a_replaced_sum_does_not_reach_the_callers_algebra():
     assert substitution_proof(program, replay) is None  # given the caller's replay, even so
     assert not replay.alg.replaced
     assert replay.alg.sum_atom(((replay.alg.gen(("in", "y")), 1),)).n == before.n
+
+
+def test_instances_on_the_set_are_solved_with_the_claims_own_equalities():
+    # search/equalities.py caches a claim's trace by id(claim); a freed claim's id is
+    # reused, and another claim's equalities (here eps = γ² − σ², against eps > 0) then
+    # moved the instance: the second reading was inconclusive and a true claim was not
+    # proved, depending on the garbage collector
+    from fractions import Fraction
+
+    from bnproof.claims.decide import trace
+    from bnproof.search import equalities as search_equalities
+
+    mean, other = CLAIMS["mean"], CLAIMS["variance"]
+    sizes = (("m", 2),)
+    search_equalities._CACHE[(id(mean), sizes)] = (other, trace(other, {"m": 2}))
+    instance = {"y": [Fraction(1), Fraction(3)], "gamma": Fraction(2), "beta": Fraction(5), "eps": Fraction(1)}
+    moved = search_equalities.on_constraints(mean, instance)
+    assert moved is not instance  # moved onto mean's set: β = μ
+    assert moved["beta"] == sum(moved["y"]) / 2 and moved["eps"] == 1
+
+
+def test_a_claim_not_proved_says_what_the_equalities_left():
+    result = attempt(CLAIMS["recovery-wrong-sign"])
+    assert "with beta (equality 0), eps (equality 1) substituted: normal form (4(Σy)²) / (m)" in result.reason
+    result = attempt(_claim("t/none", lambda xp, y, gamma, beta, eps: beta - xp.mean(y),
+                            (lambda xp, y, gamma, beta, eps: beta ** 2 - xp.mean(y) ** 2,)))
+    assert "no equality fixes a scalar input or a batch sum" in result.reason

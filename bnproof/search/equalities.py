@@ -125,9 +125,11 @@ _CACHE: dict = {}
 
 
 def _traced(claim: Claim, sizes: tuple):
+    # the claim is kept with its trace: an id is reused once its object is freed, and
+    # another claim's trace would then solve the wrong equalities
     key = (id(claim), sizes)
-    if key not in _CACHE:
+    if key not in _CACHE or _CACHE[key][0] is not claim:
         if len(_CACHE) > 64:
             _CACHE.clear()
-        _CACHE[key] = trace(claim, dict(sizes))
-    return _CACHE[key]
+        _CACHE[key] = (claim, trace(claim, dict(sizes)))
+    return _CACHE[key][1]

@@ -62,6 +62,16 @@ def substitution_proof(program: dict, replay: Replay | None = None) -> dict | No
     None: the first equality that determines an input or a batch sum is used, then the
     next, until the residual's replay is 0 or no equality determines one.  The replays
     run in an algebra of their own (a replaced sum must not reach the caller's)."""
+    found = substitute(program)
+    if found is None or not found[1].values[program["residual"]].is_zero():
+        return None
+    return {"method": "substitution", "substitutions": found[0]}
+
+
+def substitute(program: dict) -> tuple[list, Replay] | None:
+    """(the substitutions made, the last replay), stopping when the residual's replay is
+    0 or no equality determines another input or sum; None when the program has no
+    equalities, differentiates, or a replay fails."""
     equalities = program.get("equalities") or []
     if not equalities or any(s[0] == "grad" for s in program["steps"]):
         return None
@@ -69,6 +79,8 @@ def substitution_proof(program: dict, replay: Replay | None = None) -> dict | No
         current = Replay(program)
         alg, replace, used, fixed = current.alg, {}, [], set()
         while len(used) < min(len(equalities), MAX_SUBSTITUTIONS):
+            if current.values[program["residual"]].is_zero():
+                break
             for k, step in enumerate(equalities):
                 if k in [u["equality"] for u in used]:
                     continue
@@ -76,7 +88,7 @@ def substitution_proof(program: dict, replay: Replay | None = None) -> dict | No
                 if found is not None and _named(alg, program, current, found[0]) is not None:
                     break
             else:
-                return None
+                break
             atom, value = found
             fixed.add(atom)
             desc = alg.atoms[atom]
@@ -87,11 +99,26 @@ def substitution_proof(program: dict, replay: Replay | None = None) -> dict | No
                 alg.replaced[atom] = value
                 used.append({"equality": k, "sum": _named(alg, program, current, atom)})
             current = Replay(program, alg, replace)
-            if current.values[program["residual"]].is_zero():
-                return {"method": "substitution", "substitutions": used}
     except (TooLarge, NotDefined, OutsideFragment, ValueError):
         return None
-    return None
+    return used, current
+
+
+def explain(program: dict) -> str:
+    """For a claim not proved: what the equalities did, in the words of the reason."""
+    from .show import normal_form_text
+
+    found = substitute(program)
+    if found is None:
+        return "; the equalities could not be used (a program with grad, or a replay failed)"
+    used, replay = found
+    if not used:
+        return ("; no equality fixes a scalar input or a batch sum (its numerator c·mᵏ·x + c₀, "
+                "c a number, c₀ free of x and of roots)")
+    names = ", ".join(f"{u['input']} (equality {u['equality']})" if "input" in u
+                      else f"the sum of step {u['sum']} (equality {u['equality']})" for u in used)
+    value = replay.values[program["residual"]]
+    return f"; with {names} substituted: normal form {normal_form_text(replay.alg, value)}"
 
 
 def _named(alg, program: dict, replay: Replay, atom: int):

@@ -27,7 +27,7 @@ from ..claims.api import Claim
 from . import nonnegative as NN
 from . import poly as P
 from . import squares as SQ
-from .equalities import find_instance_on_set, substitution_proof
+from .equalities import explain, find_instance_on_set, substitution_proof
 from .algebra import Algebra, Scalar, TooLarge
 from .crosscheck import gate
 from .evaluate import Replay
@@ -101,7 +101,8 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
         proof, equality = substituted, claim.kind == "inequality"
         text = latex = "0"  # the residual's normal form on the equality set
     elif claim.kind == "identity":
-        return Attempt(NOT_PROVED, f"not proved: normal form {text}", fixed, program,
+        said = f"{text}{explain(program)}" if program.get("equalities") else text
+        return Attempt(NOT_PROVED, f"not proved: normal form {said}", fixed, program,
                        normal_form=text, normal_form_latex=latex)
     else:
         try:

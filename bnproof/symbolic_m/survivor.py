@@ -62,8 +62,10 @@ def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> 
         return {**out, "status": BUDGET_STATUS if stopped == BUDGET else UNDECIDED, "text": f"not proved: {why}",
                 "blocked_by": why}
     proved = "for every m" + at_fixed(covered)
-    if any(a.equality for a in attempts):
-        proved += ", with equality (the residual is identically 0)"
+    if any(a.equality for a in attempts):  # on the set of the claim's equalities, for a substitution
+        on_set = any((a.proof or {}).get("method") == "substitution" for a in attempts)
+        proved += (", with equality (the residual is 0 where the claim's equalities hold)" if on_set
+                   else ", with equality (the residual is identically 0)")
     out = {**out, "certificates": certificates}
     if len(covered) == declared_combinations(claim) and stopped is None:
         return {**out, "status": PROVED, "text": "proved " + proved}
