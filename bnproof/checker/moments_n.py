@@ -23,10 +23,8 @@ residual is trusted, as for every proof certificate.  Standard library only."""
 
 from fractions import Fraction
 
-from .papers import paper_claim
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, tensor
-from .program import ID
-from .proof import REFUTED
+from .proof import named
 from .variables import declared
 
 TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
@@ -360,7 +358,7 @@ def check_moments_n(doc: dict) -> str:
     if doc["kind"] != "proof":
         raise Rejected("kind: a proof certificate says \"proof\"")
     claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"})
-    _named(claim)
+    named(claim)
     if claim["kind"] != "identity":
         raise Rejected("claim.kind: the moments-n method proves identities only")
     keys(doc["proof"], "proof", {"method"})
@@ -380,23 +378,6 @@ def check_moments_n(doc: dict) -> str:
     return (f"{claim['id']} proved for every n: residual = 0 for every law with those moments "
             f"(assuming every division defined; witness at n = {n}; trusting program "
             f"{sha256_of(program)[:23]})")
-
-
-def _named(claim: dict) -> None:
-    """The claim's id and texts, as for any proof certificate (proof.read_statement): one
-    clean output line, and never a name of the papers' claims but a claim's exact id, nor
-    one that bnproof's committed certificates refute (a zero program "proved" them)."""
-    cid = claim["id"]
-    if type(cid) is not str or not ID.fullmatch(cid):
-        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
-    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
-        raise Rejected("claim: source and statement must be strings")
-    paper = paper_claim(cid)
-    if paper is not None and paper != cid:
-        raise Rejected(f"claim {cid}: reads as the name of a claim of the papers"
-                       + (f" ({paper})" if paper else "") + "; only its exact id can be proved")
-    if cid in REFUTED:
-        raise Rejected(f"claim {cid}: a claim of the papers that bnproof's certificates refute")
 
 
 def _witness(value, variables, laws, lengths, fixed) -> tuple:

@@ -306,6 +306,23 @@ def assumptions(inputs: list, hyps: list, equalities: int = 0) -> str:
     return ", ".join(parts + ["every step defined"])
 
 
+def named(claim: dict) -> None:
+    """A proof's claim id and texts, for every proof method: one clean output line, and
+    never a name of the papers' claims but a claim's exact id, nor one that bnproof's
+    committed certificates refute (a zero program would "prove" it)."""
+    cid = claim["id"]
+    if type(cid) is not str or not ID.fullmatch(cid):
+        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
+    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
+        raise Rejected("claim: source and statement must be strings")
+    paper = paper_claim(cid)
+    if paper is not None and paper != cid:
+        raise Rejected(f"claim {cid}: reads as the name of a claim of the papers"
+                       + (f" ({paper})" if paper else "") + "; only its exact id can be proved")
+    if cid in REFUTED:
+        raise Rejected(f"claim {cid}: a claim of the papers that bnproof's certificates refute")
+
+
 def read_statement(doc: dict) -> tuple:
     """Everything of a proof certificate but its proof and witness: the envelope and seal,
     the claim object, the fixed sizes and the program (inputs as the claim's variables
@@ -318,19 +335,9 @@ def read_statement(doc: dict) -> tuple:
     # "equalities" (their count) only where the claim has equality hypotheses
     optional = {"equalities"} if type(doc["claim"]) is dict and "equalities" in doc["claim"] else set()
     claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"} | optional)
-    cid = claim["id"]
-    if type(cid) is not str or not ID.fullmatch(cid):
-        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
-    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
-        raise Rejected("claim: source and statement must be strings")
+    named(claim)
     if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
         raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
-    paper = paper_claim(cid)
-    if paper is not None and paper != cid:
-        raise Rejected(f"claim {cid}: reads as the name of a claim of the papers"
-                       + (f" ({paper})" if paper else "") + "; only its exact id can be proved")
-    if cid in REFUTED:
-        raise Rejected(f"claim {cid}: a claim of the papers that bnproof's certificates refute")
     variables = declared(claim["variables"])
     batch = batch_size(doc["fixed"], variables)
     fixed = read_fixed(doc["fixed"], variables, batch)
