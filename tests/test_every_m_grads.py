@@ -22,7 +22,7 @@ from bnproof.symbolic_m.crosscheck import second_reading
 from bnproof.symbolic_m.fragment import OutsideFragment
 from bnproof.symbolic_m.prove import attempt, prove_claim
 from bnproof.symbolic_m.trace import program_for
-from tests.tamper import seal
+from tests.tamper import domain_dropped, seal
 
 GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_m_grads.py"
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
@@ -304,13 +304,7 @@ def test_a_derivative_through_a_signed_root_needs_the_sign():
 def test_a_certificate_that_drops_the_sign_is_rejected():
     # c's domain made real in the certificate: √(c²V) stays whole, and its derivative
     # c·V/√(c²V) is not √V
-    forged = copy.deepcopy(attempt(_root_slope("positive")).document)
-    for var in forged["claim"]["variables"]:
-        if var["name"] == "c":
-            var["domain"] = "real"
-    for item in forged["program"]["inputs"]:
-        if item[0] == "c":
-            item[2] = "real"
+    forged = domain_dropped(attempt(_root_slope("positive")).document, "c")
     with pytest.raises(Rejected, match="normal form is not 0"):
         check_document(seal(forged))
 
@@ -318,13 +312,7 @@ def test_a_certificate_that_drops_the_sign_is_rejected():
 def test_scale_invariance_holds_without_a_sign():
     # Σ g BN(c·y) = sign(c) Σ g ŷ is flat in c wherever c ≠ 0: both normal forms reduce its
     # derivative to 0 with c of unknown sign, rightly
-    forged = copy.deepcopy(attempt(CLAIMS["scale-invariance"]).document)
-    for var in forged["claim"]["variables"]:
-        if var["name"] == "c":
-            var["domain"] = "real"
-    for item in forged["program"]["inputs"]:
-        if item[0] == "c":
-            item[2] = "real"
+    forged = domain_dropped(attempt(CLAIMS["scale-invariance"]).document, "c")
     assert "proved for every m" in check_document(seal(forged))
 
 
