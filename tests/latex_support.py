@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import re
 import subprocess
 from pathlib import Path
 
@@ -69,3 +70,24 @@ def generated(*args) -> str:
 def fragment(*args) -> str:
     """`bnproof latex ARGS --fragment`'s text (see generated)."""
     return generated(*args, "--fragment")
+
+
+def compile_full(tmp_path: Path, text: str) -> str:
+    """A whole document compiled twice with pdflatex; its log, asserting it has no warning."""
+    tex = tmp_path / "doc.tex"
+    tex.write_text(text)
+    for _ in range(2):
+        proc = subprocess.run([_engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
+                               "-no-shell-escape", tex.name], cwd=tmp_path, capture_output=True,
+                              text=True, errors="replace")
+    log = tex.with_suffix(".log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    problems = re.findall(r"^.*(?:Warning|Overfull|Underfull|undefined).*$", log, re.M | re.I)
+    assert not problems, problems
+    return log
+
+
+def _engine(name: str) -> str:
+    from test_latex import engine
+
+    return engine(name)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from latex_support import fragment, generated, run_latex
+from latex_support import compile_full, fragment, generated, run_latex
 from test_latex import ROOT, engine
 from test_latex_paper import body_of, compile_quietly, two_column_log
 
@@ -37,21 +37,6 @@ def rows(text: str) -> list[list[str]]:
         body = re.sub(r"^\\label\{[^}]*\}", "", body)
         out.append([r.strip() for r in re.split(r"\\\\\s*\n", body) if r.strip()])
     return out
-
-
-def compile_full(tmp_path: Path, text: str) -> str:
-    """A whole document compiled twice with pdflatex; its log, asserting it has no warning."""
-    tex = tmp_path / "doc.tex"
-    tex.write_text(text)
-    for _ in range(2):
-        proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
-                               "-no-shell-escape", tex.name], cwd=tmp_path, capture_output=True,
-                              text=True, errors="replace")
-    log = tex.with_suffix(".log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-3000:]
-    problems = re.findall(r"^.*(?:Warning|Overfull|Underfull|undefined).*$", log, re.M | re.I)
-    assert not problems, problems
-    return log
 
 
 # ------------------------------------------------------------------ line breaking

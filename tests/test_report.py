@@ -123,20 +123,12 @@ def test_the_markdown_opens_with_the_summary_in_the_papers_order(result):
 
 @pytest.mark.parametrize("columns", [1, 2])
 def test_the_latex_report_compiles_without_a_warning(result, tmp_path, columns):
-    from test_latex import engine
+    from latex_support import compile_full
 
     text = result[0].latex(columns)
     assert text.isascii()
     assert ("twocolumn" in text) == (columns == 2)
-    (tmp_path / "r.tex").write_text(text)
-    for _ in range(2):
-        proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
-                               "-no-shell-escape", "r.tex"], cwd=tmp_path, capture_output=True, text=True,
-                              errors="replace")
-    log = (tmp_path / "r.log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-2000:]
-    problems = re.findall(r"^.*(?:Warning|Overfull|Underfull|undefined).*$", log, re.M | re.I)
-    assert not problems, problems
+    compile_full(tmp_path, text)  # twice, and not a single warning
     # a section per claim, and the refutation's own derivation under its section
     assert len(re.findall(r"\\section\{(?:Theorem|Lemma|Fact)", text)) == 3
     assert "The counterexample" in text
