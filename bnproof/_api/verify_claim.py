@@ -173,7 +173,7 @@ def _untraceable(err: Exception, claim) -> BadInput:
     """A claim that cannot be traced at the user's sizes: with the claim file's
     file:line where its own code is to blame (as fuzz says it); bad input either
     way, since the sizes are the user's too."""
-    from ..errors import claim_error
+    from ..claims.blame import claim_error
 
     blamed = claim_error(err, claim)
     if blamed is not None:

@@ -60,9 +60,9 @@ def where(fn, claim=None) -> str:
     code = getattr(fn, "__code__", None)
     if code is None:
         return repr(fn)
-    from ..errors import _as_typed
+    from .blame import as_typed
 
-    file = code.co_filename if claim is None else _as_typed(code.co_filename, claim)
+    file = code.co_filename if claim is None else as_typed(code.co_filename, claim)
     return f"{file}:{code.co_firstlineno}"
 
 

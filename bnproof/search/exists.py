@@ -105,7 +105,7 @@ def search(claim: Claim, seed: int = 0, max_examples: int = 200, time_budget: fl
     try:
         trace(claim, grid[0])  # the claim's own mistakes (a hypothesis that reads p) first
     except Exception as err:  # noqa: BLE001 - the claim's code: undecided, with the reason
-        from ..errors import claim_error
+        from ..claims.blame import claim_error
 
         blamed = claim_error(err, claim)  # the claim's own mistake: bad input, with file:line
         if blamed is not None:

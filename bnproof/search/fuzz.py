@@ -30,9 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from ..claims.api import Claim
+from ..claims.blame import claim_error
 from ..claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide
 from ..claims.second_reading import instance_verdict
-from ..errors import BadInput, Disagreement, claim_error
+from ..errors import BadInput, Disagreement
 from . import hypothesis_search
 from .certify import Judge, Refutation, described
 from .coverage import Coverage
