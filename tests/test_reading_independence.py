@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 FORBIDDEN = ("bnproof.program", "bnproof.claims.dual", "bnproof.symbolic_m", "bnproof.exact",
-             "bnproof.claims.decide", "bnproof.claims.moments", "bnproof.claims.xp")
+             "bnproof.claims.decide", "bnproof.claims.moments", "bnproof.claims.xp", "bnproof.claims.object_xp")
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "bnproof" / "reading"
 
 

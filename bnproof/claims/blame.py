@@ -15,8 +15,8 @@ from .helper_modules import helper_files
 
 # Where the claim language refuses what it cannot trace (a float constant, a truth
 # value): an error raised here on the claim's behalf is the claim's mistake.
-_LANGUAGE = ("program/trace.py", "claims/xp.py", "claims/blocks.py", "claims/law.py",
-             "claims/moments.py", "claims/sets.py")
+_LANGUAGE = ("program/trace.py", "claims/xp.py", "claims/object_xp.py", "claims/blocks.py",
+             "claims/law.py", "claims/moments.py", "claims/sets.py")
 _COMPARISON_HINT = ("no Python if, comparison or bool() on a traced value: use xp.maximum, "
                     "xp.minimum or xp.abs")
 

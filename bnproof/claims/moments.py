@@ -37,6 +37,7 @@ import numpy as np
 from ..errors import BadInput
 from ..program.trace import MAX_POWER, refuse
 from ..symbolic_m.poly import mono_mul  # sparse monomials ((var, exponent), ...), sorted
+from .object_xp import object_namespace
 
 MAX_PRODUCTS = 2_000_000  # monomial products per expectation: a hostile batch stops here
 MAX_SAMPLES = 10_000
@@ -352,8 +353,6 @@ TRANSCENDENTAL = {"exp": "an exponential", "log": "a logarithm", "arccos": "an a
 def _polynomial_xp(backend: _Backend, ring: Ring):
     """The claim's namespace over polynomials: the object namespace of xp.py with Poly
     constants, and the non-polynomial functions allowed on constants only."""
-    from .xp import _object_namespace
-
     def constant_only(outer_name, what):
         def apply(*args):
             polys = [_lift(a, ring) for a in args]
@@ -369,7 +368,7 @@ def _polynomial_xp(backend: _Backend, ring: Ring):
     functions = {name: constant_only(*spec) for name, spec in NON_POLYNOMIAL.items()}
     transcendental = {name: constant_only(name, what) for name, what in TRANSCENDENTAL.items()}
     transcendental["pi"] = lambda: Poly.constant(backend.xp.pi, ring)
-    xp = _object_namespace("moments", number=lambda x: Poly.constant(Fraction(x), ring), **functions,
+    xp = object_namespace("moments", number=lambda x: Poly.constant(Fraction(x), ring), **functions,
                            transcendental=transcendental, guard=constant_only("guard", "a guard"))
 
     def nested(*args):

@@ -42,7 +42,7 @@ The class a claim sees.  Every scalar numpy computes from the claim's arrays is 
 np.float64, so a Node answers ``isinstance`` as np.float64 does (a float, an
 np.floating, a numbers.Real, never an int nor an ndarray): its ``__class__`` is
 np.float64 to every asker but bnproof's own machinery (this package, claims/xp.py,
-dual.py, moments.py, decide.py, exists.py) and ``fractions`` (whose operators would
+object_xp.py, dual.py, moments.py, decide.py, exists.py) and ``fractions`` (whose operators would
 otherwise convert a "float" operand with float() instead of deferring to the node).
 The reference reading (reading/values.py) answers the same way, so both exact
 readings take numpy's branch.  Refusing every such question (the symbolic-length
@@ -449,7 +449,7 @@ OWN, NUMPY, CLAIM = "own", "numpy", "claim"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _CLAIMS = os.path.join(os.path.dirname(_HERE), "claims")
 _MACHINERY = frozenset(os.path.join(_CLAIMS, name) for name in
-                       ("xp.py", "dual.py", "moments.py", "decide.py", "exists.py"))
+                       ("xp.py", "object_xp.py", "dual.py", "moments.py", "decide.py", "exists.py"))
 _FRACTIONS = os.path.abspath(fractions.__file__)
 _NUMPY = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
 _ABC = frozenset(os.path.abspath(f) for f in (__import__("abc").__file__, __import__("_py_abc").__file__))
