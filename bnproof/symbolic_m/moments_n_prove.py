@@ -9,6 +9,7 @@ read by bnproof.reading (which enumerates the batches): the second reading.
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 from .fragment import OutsideFragment
@@ -18,13 +19,37 @@ from .prove import NOT_PROVED, OUTSIDE, PROVED, Attempt, at_fixed
 SIZES = (2, 3, 4, 5, 7)  # as crosscheck.SIZES: past the small n a claim's Python could hide
 WITNESS_SIZES = (2, 3, 4, 5, 6)
 READ_POINTS = 3  # 3^7 = 2187 batches at n = 7: within the reading's cap of 4096
+# The program of a claim is the same at every law size k (the tracer refuses what depends on
+# k), so prove_claim's attempts at k = 1, 2, … share one trace, and the attempts whose second
+# reading is read at the same sizes (read_at caps k) share its answer: id(claim) -> (claim,
+# its traced program or refusal, {reading sizes: answer}, the fixed sizes attempted).  The
+# claim is kept and compared, since a freed claim's id is reused; an attempt at sizes
+# already attempted is a new proof (prove_claim visits each once), which traces and reads
+# the claim afresh.
+_SHARED: dict = {}
+_SHARED_CLAIMS = 8
+
+
+def _shared(claim, fixed: dict) -> tuple:
+    entry = _SHARED.get(id(claim))
+    here = tuple(sorted(fixed.items()))
+    if entry is None or entry[0] is not claim or here in entry[3]:
+        if len(_SHARED) >= _SHARED_CLAIMS:
+            _SHARED.clear()
+        try:
+            traced = program_for(claim)
+        except OutsideFragment as err:
+            traced = err
+        entry = _SHARED[id(claim)] = (claim, traced, {}, set())
+    entry[3].add(here)
+    return entry
 
 
 def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
-    try:
-        program, residual = program_for(claim)
-    except OutsideFragment as err:
-        return Attempt(OUTSIDE, f"not in the provable fragment: {err.reason}", fixed)
+    _, traced, readings, _ = _shared(claim, fixed)
+    if isinstance(traced, OutsideFragment):
+        return Attempt(OUTSIDE, f"not in the provable fragment: {traced.reason}", fixed)
+    program, residual = copy.deepcopy(traced[0]), traced[1]  # an Attempt's program is its own
     if not residual.num.is_zero():
         text = text_of(residual, program["inputs"])
         return Attempt(NOT_PROVED, f"not proved: normal form {text} (in m and the moments μ_k = E[X^k])",
@@ -39,7 +64,11 @@ def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
     if witness is None:
         return Attempt(NOT_PROVED, "not proved: no batch size n where every division of the program is "
                                    "defined (the proof could be vacuous)", fixed, program, proof)
-    why = gate(claim, read_at(claim, program, fixed), program)
+    at = read_at(claim, program, fixed)
+    key = tuple(sorted(at.items()))
+    if key not in readings:
+        readings[key] = gate(claim, at, program)
+    why = readings[key]
     if why is not None:
         return Attempt(NOT_PROVED, f"not proved: {why}", fixed, program, proof)
     result = Attempt(PROVED, "proved for every m" + at_fixed([fixed]), fixed, program, proof, witness,
