@@ -72,3 +72,25 @@ def test_moments_gallery_still_proved_and_near_misses_not():
     for name in ("swapped", "variance-of-the-mean-over-m-squared"):
         attempts = prove_claim(claims[name])
         assert len(attempts) == 1 and not attempts[0].proved
+
+
+# ---------------------------------------------------------------- 2. the batch size's own name
+
+def _mean_shift(batch: str, kind: str = "identity"):
+    """mean(y + c) − mean(y) − c = 0 over a batch y of length `batch`."""
+    return Claim(id=f"s28/shift-{batch}", source="t", statement=r"\bar{y + c} = \bar y + c", kind=kind,
+                 variables=(Var("y", (batch,)), Var("c")), sizes={batch: (2, 5)},
+                 residual=lambda xp, y, c: xp.mean(y + c) - xp.mean(y) - c)
+
+
+def test_prove_line_names_the_claims_batch_size():
+    """`prove`'s line said "proved for every m" of a claim whose batch size is n (or B)."""
+    import bnproof
+
+    gallery = bnproof.load(str(EXAMPLES / "every_m_shapes.py"))
+    named_n = next(c for c in gallery if c.id.endswith("/batch-named-n"))
+    result = bnproof.prove(named_n)
+    assert result.proved and result.text == "proved for every n", result.text
+    assert result.line().startswith("gallery/every_m_shapes/batch-named-n: proved for every n")
+    assert bnproof.prove(_mean_shift("B")).text == "proved for every B"
+    assert bnproof.prove(_mean_shift("m")).text == "proved for every m"

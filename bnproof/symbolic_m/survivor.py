@@ -52,7 +52,7 @@ def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> 
     if failed is not None:
         reason = failed.reason
         if covered:  # where it was proved still counts, and is said
-            reason += f" (proved for every m{at_fixed(covered)} only)"
+            reason += f" (proved for every {batch_name(claim) or BATCH}{at_fixed(covered)} only)"
         if failed.fixed and len(plan(claim)) > 1 and reason.startswith("not proved: "):
             reason = f"not proved{at_fixed([failed.fixed])}: " + reason[len("not proved: "):]
         return {**out, "status": failed.status, "text": reason, "blocked_by": blocked.construct(failed),
@@ -61,7 +61,7 @@ def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> 
         why = stopped or "no fixed size could be attempted"
         return {**out, "status": BUDGET_STATUS if stopped == BUDGET else UNDECIDED, "text": f"not proved: {why}",
                 "blocked_by": why}
-    proved = "for every m" + at_fixed(covered)
+    proved = f"for every {batch_name(claim) or BATCH}" + at_fixed(covered)  # the claim's own name of it
     if any(a.equality for a in attempts):  # on the set of the claim's equalities, for a substitution
         on_set = any((a.proof or {}).get("method") == "substitution" for a in attempts)
         proved += (", with equality (the residual is 0 where the claim's equalities hold)" if on_set
