@@ -76,9 +76,10 @@ def canonical(claim):
     elif isinstance(claim, str):
         c = named(claim)
         if c is None:
-            from ..claims.suggest import unknown_claim
+            from ..claims.api import all_claims
+            from ..claims.suggest import names_of, unknown_claim
 
-            raise BadInput(unknown_claim(claim))
+            raise BadInput(unknown_claim(claim, names_of(all_claims())))
     else:
         raise BadInput(f"a claim is a Claim object, a claim id or alias, or a claim file, "
                        f"not {type(claim).__name__}")

@@ -16,24 +16,9 @@ from typing import Callable
 
 from ..errors import BadInput
 from .helper_modules import helper_frame, importable_beside
-
-DOMAINS = ("real", "nonzero", "positive", "symmetric")
-
-
-@dataclass(frozen=True)
-class Var:
-    """A variable the claim quantifies over: a name, a shape made of size
-    names or integers, and a domain."""
-
-    name: str
-    shape: tuple = ()
-    domain: str = "real"
-
-    def __post_init__(self):
-        if self.domain not in DOMAINS:
-            raise ValueError(f"variable {self.name}: domain must be one of {DOMAINS}")
-        if self.domain == "symmetric" and (len(self.shape) != 2 or self.shape[0] != self.shape[1]):
-            raise ValueError(f"variable {self.name}: a symmetric variable needs a square shape")
+from .law import expand_laws
+from .suggest import names_of, unknown_claim
+from .variables import Var
 
 
 @dataclass(frozen=True)
@@ -68,9 +53,7 @@ class Claim:
     def __post_init__(self):
         if self.kind not in ("inequality", "identity"):
             raise ValueError(f"claim {self.id}: kind must be 'inequality' or 'identity'")
-        from .law import expand_laws  # a Law becomes two ordinary variables (claims/law.py)
-
-        expand_laws(self)
+        expand_laws(self)  # a Law becomes two ordinary variables (claims/law.py)
         names = [v.name for v in self.variables]
         if len(set(names)) != len(names):
             raise ValueError(f"claim {self.id}: variable names repeat")
@@ -189,8 +172,18 @@ def resolve(name: str) -> list[Claim]:
                   or any(a.startswith(name + "/") for a in c.aliases)]
         if prefix:
             return prefix
-        from .suggest import unknown_claim
-
-        raise BadInput(unknown_claim(name))
+        raise BadInput(unknown_claim(name, names_of(all_claims())))
     return matches
 
+
+def only_lemma(name: str, hint: str) -> None:
+    """For a command of Lemma 4.5 alone (plot, study): BadInput unless `name` is one of
+    its names; another known claim is said to be one, a typo gets the nearest name."""
+    paper = named(name)
+    lemma = "lemma-4.5"
+    if name == lemma or (paper is not None and lemma in paper.aliases):
+        return
+    if paper is not None:
+        raise BadInput(f"{name} is another claim: {hint} only")
+    lemmas = [lemma] + [c.id for c in [named(lemma)] if c is not None]
+    raise BadInput(unknown_claim(name, lemmas, hint))

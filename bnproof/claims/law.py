@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .api import Var
+from .variables import Var
 
 SUFFIXES = ("_support", "_weights")
 # the checker's variable names are at most 32 characters (checker/variables.py NAME)

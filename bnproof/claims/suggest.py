@@ -56,28 +56,7 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     return f"; did you mean {listed}?"
 
 
-def unknown_claim(name: str, candidates: Iterable[str] | None = None,
-                  hint: str = "`bnproof list` shows every claim") -> str:
-    """The one-line message for a claim name that names nothing (candidates: every
-    known claim's names by default)."""
-    if candidates is None:
-        from .api import all_claims
-
-        candidates = names_of(all_claims())
+def unknown_claim(name: str, candidates: Iterable[str], hint: str = "`bnproof list` shows every claim") -> str:
+    """The one-line message for a claim name that names nothing, with the nearest of
+    `candidates` (every known claim's names: names_of(claims.api.all_claims()))."""
     return f"unknown claim {name!r}{did_you_mean(name, candidates)} ({hint})"
-
-
-def only_lemma(name: str, hint: str) -> None:
-    """For a command of Lemma 4.5 alone (plot, study): BadInput unless `name` is one of
-    its names; another known claim is said to be one, a typo gets the nearest name."""
-    from ..errors import BadInput
-    from .api import named
-
-    paper = named(name)
-    lemma = "lemma-4.5"
-    if name == lemma or (paper is not None and lemma in paper.aliases):
-        return
-    if paper is not None:
-        raise BadInput(f"{name} is another claim: {hint} only")
-    lemmas = [lemma] + [c.id for c in [named(lemma)] if c is not None]
-    raise BadInput(unknown_claim(name, lemmas, hint))

@@ -27,7 +27,7 @@ def plot(
 
     For d > 2 the figure is the 2-D slice through W* spanned by the BN direction
     and W0 − W*, and says so in its title."""
-    from ..claims.suggest import only_lemma
+    from ..claims.api import only_lemma
 
     only_lemma(claim, "`bnproof plot` draws lemma-4.5")
     fmt = FORMATS.get(out.suffix.lower())

@@ -62,7 +62,7 @@ def study(
     lemma-4.5 --data` decides again.
     With --distributed, the processes share the chunks of trials and the exact
     confirmations, and process 0 reports the single process's result."""
-    from ..claims.suggest import only_lemma
+    from ..claims.api import only_lemma
 
     only_lemma(claim, "`bnproof study` knows lemma-4.5")
     if dtype not in ("float64", "float32"):
