@@ -817,3 +817,17 @@ def _branch_sympy(op: str, xs: list, sign: int):
     if op == "max":
         return xs[0] if sign >= 0 else xs[1]
     return xs[1] if sign >= 0 else xs[0]
+
+
+def tree_sizes(steps: list) -> list[int]:
+    """Each step's expression-tree size, shared subexpressions counted each time (what a
+    printed formula would repeat): how large a report's to_sympy of it would be."""
+    sizes = []
+    for step in steps:
+        if step[0] in ("input", "const"):
+            sizes.append(1)
+        elif step[0] == "pow":
+            sizes.append(sizes[step[1]] + 1)
+        else:
+            sizes.append(1 + sum(sizes[i] for i in step[1:3] if isinstance(i, int)))
+    return sizes

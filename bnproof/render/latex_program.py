@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import sympy
 
-from ..program.evaluate import run, to_sympy
+from ..program.evaluate import run, to_sympy, tree_sizes
 from ..program.trace import TRANSCENDENTAL
 from .latex import Document, decimal, escape, number, prose, tex, to_expr, tt, vector
 from .latex_statement import safe_statement
@@ -68,20 +68,6 @@ def _inputs(instance: dict):
             value = value[i]
         return Fraction(value)  # canonical "p/q", already checked; Fraction parses, never evaluates
     return lookup
-
-
-def tree_sizes(steps: list) -> list[int]:
-    """Each step's expression-tree size, shared subexpressions counted each time (what a
-    printed formula would repeat)."""
-    sizes = []
-    for step in steps:
-        if step[0] in ("input", "const"):
-            sizes.append(1)
-        elif step[0] == "pow":
-            sizes.append(sizes[step[1]] + 1)
-        else:
-            sizes.append(1 + sum(sizes[i] for i in step[1:3] if isinstance(i, int)))
-    return sizes
 
 
 def evaluate(doc: dict) -> Evaluated:

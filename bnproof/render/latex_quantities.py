@@ -14,7 +14,7 @@ import sympy
 
 from ..claims import xp as namespaces
 from ..claims.decide import _inputs as input_array, _node as node
-from ..program.evaluate import to_sympy
+from ..program.evaluate import to_sympy, tree_sizes
 from ..program.trace import Program
 
 
@@ -100,7 +100,5 @@ def _entries(claim, sizes, function, lookup, max_tree):
 
 
 def _tree(steps: list, indices: list) -> int:
-    from .latex_program import tree_sizes  # here: latex_program imports this module lazily
-
     sizes = tree_sizes(steps)
     return sum(sizes[i] for i in indices) if indices else 0
