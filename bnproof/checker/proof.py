@@ -399,6 +399,14 @@ def check_proof(doc: dict) -> str:
         vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
         said = check_nonnegative(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict,
                                  vectors)
+    elif method == "sos":  # a sum of squares with cases for its pivots (sos.py)
+        from .sos import check_sos
+        if claim["kind"] == "identity":
+            raise Rejected("proof: an identity needs the method \"zero\"")
+        positive = {n for n, t, d in inputs if t == "S" and d == "positive"}
+        vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
+        said = check_sos(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict,
+                         vectors, inputs, signs)
     elif method == "substitution":
         if strict:
             raise Rejected("proof: a residual 0 on the equality set does not prove a strict inequality")
@@ -406,7 +414,7 @@ def check_proof(doc: dict) -> str:
         said = (f"= 0 on the equality set ({n} substitution{'s' if n > 1 else ''})"
                 + ("" if claim["kind"] == "identity" else ", so >= 0 with equality"))
     else:
-        raise Rejected("proof.method: must be \"zero\", \"nonnegative\" or \"substitution\"")
+        raise Rejected("proof.method: must be \"zero\", \"nonnegative\", \"sos\" or \"substitution\"")
     m = check_witness(doc, inputs, ops, types, hyps, equalities)
     at = ", ".join(f"{k} = {v}" for k, v in sorted(doc["fixed"].items()))
     return (f"{cid} proved for every m{' at ' + at if at else ''}: residual {said} (assuming "

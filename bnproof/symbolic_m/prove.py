@@ -27,6 +27,7 @@ from ..claims.api import Claim
 from . import nonnegative as NN
 from . import poly as P
 from . import squares as SQ
+from .sos import sos_proof
 from .equalities import explain, find_instance_on_set, substitution_proof
 from .algebra import Algebra, Scalar, TooLarge
 from .crosscheck import gate
@@ -209,11 +210,13 @@ def _key(step):
 
 
 def decompose(replay: Replay, program: dict, strict: bool) -> dict | None:
-    """The "nonnegative" proof object of the spec, or None if the search finds none: the
-    Gram–Schmidt search (nonnegative.py), then a square over a positive denominator
-    (squares.py)."""
+    """The "nonnegative" (or "sos") proof object of the spec, or None if the search finds
+    none: the Gram–Schmidt search (nonnegative.py), then a square over a positive
+    denominator (squares.py), then sums of squares (sos.py: last, so that what the others
+    prove is proved no slower)."""
     found = _gram(replay, program, strict)
-    return found if found is not None else SQ.square_proof(replay, program, strict)
+    found = found if found is not None else SQ.square_proof(replay, program, strict)
+    return found if found is not None else sos_proof(replay, program, strict)
 
 
 def _gram(replay: Replay, program: dict, strict: bool) -> dict | None:

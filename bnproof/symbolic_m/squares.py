@@ -82,6 +82,18 @@ def square_proof(replay, program: dict, strict: bool) -> dict | None:
         return proof if replays(program, proof) else None
     if strict:  # a square is ≥ 0 only: a strict claim needs a term > 0 by its form
         return None
+    got = cleared(replay, program, forms)
+    if got is None:
+        return None
+    fl, N, D, chosen = got
+    return _emit(replay, program, forms, fl, N, D, chosen)
+
+
+def cleared(replay, program: dict, forms: Forms):
+    """(fl, N, D, chosen): the residual times the product of the steps `chosen` (each
+    ("step", k), > 0 by its form, or ("square", k), the square of a nonzero step) is N/D,
+    N a python-flint polynomial in fl's atoms and D a monomial; None where the
+    denominator does not clear so (sos.py uses it too)."""
     alg, values = replay.alg, replay.values
     count = len(program["steps"])
     value = values[program["residual"]]
@@ -120,7 +132,7 @@ def square_proof(replay, program: dict, strict: bool) -> dict | None:
         N, D = _cancel(N * fl.poly(cn), D * fl.poly(cd))
     if len(D) != 1:
         return None
-    return _emit(replay, program, forms, fl, N, D, chosen)
+    return fl, N, D, chosen
 
 
 def _emit(replay, program, forms, fl, N, D, chosen) -> dict | None:

@@ -1,0 +1,399 @@
+"""A sum-of-squares search for an inequality's residual (docs/claims.md, "Proofs for every
+m", sums of squares): R·D = Σ c·μ·L² with D > 0 by form, c > 0, μ a product of atoms ≥ 0
+and L polynomials in atoms and in sums of squares Σ_i q(i)² of per-entry expressions.
+
+Gram–Schmidt over the batch vectors: the basis v_1, …, v_n is the ones vector (when a
+sum Σx of degree 1 occurs) and the input vectors whose batch sums of degree ≤ 2 make
+up the residual.  With q_1 = v_1, q_k = v_k − Σ_{t<k} ℓ_kt q_t, ℓ_kt = ⟨v_k, q_t⟩/d_t and
+d_t = ‖q_t‖² (d = m for the ones vector), every sum is ⟨v_j, v_k⟩ = Σ_t ℓ_jt ℓ_kt d_t, a
+polynomial; Cauchy–Schwarz becomes d_1·d_2.  The substituted numerator (or the numerator
+as it is) is accepted when it is manifest (every coefficient > 0, every variable of odd
+degree ≥ 0) or when an exact LDLᵀ of its Gram matrix over half-degree monomials has no
+negative pivot.  A d_t the proof divides by may be 0 (b = 0, a constant batch): the
+certificate (method "sos") then has a case for it, v_t replaced by a combination of the
+earlier vectors, in which the checker finds the residual 0 or the program undefined
+(checker/sos.py).  Nothing here is trusted: prove.replays and the checker redo it all.
+
+Bounded: at most MAX_VECTORS basis vectors (their orders all tried), a Gram matrix of
+at most MAX_GRAM monomials, and MAX_WORK term products in all; past a bound the search
+raises TooLarge, and the claim is "not proved" with that reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from . import poly as P
+from . import squares as SQ
+from .algebra import TooLarge
+from .forms import Forms
+
+MAX_VECTORS = 4  # basis vectors besides ones: 24 orders at most
+MAX_GRAM = 24  # half-degree monomials in one Gram matrix
+MAX_WORK = 400_000  # term products, all strategies together
+ONES = "1"
+
+
+class Budget:
+    """Work units: one per product of two terms, one per Gram entry updated."""
+
+    def __init__(self, limit: int = MAX_WORK):
+        self.used, self.limit = 0, limit
+
+    def charge(self, units: int) -> None:
+        self.used += units
+        if self.used > self.limit:
+            raise TooLarge(f"the sum-of-squares search needs more than {self.limit} work units")
+
+
+LAST = {"work": 0}  # the work of the latest search (tests read it)
+
+
+def sos_proof(replay, program: dict, strict: bool, budget: Budget | None = None) -> dict | None:
+    """The "nonnegative" or "sos" proof object, or None; TooLarge past a bound."""
+    if strict:  # a sum of squares is ≥ 0 only
+        return None
+    budget = budget or Budget()
+    LAST["work"] = 0
+    try:
+        return _search(replay, program, budget)
+    finally:
+        LAST["work"] = budget.used
+
+
+def _search(replay, program, budget):
+    forms = Forms(program)
+    got = SQ.cleared(replay, program, forms)
+    if got is None:
+        return None
+    fl, N, D, chosen = got
+    if len(N) > SQ.MAX_TERMS:
+        return None
+    alg = replay.alg
+    numerator = fl.back(N)
+    ((dexps, dcoef),) = D.to_dict().items()
+    kappa = Fraction(int(dcoef.p), int(dcoef.q))
+    denominator_atoms = [(fl.atoms[i], e) for i, e in enumerate(dexps) if e]
+    emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa)
+    nonneg = {v for v in P.variables(numerator) if emit.nonnegative(v)}
+    found = _decomposed(numerator, nonneg, budget)
+    if found is not None:
+        proof = emit.proof(found, [], {})
+        if proof is not None:
+            return proof
+    basis = _basis(alg, numerator, program)
+    if basis is None:
+        return None
+    ones, vectors = basis
+    if len(vectors) > MAX_VECTORS:
+        raise TooLarge(f"the sum-of-squares search's Gram basis has {len(vectors)} vectors "
+                       f"(at most {MAX_VECTORS})")
+    for order in itertools.permutations(vectors):
+        order = ([ONES] if ones else []) + list(order)
+        gs = _GramSchmidt(alg, order)
+        substituted = gs.substitute(numerator, budget)
+        if substituted is None:
+            continue
+        found = _decomposed(substituted, nonneg | gs.nonnegative, budget)
+        if found is None:
+            continue
+        proof = emit.proof(found, order, gs.names)
+        if proof is not None:
+            return proof
+    return None
+
+
+# ---------------------------------------------------------------- the basis and coordinates
+
+def _basis(alg, p: dict, program: dict):
+    """(ones needed, vector inputs) when every batch sum in p is Σ of a product of at most
+    two input vectors; None otherwise."""
+    vector_inputs = {n for n, t, _ in program["inputs"] if t == "vector"}
+    ones, names = False, set()
+    for v in P.variables(p):
+        desc = alg.atoms[v]
+        if desc[0] != "S":
+            continue
+        degree = 0
+        for g, e in desc[2]:
+            gen = alg.gens[g]
+            if gen[0] != "in" or gen[1] not in vector_inputs:
+                return None
+            names.add(gen[1])
+            degree += e
+        if degree > 2:
+            return None
+        ones = ones or degree == 1
+    if not names:
+        return None
+    return ones, sorted(names)
+
+
+class _GramSchmidt:
+    """Fresh atoms d_t and ℓ_kt for one order of the basis, and each sum in them."""
+
+    def __init__(self, alg, order: list):
+        self.alg, self.order = alg, order
+        self.index = {v: k for k, v in enumerate(order)}
+        self.names: dict = {}  # fresh atom -> ("d", t) | ("l", k, t)
+        self.d, self.l = {}, {}
+        for t, v in enumerate(order):
+            if v == ONES:
+                self.d[t] = alg.m
+            else:
+                self.d[t] = self._fresh(("d", tuple(order), t))
+            for s in range(t):
+                self.l[(t, s)] = self._fresh(("l", tuple(order), t, s))
+        self.nonnegative = {a for t, a in self.d.items()}
+
+    def _fresh(self, desc):
+        a = self.alg.atom(("sos",) + desc)
+        self.names[a] = desc
+        return a
+
+    def coefficient(self, k: int, t: int) -> dict:
+        return P.const(1) if k == t else P.var(self.l[(k, t)])
+
+    def entry(self, j: int, k: int) -> dict:
+        """⟨v_j, v_k⟩ = Σ_{t ≤ min(j, k)} ℓ_jt ℓ_kt d_t."""
+        out: dict = {}
+        for t in range(min(j, k) + 1):
+            term = P.mul(P.mul(self.coefficient(j, t), self.coefficient(k, t)), P.var(self.d[t]))
+            out = P.add(out, term)
+        return out
+
+    def substitute(self, p: dict, budget: Budget) -> dict | None:
+        alg = self.alg
+        subs = {}
+        for v in P.variables(p):
+            desc = alg.atoms[v]
+            if desc[0] != "S":
+                continue
+            names = []
+            for g, e in desc[2]:
+                names += [alg.gens[g][1]] * e
+            if len(names) == 1:
+                names.append(ONES)
+            if any(n not in self.index for n in names):
+                return None
+            subs[v] = self.entry(self.index[names[0]], self.index[names[1]])
+        out: dict = {}
+        powers: dict = {}
+        for mono, c in p.items():
+            term = {(): c}
+            for v, e in mono:
+                if v in subs:
+                    if (v, e) not in powers:
+                        powers[(v, e)] = _power(subs[v], e, budget)
+                    factor = powers[(v, e)]
+                else:
+                    factor = {((v, e),): Fraction(1)}
+                budget.charge(len(term) * len(factor))
+                term = P.mul(term, factor)
+            budget.charge(len(term))
+            out = P.add(out, term)
+        return out
+
+
+def _power(p: dict, e: int, budget: Budget) -> dict:
+    out = P.const(1)
+    for _ in range(e):
+        budget.charge(len(out) * len(p))
+        out = P.mul(out, p)
+    return out
+
+
+# ---------------------------------------------------------------- the decomposition
+
+def _decomposed(p: dict, nonneg: set, budget: Budget):
+    """[(c, μ, L)] with p = Σ c·μ·L², c > 0, μ a monomial whose odd powers are of variables
+    in nonneg; None if neither the manifest reading nor the LDLᵀ finds one."""
+    if not p:
+        return None
+    if all(c > 0 and all(e % 2 == 0 or v in nonneg for v, e in mono) for mono, c in p.items()):
+        return [(c, mono, P.const(1)) for mono, c in sorted(p.items())]
+    common = P.mono_gcd(list(p))
+    if any(e % 2 and v not in nonneg for v, e in common):
+        return None
+    rest = P.divide_monomial(p, common)
+    found = _ldl(rest, budget)
+    if found is None:
+        return None
+    return [(c, common, square) for c, square in found]
+
+
+def _ldl(p: dict, budget: Budget):
+    """[(c, L)] with p = Σ c·L², from an exact LDLᵀ of one Gram matrix of p over the
+    monomials whose squares are terms of p with a positive coefficient."""
+    half = sorted(tuple((v, e // 2) for v, e in mono) for mono, c in p.items()
+                  if c > 0 and all(e % 2 == 0 for _, e in mono))
+    if not half:
+        return None
+    if len(half) > MAX_GRAM:
+        raise TooLarge(f"the sum-of-squares search's Gram matrix has {len(half)} monomials "
+                       f"(at most {MAX_GRAM})")
+    n = len(half)
+    budget.charge(n * n)
+    pairs: dict = {}
+    for i in range(n):
+        for j in range(i, n):
+            pairs.setdefault(P.mono_mul(half[i], half[j]), []).append((i, j))
+    Q = [[Fraction(0)] * n for _ in range(n)]
+    for mono, c in p.items():
+        found = pairs.get(mono)
+        if not found:
+            return None
+        diagonal = [(i, j) for i, j in found if i == j]
+        if diagonal:  # a square's coefficient on its diagonal entry
+            (i, _), = diagonal
+            Q[i][i] += c
+            continue
+        share = c / (2 * len(found))
+        for i, j in found:
+            Q[i][j] += share
+            Q[j][i] += share
+    out = []
+    left = list(range(n))
+    while left:
+        budget.charge(len(left) * len(left))
+        k = next((i for i in left if Q[i][i] > 0), None)
+        if k is None:
+            if any(Q[i][j] for i in left for j in left):
+                return None  # a zero or negative pivot with a nonzero row: not PSD this way
+            break
+        pivot = Q[k][k]
+        row = {j: Q[k][j] / pivot for j in left if Q[k][j]}
+        for i in left:
+            factor = Q[i][k]
+            if factor:
+                for j in row:
+                    Q[i][j] -= factor * row[j]
+        left.remove(k)
+        out.append((pivot, {half[j]: x for j, x in row.items()}))
+        if any(Q[i][i] < 0 for i in left):
+            return None
+    return out
+
+
+# ---------------------------------------------------------------- the certificate
+
+class _Emitter:
+    """Proof steps for the decomposition, from the program's own steps."""
+
+    def __init__(self, replay, program, forms, chosen, denominator_atoms, kappa):
+        from .prove import _Steps
+
+        self.replay, self.program, self.forms = replay, program, forms
+        self.chosen, self.denominator_atoms, self.kappa = chosen, denominator_atoms, kappa
+        self._Steps = _Steps
+
+    def nonnegative(self, v: int) -> bool:
+        steps = self._Steps(self.program)
+        builder = SQ._Builder(self.replay.alg, self.replay.values, self.program, self.forms, steps)
+        try:
+            builder.nonnegative_atom(v)
+            return True
+        except SQ._Missing:
+            return False
+
+    def proof(self, found: list, order: list, names: dict) -> dict | None:
+        from .prove import replays
+
+        alg, values, program = self.replay.alg, self.replay.values, self.program
+        steps = self._Steps(program)
+        builder = SQ._Builder(alg, values, program, self.forms, steps)
+        inputs = {s[1]: i for i, s in enumerate(program["steps"]) if s[0] == "input"}
+        q, d, ell, pivots = {}, {}, {}, {}
+
+        def q_step(t):
+            if t not in q:
+                v = order[t]
+                if v == ONES:
+                    q[t] = steps.get(["ones"])
+                else:
+                    cur = inputs[v]
+                    for s in range(t):
+                        cur = steps.get(["sub", cur, steps.get(["mul", l_step(t, s), q_step(s)])])
+                    q[t] = cur
+            return q[t]
+
+        def d_step(t):
+            if t not in d:
+                if order[t] == ONES:
+                    d[t] = steps.get(["m"])
+                else:
+                    qt = q_step(t)
+                    d[t] = steps.get(["sum", steps.get(["mul", qt, qt])])
+            return d[t]
+
+        def l_step(k, t):
+            if (k, t) not in ell:
+                vk = inputs[order[k]]
+                inner = vk if order[t] == ONES else steps.get(["mul", vk, q_step(t)])
+                ell[(k, t)] = steps.get(["div", steps.get(["sum", inner]), d_step(t)])
+                if order[t] != ONES:
+                    pivots[d[t]] = order[t]
+            return ell[(k, t)]
+
+        def var(v):
+            if v == alg.m:
+                return steps.get(["m"])
+            if v in names:
+                desc = names[v]
+                return d_step(desc[2]) if desc[0] == "d" else l_step(desc[2], desc[3])
+            return builder.atom(v)
+
+        def nonneg_var(v):
+            if v == alg.m:
+                return steps.get(["m"])
+            if v in names and names[v][0] == "d":
+                return d_step(names[v][2])
+            return builder.nonnegative_atom(v)
+
+        def polynomial(p):
+            total = None
+            for mono, c in sorted(p.items()):
+                term = None
+                for v, e in mono:
+                    x = var(v)
+                    x = x if e == 1 else steps.get(["pow", x, e])
+                    term = x if term is None else steps.get(["mul", term, x])
+                if term is None or c != 1:
+                    const = steps.get(["const", str(c)])
+                    term = const if term is None else steps.get(["mul", const, term])
+                total = term if total is None else steps.get(["add", total, term])
+            return total
+
+        try:
+            terms = []
+            for c, mu, square in found:
+                factors = []
+                for v, e in mu:
+                    if e % 2:
+                        factors.append(nonneg_var(v))
+                    if e > 1:
+                        factors.append(steps.get(["pow", var(v), e - e % 2]))
+                coefficient = c / self.kappa
+                if P.is_monomial(square) and not next(iter(square)):  # a number: into c
+                    coefficient *= next(iter(square.values())) ** 2
+                else:
+                    factors.append(steps.get(["pow", polynomial(square), 2]))
+                terms.append({"coefficient": str(coefficient), "factors": factors})
+            denominator = [k if tag == "step" else steps.get(["pow", k, 2]) for tag, k in self.chosen]
+            for a, e in self.denominator_atoms:
+                denominator += builder.positive_atom(a, e)
+        except SQ._Missing:
+            return None
+        proof = {"method": "nonnegative", "steps": steps.extra, "terms": terms,
+                 "denominator": denominator}
+        if pivots:
+            from ..checker.sos import settle
+
+            proof["method"] = "sos"
+            proof["cases"] = [{"pivot": p, "input": pivots[p], "proof": {"method": "zero"}}
+                              for p in sorted(pivots)]
+            proof = settle(program, proof)
+            if proof is None:
+                return None
+        return proof if replays(program, proof) else None

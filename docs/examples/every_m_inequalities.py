@@ -1,0 +1,147 @@
+"""Inequalities for every batch size m (docs/claims.md, "Proofs for every m", sums of
+squares), and their near misses, refuted.
+
+A residual R in batch sums is ≥ 0 when R·D is a sum of squares with D > 0: squares
+Σ_i q(i)² of per-entry expressions q whose coefficients are batch sums, and squares of
+scalars.  The prover finds them by Gram–Schmidt over the batch vectors (the ones
+vector 1 and the input vectors): with q_1 = v_1, q_k = v_k − Σ_{t<k} ℓ_kt q_t and
+ℓ_kt = ⟨v_k, q_t⟩/‖q_t‖², every batch sum ⟨v_j, v_k⟩ is Σ_t ℓ_jt ℓ_kt ‖q_t‖², and
+Cauchy–Schwarz is ⟨a, a⟩⟨b, b⟩ − ⟨a, b⟩² = ‖q_1‖²‖q_2‖² (q_1 = b, q_2 = a − ℓ b):
+a product of two sums of squares.  Where ‖q_t‖² may be 0 (b = 0, a constant batch)
+the proof has a case: q_t ≡ 0 puts v_t in the span of the earlier vectors, and the
+residual is proved again with v_t replaced by λ_0·1 + Σ λ_s v_s (fresh λ): there it is
+0, or the claim is undefined (BN divides by σ = 0).
+
+True, proved for every m:
+
+* CAUCHY_SCHWARZ: (Σ a∘b)² ≤ Σa²·Σb² for batch vectors a, b (no hypothesis: the case
+  b = 0 is proved apart).
+* COVARIANCE: cov(x, y)² ≤ var(x)·var(y), biased (÷ m) moments.
+* MEAN_SQUARE: (mean y)² ≤ mean(y²).
+* BN_PROJECTION: (Σ BN(y)∘z)² ≤ m·Σz², i.e. ⟨ŷ, z⟩ ≤ √m‖z‖ with ‖ŷ‖² = m, squared.
+* TWO_SQUARES: ((Σy − Σz)² + (Σy∘z)²)/(Σz² + 1) ≥ 0 written out, a sum of two squares
+  over a positive denominator.
+* SAMUELSON is not here: naming one entry y_1 with m symbolic (indexing) is outside
+  the fragment.
+
+Near misses, refuted by ``bnproof fuzz``, never proved:
+
+* REVERSED: (Σ a∘b)² ≥ Σa²·Σb².
+* FACTOR_TWO: 2·(Σ a∘b)² ≤ Σa²·Σb².
+* UNBIASED_COVARIANCE: Bessel's covariance (÷ (m − 1)) squared against biased variances.
+* BN_PROJECTION_MINUS_ONE: (Σ BN(y)∘z)² ≤ (m − 1)·Σz².
+
+``bnproof prove docs/examples/every_m_inequalities.py`` proves the true ones for every m;
+``bnproof fuzz docs/examples/every_m_inequalities.py`` refutes the near misses.
+"""
+
+from bnproof.claims import Claim, Var
+
+SOURCE = "bnproof docs, every-m inequalities example"
+A, B = Var("a", ("m",)), Var("b", ("m",))
+X, Y, Z = Var("x", ("m",)), Var("y", ("m",)), Var("z", ("m",))
+SIZES = {"m": (2, 5)}
+
+
+def _spread(xp, y, **_):
+    """σ² > 0: BN without ε is undefined on a constant batch."""
+    return xp.mean((y - xp.mean(y)) ** 2)
+
+
+def _var(xp, x):
+    return xp.mean(x * x) - xp.mean(x) ** 2
+
+
+def _cov(xp, x, y, unbiased=False):
+    m = x.shape[0]
+    c = xp.sum((x - xp.mean(x)) * (y - xp.mean(y)))
+    return c / (m - 1) if unbiased else c / m
+
+
+def _bn(xp, y):
+    mu = xp.mean(y)
+    return (y - mu) / xp.sqrt(xp.mean((y - mu) ** 2))
+
+
+CAUCHY_SCHWARZ = Claim(
+    id="gallery/every_m_inequalities/cauchy-schwarz",
+    source="Cauchy–Schwarz in R^m",
+    statement=r"\Big(\sum_i a_i b_i\Big)^2 \le \sum_i a_i^2 \sum_i b_i^2",
+    title="Cauchy–Schwarz for batch vectors",
+    kind="inequality", variables=(A, B), sizes=SIZES,
+    residual=lambda xp, a, b: xp.sum(a * a) * xp.sum(b * b) - xp.sum(a * b) ** 2,
+)
+
+COVARIANCE = Claim(
+    id="gallery/every_m_inequalities/covariance",
+    source="Cauchy–Schwarz for the biased covariance",
+    statement=r"\mathrm{cov}(x, y)^2 \le \mathrm{var}(x)\,\mathrm{var}(y)",
+    title="a covariance is bounded by the variances",
+    kind="inequality", variables=(X, Y), sizes=SIZES,
+    residual=lambda xp, x, y: _var(xp, x) * _var(xp, y) - _cov(xp, x, y) ** 2,
+)
+
+MEAN_SQUARE = Claim(
+    id="gallery/every_m_inequalities/mean-square",
+    source="Jensen's inequality for the square",
+    statement=r"\bar y^2 \le \overline{y^2}",
+    title="the square of the mean is at most the mean square",
+    kind="inequality", variables=(Y,), sizes=SIZES,
+    residual=lambda xp, y: xp.mean(y * y) - xp.mean(y) ** 2,
+)
+
+BN_PROJECTION = Claim(
+    id="gallery/every_m_inequalities/bn-projection",
+    source="Cauchy–Schwarz with the BN output, ‖ŷ‖² = m",
+    statement=r"\langle \hat y, z\rangle^2 \le m \,\|z\|^2",
+    title="a BN output against any vector",
+    kind="inequality", variables=(Y, Z), sizes=SIZES, hypotheses=(_spread,),
+    residual=lambda xp, y, z: y.shape[0] * xp.sum(z * z) - xp.sum(_bn(xp, y) * z) ** 2,
+)
+
+
+def _two_squares(xp, y, z):
+    s, t, u = xp.sum(y), xp.sum(z), xp.sum(y * z)
+    return s * s - 2 * s * t + t * t + u * u
+
+
+TWO_SQUARES = Claim(
+    id="gallery/every_m_inequalities/two-squares",
+    source=SOURCE,
+    statement=r"\frac{(\Sigma y - \Sigma z)^2 + (\Sigma y z)^2}{\Sigma z^2 + 1} \ge 0",
+    title="two squares written out, over a positive denominator",
+    kind="inequality", variables=(Y, Z), sizes=SIZES,
+    residual=lambda xp, y, z: _two_squares(xp, y, z) / (xp.sum(z * z) + 1),
+)
+
+REVERSED = Claim(
+    id="gallery/every_m_inequalities/reversed",
+    source=SOURCE + " (near miss: Cauchy–Schwarz reversed)",
+    statement=r"\Big(\sum_i a_i b_i\Big)^2 \ge \sum_i a_i^2 \sum_i b_i^2",
+    kind="inequality", variables=(A, B), sizes=SIZES,
+    residual=lambda xp, a, b: xp.sum(a * b) ** 2 - xp.sum(a * a) * xp.sum(b * b),
+)
+
+FACTOR_TWO = Claim(
+    id="gallery/every_m_inequalities/factor-two",
+    source=SOURCE + " (near miss: a factor 2)",
+    statement=r"2\Big(\sum_i a_i b_i\Big)^2 \le \sum_i a_i^2 \sum_i b_i^2",
+    kind="inequality", variables=(A, B), sizes=SIZES,
+    residual=lambda xp, a, b: xp.sum(a * a) * xp.sum(b * b) - 2 * xp.sum(a * b) ** 2,
+)
+
+UNBIASED_COVARIANCE = Claim(
+    id="gallery/every_m_inequalities/unbiased-covariance",
+    source=SOURCE + " (near miss: Bessel's covariance against biased variances)",
+    statement=r"\mathrm{cov}_{m-1}(x, y)^2 \le \mathrm{var}(x)\,\mathrm{var}(y)",
+    kind="inequality", variables=(X, Y), sizes=SIZES,
+    residual=lambda xp, x, y: _var(xp, x) * _var(xp, y) - _cov(xp, x, y, unbiased=True) ** 2,
+)
+
+BN_PROJECTION_MINUS_ONE = Claim(
+    id="gallery/every_m_inequalities/bn-projection-minus-one",
+    source=SOURCE + " (near miss: m − 1 for m)",
+    statement=r"\langle \hat y, z\rangle^2 \le (m - 1)\,\|z\|^2",
+    kind="inequality", variables=(Y, Z), sizes=SIZES, hypotheses=(_spread,),
+    residual=lambda xp, y, z: (y.shape[0] - 1) * xp.sum(z * z) - xp.sum(_bn(xp, y) * z) ** 2,
+)
