@@ -103,3 +103,46 @@ def gate(claim, fixed: dict, program: dict, avoid=()) -> str | None:
 
     at = "".join(f" at {k} = {v}" for k, v in sorted(fixed.items()))
     return settle(second_reading(claim, fixed, program, avoid=avoid), f"the proof of {claim.id} for every m{at}")
+
+
+# a proof for every m and every d (every_d.py) is compared at these (m, d): every d from
+# 1 to 4, each batch size of SIZES, so that a claim's Python that branches on d (a
+# refusal the tracer may have missed) shows at a d the witness is not at
+SIZES_EVERY_D = ((2, 1), (3, 2), (4, 3), (5, 4), (7, 1), (2, 4), (3, 3))
+
+
+def second_reading_every_d(claim, program: dict, batch: str, feature: str, avoid=(), sizes=SIZES_EVERY_D,
+                           seed: int = 0):
+    """second_reading for a program of method "every-d": instantiated at each (m, d) by the
+    checker (checker/every_d.py) and compared with the claim's own code there."""
+    from .. import reading
+    from ..checker.every_d import instantiate, read_inputs, read_steps
+    from ..checker.parse import Rejected
+
+    compared = 0
+    for m, d in sizes:
+        try:
+            inputs = read_inputs(program["inputs"])
+            ops = read_steps(program["steps"], inputs)
+            steps, scalars = instantiate(inputs, ops, m, d)
+            fixed_program = {"steps": steps, "residual": scalars[program["residual"]],
+                             "hypotheses": [scalars[h] for h in program["hypotheses"]]}
+            instances = reading.generic_instances(claim, {batch: m, feature: d}, PER_SIZE, seed=seed,
+                                                  avoid=avoid)
+        except (Rejected, ValueError) as err:
+            return reading.Confirmation(reading.INCONCLUSIVE, f"at m = {m}, d = {d}: {err}")
+        result = reading.confirm_program(claim, fixed_program, instances)
+        if result.status != reading.AGREES:
+            return reading.Confirmation(result.status, f"at m = {m}, d = {d}: {result.detail}", compared)
+        compared += result.compared
+    at = "; ".join(f"m = {m}, d = {d}" for m, d in sizes)
+    return reading.Confirmation(reading.AGREES, f"the program equals the claim at {compared} generic "
+                                                f"instances, {at}", compared)
+
+
+def gate_every_d(claim, program: dict, batch: str, feature: str, avoid=()) -> str | None:
+    """gate for a proof for every m and every d."""
+    from ..claims.second_reading import settle
+
+    return settle(second_reading_every_d(claim, program, batch, feature, avoid=avoid),
+                  f"the proof of {claim.id} for every m and every d")

@@ -176,6 +176,12 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
     checked before each attempt: an attempt under way is not interrupted here (a worker
     process is killed for that, search/worker.py).  `on_attempt(attempt)` hears of each."""
     out = []
+    from .every_d import attempt as every_d  # every m and every d at once, where it proves
+    first = every_d(claim, certify)
+    if first is not None and first.proved:
+        if on_attempt is not None:
+            on_attempt(first)
+        return [first]
     for fixed in plan(claim):
         if deadline is not None and time.monotonic() > deadline:
             break

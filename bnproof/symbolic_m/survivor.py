@@ -43,6 +43,12 @@ def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> 
     from . import blocked
 
     covered = [dict(a.fixed) for a in attempts if a.proved]
+    if len(attempts) == 1 and attempts[0].proved and getattr(attempts[0], "every_d", False):
+        from .every_d import PROVED_TEXT  # one proof, nothing fixed: covered is [{}]
+        said = ", with equality (the residual is identically 0)" if attempts[0].equality else ""
+        return {"fixed": [{}], "covered": [{}], "certificates": [str(p) for p in paths], "blocked_by": None,
+                "normal_form": "0", "normal_form_text": "0", "hint": None, "status": PROVED,
+                "text": PROVED_TEXT + said}
     failed = next((a for a in attempts if not a.proved), None)
     certificates = [str(p) for p in paths]
     last = attempts[-1] if attempts else None  # the failed one, where one failed: the list ends there

@@ -1,0 +1,509 @@
+"""Proof certificates for every batch size m AND every feature count d (proof method
+"every-d"; docs/claims.md, "Proofs for every m", "Every d").
+
+The program's values are tensors whose axes have length m (the batch) or d (the
+features), both symbols.  Its inputs are scalars, batch vectors (m,), feature vectors
+(d,) and batch matrices (m, d), and no step can name a particular d, column or entry:
+d is only ever a length (an axis) or the scalar ["d"].  So the program is one and the
+same straight-line program at every d (d-uniform by its form).
+
+A tensor is a sum of terms c · Π factors: c a scalar of the every-m algebra
+(symbolic_length.Algebra), each factor an input's entry (X[i, j], y[i], w[j]) whose
+indices are the tensor's own axes (free) or summed over (bound).  Each rule is an
+identity of finite sums, true at every m, d >= 1:
+  1. a sum over an index that no factor reads is m (or d) times the term;
+  2. a sum over the indices of factor groups that share no bound index is the product
+     of the groups' sums (the index ranges are independent), so a group whose indices
+     are all bound is one scalar, an atom ("G", key) of the algebra;
+  3. renaming bound indices does not change a sum.  key is the least form of the group
+     over every renaming of its bound indices (all permutations, tried one by one), so
+     two groups with one key are the same sum at every m and d; two equal sums with
+     different keys only keep a true identity from reducing, never prove a false one.
+The scalar algebra treats every atom as an indeterminate.  A residual whose normal form
+is 0 is therefore 0 for every value the atoms take, so at every m, d >= 1 and every
+input where each step is defined and each hypothesis > 0 (symbolic_length.py's
+argument for roots and divisions, unchanged).
+
+The witness is an exact instance at a small (m, d): the program is written out there as
+an ordinary scalar program (instantiate) and evaluated exactly (program.py), every step
+defined and every hypothesis > 0, so the statement is not vacuous.  That the program is
+the claim's residual is trusted, as for every proof certificate; `bnproof prove`
+compares it with the claim's own code at several (m, d) before it writes one."""
+
+from fractions import Fraction
+from itertools import permutations, product
+from math import factorial
+
+from . import program as fixed_program
+from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, show, tensor
+from .symbolic_length import Algebra
+from .variables import declared
+
+TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
+       "witness", "digest"}
+PROGRAM = {"inputs", "steps", "residual", "hypotheses", "kind", "strict"}
+KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
+        "strict-inequality": ("inequality", True)}
+SHAPES = {"scalar": (), "vector": ("m",), "feature": ("d",), "matrix": ("m", "d")}
+ARITY = {"input": 1, "const": 1, "m": 0, "d": 0, "add": 2, "sub": 2, "mul": 2, "div": 2,
+         "neg": 1, "pow": 2, "sqrt": 1, "sum": 2, "dot": 4, "expand": 3, "transpose": 1}
+OPERANDS = {"add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "pow": 1, "sqrt": 1, "sum": 1,
+            "dot": 2, "expand": 1, "transpose": 1}
+MAX_STEPS, MAX_RANK, MAX_TERMS, MAX_FACTORS = 4000, 3, 2000, 16
+MAX_POW, MAX_TENSOR_POW, MAX_INPUTS, MAX_CONST_DIGITS = 64, 8, 64, 200
+# renamings tried for one group's canonical form: beyond, the group is rejected (a
+# limit on the checker's work, never a guess)
+MAX_RENAMINGS = 5040
+MAX_WITNESS_M, MAX_WITNESS_D, MAX_SCALAR_STEPS = 32, 16, 400_000
+M, D = ("m",), ("d",)
+
+
+# ------------------------------------------------------------------ the program
+
+def read_inputs(value) -> list:
+    out = []
+    for i, item in enumerate(array(value, "program.inputs", MAX_INPUTS)):
+        where = f"program.inputs[{i}]"
+        if type(item) is not list or len(item) != 3 or not all(type(x) is str for x in item):
+            raise Rejected(f"{where}: expected [name, type, domain]")
+        name, kind, domain = item
+        if kind not in SHAPES or name in (n for n, _, _ in out):
+            raise Rejected(f"{where}: {show(name)} {show(kind)} is not a new input of a known type")
+        if domain not in (("real", "nonzero", "positive") if kind == "scalar" else ("real",)):
+            raise Rejected(f"{where}: {show(domain)} is not a domain of a {kind} input")
+        out.append((name, kind, domain))
+    return out
+
+
+def read_steps(steps, inputs: list) -> list:
+    """Each step as (op, operands, literal, axes), axes the tuple of "m"/"d" of its value."""
+    by_name = {n: k for n, k, _ in inputs}
+    ops = []
+    for i, step in enumerate(array(steps, "program.steps", MAX_STEPS)):
+        at = f"program.steps[{i}]"
+        if type(step) is not list or not step or type(step[0]) is not str or step[0] not in ARITY:
+            raise Rejected(f"{at}: expected a list that starts with a known operation")
+        op, args = step[0], step[1:]
+        if len(args) != ARITY[op]:
+            raise Rejected(f"{at}: {op} takes {ARITY[op]} arguments, got {len(args)}")
+        operands, literal = args[:OPERANDS.get(op, 0)], args[OPERANDS.get(op, 0):]
+        for j in operands:
+            if type(j) is not int or not 0 <= j < i:
+                raise Rejected(f"{at}: operand {show(str(j))} is not the index of an earlier step")
+        shapes = [ops[j][3] for j in operands]
+        axes = _axes(op, shapes, literal, by_name, at)
+        if op == "const":
+            literal = rational(literal[0], at + "[1]", MAX_CONST_DIGITS)
+        elif op == "input":
+            literal = literal[0]
+        ops.append((op, tuple(operands), literal, axes))
+    return ops
+
+
+def _axes(op, shapes, literal, by_name, at) -> tuple:
+    def need(ok, what):
+        if not ok:
+            raise Rejected(f"{at}: {what}")
+
+    if op == "input":
+        need(type(literal[0]) is str and literal[0] in by_name, "input names no declared input")
+        return SHAPES[by_name[literal[0]]]
+    if op in ("const", "m", "d"):
+        return ()
+    if op in ("add", "sub", "mul"):
+        a, b = shapes
+        need(a == b or not a or not b, f"{op} of shapes {a} and {b} (one must be a scalar, or both alike)")
+        return a or b
+    if op == "div":
+        need(not shapes[1], "div by a value that is not a scalar")
+        return shapes[0]
+    if op in ("neg", "transpose"):
+        need(op == "neg" or len(shapes[0]) == 2, "transpose of a value that is not 2-d")
+        return shapes[0][::-1] if op == "transpose" else shapes[0]
+    if op == "pow":
+        k = literal[0]
+        limit = MAX_TENSOR_POW if shapes[0] else MAX_POW
+        need(type(k) is int and (-limit if not shapes[0] else 0) <= k <= limit,
+             f"the exponent of pow must be an integer within the limits ({limit})")
+        return shapes[0]
+    if op == "sqrt":
+        need(not shapes[0], "sqrt of a value that is not a scalar")
+        return ()
+    if op == "sum":
+        p = literal[0]
+        need(type(p) is int and 0 <= p < len(shapes[0]), "sum over an axis the value does not have")
+        return shapes[0][:p] + shapes[0][p + 1:]
+    if op == "dot":
+        (a, b), (ia, ib) = shapes, literal
+        need(type(ia) is int and type(ib) is int and 0 <= ia < len(a) and 0 <= ib < len(b)
+             and a[ia] == b[ib], "dot over axes of different lengths")
+        out = a[:ia] + a[ia + 1:] + b[:ib] + b[ib + 1:]
+        need(len(out) <= MAX_RANK, f"a value of more than {MAX_RANK} axes")
+        return out
+    if op == "expand":
+        target, positions = literal
+        need(type(target) is list and len(target) <= MAX_RANK and all(t in ("m", "d") for t in target)
+             and type(positions) is list and len(positions) == len(shapes[0])
+             and all(type(p) is int for p in positions)
+             and all(0 <= p < len(target) for p in positions)
+             and all(p < q for p, q in zip(positions, positions[1:]))
+             and all(target[p] == s for p, s in zip(positions, shapes[0])),
+             "expand: not a broadcast of the value's axes into the target's, in order")
+        return tuple(target)
+    raise Rejected(f"{at}: unknown operation")  # pragma: no cover - ARITY has every op
+
+
+# ------------------------------------------------------------------ tensors
+
+def _bound(label) -> bool:
+    return label[0] == "b"
+
+
+def _relabel(factors, mapping) -> tuple:
+    return tuple(sorted((f[0], *(mapping.get(x, x) for x in f[1:])) for f in factors))
+
+
+def canonical(factors) -> tuple:
+    """The least form of these factors over every renaming of their bound indices, each
+    kind ("m", "d") renamed among itself; free indices keep their names."""
+    kinds = {"m": sorted({x for f in factors for x in f[1:] if _bound(x) and x[1] == "m"}),
+             "d": sorted({x for f in factors for x in f[1:] if _bound(x) and x[1] == "d"})}
+    if factorial(len(kinds["m"])) * factorial(len(kinds["d"])) > MAX_RENAMINGS:
+        raise Rejected(f"a sum over more indices than the checker renames ({MAX_RENAMINGS} renamings)")
+    best = None
+    for pm in permutations(range(len(kinds["m"]))):
+        for pd in permutations(range(len(kinds["d"]))):
+            mapping = {x: ("b", "m", k) for x, k in zip(kinds["m"], pm)}
+            mapping.update({x: ("b", "d", k) for x, k in zip(kinds["d"], pd)})
+            form = _relabel(factors, mapping)
+            if best is None or form < best:
+                best = form
+    return best if best is not None else ()
+
+
+class Tensors:
+    """Tensor values over one scalar algebra."""
+
+    def __init__(self, alg: Algebra):
+        self.alg = alg
+
+    def scalar(self, s) -> dict:
+        return {(): s} if not self.alg.is_zero(s) else {}
+
+    def value(self, t: dict):
+        """A tensor of no axes as a scalar."""
+        return t.get((), self.alg.const(0))
+
+    def put(self, out: dict, factors, coef) -> None:
+        """Add coef · Π factors to out, its closed groups taken out as atoms."""
+        if len(factors) > MAX_FACTORS:
+            raise Rejected(f"a term of more than {MAX_FACTORS} factors (the checker's limit)")
+        groups = _groups(factors)
+        kept = []
+        for group in groups:
+            if any(not _bound(x) for f in group for x in f[1:]):
+                kept.extend(group)
+            else:
+                coef = self.alg.mul(coef, self.alg.atom(("G", canonical(group))))
+        key = canonical(kept)
+        out[key] = self.alg.add(out[key], coef) if key in out else coef
+        if self.alg.is_zero(out[key]):
+            del out[key]
+        if len(out) > MAX_TERMS:
+            raise Rejected(f"a tensor of more than {MAX_TERMS} terms (the checker's limit)")
+
+    def add(self, a: dict, b: dict, c=1) -> dict:
+        out = dict(a)
+        for key, s in b.items():
+            t = self.alg.add(out[key], s, c) if key in out else self.alg.add(self.alg.const(0), s, c)
+            if self.alg.is_zero(t):
+                out.pop(key, None)
+            else:
+                out[key] = t
+        return out
+
+    def mul(self, a: dict, b: dict) -> dict:
+        out = {}
+        for ka, ca in a.items():
+            shift = 1 + max((x[2] for f in ka for x in f[1:] if _bound(x)), default=-1)
+            for kb, cb in b.items():
+                moved = tuple((f[0], *((x[0], x[1], x[2] + shift) if _bound(x) else x for x in f[1:]))
+                              for f in kb)
+                self.put(out, ka + moved, self.alg.mul(ca, cb))
+        return out
+
+    def scale(self, a: dict, s) -> dict:
+        out = {}
+        for k, c in a.items():
+            self.put(out, k, self.alg.mul(c, s))
+        return out
+
+    def rename(self, a: dict, free: dict, kind: str | None = None) -> dict:
+        """Free index p renamed free[p] (a free name ("f", q) or a bound one); where kind is
+        given, a term that does not read the index bound by the renaming is that index's
+        length (m or d) times itself."""
+        out = {}
+        summed = [v for v in free.values() if _bound(v)]
+        for k, c in a.items():
+            factors = tuple((f[0], *(free.get(x[1], x) if x[0] == "f" else x for x in f[1:])) for f in k)
+            if summed and not any(x in summed for f in factors for x in f[1:]):
+                c = self.alg.mul(c, self.alg.atom(M if kind == "m" else D))
+            self.put(out, factors, c)
+        return out
+
+    def sum(self, a: dict, axes: tuple, p: int) -> dict:
+        free = {q: ("f", q - 1) for q in range(p + 1, len(axes))}
+        free[p] = ("b", axes[p], 10_000)  # a fresh name; canonical() renames it
+        return self.rename(a, free, axes[p])
+
+    def expand(self, a: dict, positions: list) -> dict:
+        return self.rename(a, {k: ("f", p) for k, p in enumerate(positions)})
+
+    def transpose(self, a: dict) -> dict:
+        return self.rename(a, {0: ("f", 1), 1: ("f", 0)})
+
+
+def _groups(factors) -> list:
+    """The factors in groups connected by shared bound indices."""
+    groups: list = []
+    for f in factors:
+        mine = [g for g in groups if any(_bound(x) and any(x in h[1:] for h in g) for x in f[1:])]
+        merged = [f] + [h for g in mine for h in g]
+        groups = [g for g in groups if all(g is not h for h in mine)] + [merged]
+    return groups
+
+
+class Evaluator:
+    """The program's values in normal form."""
+
+    def __init__(self, inputs: list):
+        signs = {n: (1 if d == "positive" else 0) for n, k, d in inputs if k == "scalar"}
+        self.alg = Algebra(set(), signs)
+        self.t = Tensors(self.alg)
+        self.kinds = {n: k for n, k, _ in inputs}
+        self.values: list = []
+
+    def run(self, ops: list) -> None:
+        for i, (op, args, literal, axes) in enumerate(ops):
+            self.values.append(self.step(op, [self.values[j] for j in args],
+                                         [ops[j][3] for j in args], literal, f"program.steps[{i}]"))
+
+    def step(self, op, vals, shapes, literal, where):
+        t, alg = self.t, self.alg
+        if op == "input":
+            kind = self.kinds[literal]
+            if kind == "scalar":
+                return t.scalar(alg.atom(("s", literal)))
+            free = tuple(("f", p) for p in range(len(SHAPES[kind])))
+            return {((literal, *free),): alg.const(1)}
+        if op == "const":
+            return t.scalar(alg.const(literal))
+        if op in ("m", "d"):
+            return t.scalar(alg.atom((op,)))
+        if op == "add":
+            return t.add(*vals)
+        if op == "sub":
+            return t.add(*vals, -1)
+        if op == "neg":
+            return t.add({}, vals[0], -1)
+        if op == "mul":
+            return t.mul(*vals)
+        if op == "div":
+            return t.scale(vals[0], alg.inverse(t.value(vals[1]), where))
+        if op == "pow":
+            if not shapes[0]:
+                return t.scalar(alg.power(t.value(vals[0]), literal[0], where))
+            out = t.scalar(alg.const(1))
+            for _ in range(literal[0]):
+                out = t.mul(out, vals[0])
+            return out
+        if op == "sqrt":
+            return t.scalar(alg.sqrt(t.value(vals[0]), where))
+        if op == "sum":
+            return t.sum(vals[0], shapes[0], literal[0])
+        if op == "expand":
+            return t.expand(vals[0], literal[1])
+        if op == "transpose":
+            return t.transpose(vals[0])
+        if op == "dot":  # Σ_k a[.., k, ..] b[.., k, ..]: both moved to joint axes, k the last
+            (a, b), (ia, ib) = shapes, literal
+            ra, rb = [x for q, x in enumerate(a) if q != ia], [x for q, x in enumerate(b) if q != ib]
+            joint = (*ra, *rb, a[ia])
+            pa = [q if q < ia else (len(joint) - 1 if q == ia else q - 1) for q in range(len(a))]
+            pb = [len(ra) + (q if q < ib else q - 1) if q != ib else len(joint) - 1 for q in range(len(b))]
+            both = t.mul(t.rename(vals[0], {q: ("f", p) for q, p in enumerate(pa)}),
+                         t.rename(vals[1], {q: ("f", p) for q, p in enumerate(pb)}))
+            return t.sum(both, joint, len(joint) - 1)
+        raise Rejected(f"{where}: unknown operation")  # pragma: no cover
+
+
+# ------------------------------------------------------------------ at a concrete (m, d)
+
+def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
+    """The program at batch size m and d features as an ordinary scalar program (the
+    format of program certificates, inputs ["input", name, *indices]); returns (steps,
+    the scalar step of each rank-0 program step, None for the others)."""
+    size = {"m": m, "d": d}
+    steps: list = []
+    consts: dict = {}
+
+    def emit(step) -> int:
+        if len(steps) >= MAX_SCALAR_STEPS:
+            raise Rejected(f"the program at m = {m}, d = {d} has more than {MAX_SCALAR_STEPS} scalar steps")
+        steps.append(step)
+        return len(steps) - 1
+
+    def const(q) -> int:
+        q = Fraction(q)
+        if q not in consts:
+            consts[q] = emit(["const", str(q)])
+        return consts[q]
+
+    def cells(axes):
+        return product(*(range(size[a]) for a in axes))
+
+    def total(parts):
+        out = parts[0]
+        for p in parts[1:]:
+            out = emit(["add", out, p])
+        return out
+
+    kinds = {n: k for n, k, _ in inputs}
+    values: list = []
+    for op, args, literal, axes in ops:
+        vals = [values[j] for j in args]
+        shapes = [ops[j][3] for j in args]
+        out = {}
+        if op == "input":
+            out = {idx: emit(["input", literal, *idx]) for idx in cells(SHAPES[kinds[literal]])}
+        elif op in ("const", "m", "d"):
+            out = {(): const(literal if op == "const" else size[op])}
+        elif op in ("add", "sub", "mul", "div"):
+            for idx in cells(axes):
+                a = vals[0][idx if shapes[0] else ()]
+                b = vals[1][idx if shapes[1] else ()]
+                out[idx] = emit([op, a, b])
+        elif op == "neg":
+            out = {idx: emit(["neg", s]) for idx, s in vals[0].items()}
+        elif op == "pow":
+            k = literal[0]
+            for idx, s in vals[0].items():
+                out[idx] = (const(1) if k == 0 else emit(["pow", s, k]) if k > 0
+                            else emit(["div", const(1), emit(["pow", s, -k])]))
+        elif op == "sqrt":
+            out = {(): emit(["sqrt", vals[0][()]])}
+        elif op == "sum":
+            p = literal[0]
+            for idx in cells(axes):
+                out[idx] = total([vals[0][idx[:p] + (k,) + idx[p:]] for k in range(size[shapes[0][p]])])
+        elif op == "expand":
+            positions = literal[1]
+            out = {idx: vals[0][tuple(idx[p] for p in positions)] for idx in cells(axes)}
+        elif op == "transpose":
+            out = {(i, j): vals[0][(j, i)] for i, j in cells(axes)}
+        elif op == "dot":
+            (a, b), (ia, ib) = shapes, literal
+            na = len(a) - 1
+            for idx in cells(axes):
+                ra, rb = idx[:na], idx[na:]
+                out[idx] = total([emit(["mul", vals[0][ra[:ia] + (k,) + ra[ia:]], vals[1][rb[:ib] + (k,) + rb[ib:]]])
+                                  for k in range(size[a[ia]])])
+        values.append(out)
+    return steps, [v.get(()) if not ops[i][3] else None for i, v in enumerate(values)]
+
+
+# ------------------------------------------------------------------ the certificate
+
+def expected_inputs(variables: list) -> tuple[list, str, str]:
+    """The program inputs the claim's variables give, and the names of its batch size and
+    feature count: every 2-d variable is (batch, features), the batch named by them."""
+    matrices = {tuple(shape) for _, shape, _ in variables if len(shape) == 2}
+    if len(matrices) != 1:
+        raise Rejected("claim.variables: a proof for every d needs one shape (batch, features) of "
+                       "its 2-d variables")
+    (batch, feature), = matrices
+    if type(batch) is not str or type(feature) is not str or batch == feature:
+        raise Rejected("claim.variables: the batch size and feature count must be two size names")
+    out = []
+    for name, shape, domain in variables:
+        kind = {(): "scalar", (batch,): "vector", (feature,): "feature",
+                (batch, feature): "matrix"}.get(tuple(shape))
+        if kind is None or domain == "symmetric":
+            raise Rejected(f"claim.variables: {name} of shape {shape} ({domain}) is outside the "
+                           "every-d fragment")
+        out.append([name, kind, domain if kind == "scalar" else "real"])
+    return out, batch, feature
+
+
+def read_witness(value, inputs: list) -> tuple:
+    witness = keys(value, "witness", {"m", "d", "inputs"})
+    m, d = witness["m"], witness["d"]
+    if type(m) is not int or not 1 <= m <= MAX_WITNESS_M or type(d) is not int or not 1 <= d <= MAX_WITNESS_D:
+        raise Rejected(f"witness: m and d must be integers from 1 to {MAX_WITNESS_M} and {MAX_WITNESS_D}")
+    given = keys(witness["inputs"], "witness.inputs", {n for n, _, _ in inputs})
+    values = {}
+    for name, kind, domain in inputs:
+        path = f"witness.inputs.{name}"
+        v = tensor(given[name], path) if type(given[name]) is list else rational(given[name], path)
+        lengths = [{"m": m, "d": d}[a] for a in SHAPES[kind]]
+        if not _fits(v, lengths):
+            raise Rejected(f"{path}: expected a value of shape {SHAPES[kind]} at m = {m}, d = {d}")
+        if domain == "positive" and v <= 0 or domain == "nonzero" and v == 0:
+            raise Rejected(f"{path}: outside its domain ({domain})")
+        values[name] = v
+    return m, d, values
+
+
+def _fits(v, lengths) -> bool:
+    if not lengths:
+        return type(v) is Fraction
+    return type(v) is list and len(v) == lengths[0] and all(_fits(x, lengths[1:]) for x in v)
+
+
+def check_every_d(doc: dict) -> str:
+    """A proof certificate of method "every-d"; returns what was established."""
+    from .proof import named
+
+    keys(doc, "document", TOP)
+    check_envelope(doc)
+    if doc["kind"] != "proof":
+        raise Rejected("kind: a proof certificate says \"proof\"")
+    claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"})
+    named(claim)
+    if claim["kind"] not in KIND:
+        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
+    expected, batch, feature = expected_inputs(declared(claim["variables"]))
+    keys(doc["fixed"], "fixed", set())  # nothing is fixed: every m and every d
+    program = keys(doc["program"], "program", PROGRAM)
+    if (program["kind"], program["strict"]) != KIND[claim["kind"]]:
+        raise Rejected("program: kind and strict differ from the claim's kind")
+    inputs = read_inputs(program["inputs"])
+    if [list(i) for i in program["inputs"]] != expected:
+        raise Rejected("program.inputs: not the inputs the claim's declared variables give")
+    ops = read_steps(program["steps"], inputs)
+
+    def scalar_step(value, where):
+        if type(value) is not int or not 0 <= value < len(ops) or ops[value][3]:
+            raise Rejected(f"{where}: not the index of a scalar step")
+        return value
+
+    residual = scalar_step(program["residual"], "program.residual")
+    hyps = [scalar_step(h, f"program.hypotheses[{i}]")
+            for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", 64))]
+    if keys(doc["proof"], "proof", {"method"})["method"] != "every-d":
+        raise Rejected("proof.method: this checker reads \"every-d\" here")
+    ev = Evaluator(inputs)
+    ev.run(ops)
+    if not ev.alg.is_zero(ev.t.value(ev.values[residual])):
+        raise Rejected("proof: the residual's normal form is not 0")
+    if claim["kind"] == "strict-inequality":
+        raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
+    m, d, values = read_witness(doc["witness"], inputs)
+    steps, scalars = instantiate(inputs, ops, m, d)
+    facts = [(f"witness: hypothesis {i}", scalars[h], "positive") for i, h in enumerate(hyps)]
+    fixed_program.evaluate(fixed_program.parse_steps(steps, values), facts)
+    said = "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
+    hyp = f"{len(hyps)} hypothes{'is' if len(hyps) == 1 else 'es'} > 0, " if hyps else ""
+    return (f"{claim['id']} proved for every {batch} and every {feature}: residual {said} (assuming "
+            f"{hyp}every step defined; witness at {batch} = {m}, {feature} = {d}; trusting program "
+            f"{sha256_of(program)[:23]})")

@@ -1,0 +1,107 @@
+"""Prove a claim for every batch size m and every feature count d at once (proof method
+"every-d"; docs/claims.md, "Proofs for every m", "Every d").
+
+The claim is traced with m and d symbolic (columns.py); the residual's normal form is
+computed in the tensor algebra of the independent checker (bnproof/checker/every_d.py:
+fully contracted sums are atoms of the every-m scalar algebra, named by a canonical
+form), so that the certificate is what the prover itself decided with, and there is one
+such algebra to trust, the checker's.  Proved when that form is 0, with a witness at a
+small (m, d), after the second reading agrees at several (m, d) (crosscheck.py).
+
+Anything else returns an Attempt that is not proved (or None where the claim's shapes
+are not those of this fragment): the caller then proves the claim at each d of its
+range as before, so a claim outside this fragment keeps its per-d proofs.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..claims.api import Claim
+from . import columns
+from .fragment import OutsideFragment
+from .prove import NOT_PROVED, OUTSIDE, PROVED, Attempt, find_instance
+from .trace import batch_name
+
+PROVED_TEXT = "proved for every m and every d"
+
+
+def applies(claim: Claim) -> tuple[str, str] | None:
+    """(batch size, feature count) of a claim whose shapes this prover reads, else None."""
+    batch = batch_name(claim)
+    if batch is None:
+        return None
+    feature = columns.sizes_of(claim, batch)
+    return None if feature is None else (batch, feature)
+
+
+def attempt(claim: Claim, certify: bool = True) -> Attempt | None:
+    names = applies(claim)
+    if names is None:
+        return None
+    batch, feature = names
+    try:
+        program = columns.program_for(claim, batch, feature)
+    except OutsideFragment as err:
+        return Attempt(OUTSIDE, f"not in the every-d fragment: {err.reason}", {})
+    from ..checker.every_d import Evaluator, read_inputs, read_steps
+    from ..checker.parse import Rejected
+
+    try:
+        inputs = read_inputs(program["inputs"])
+        ops = read_steps(program["steps"], inputs)
+        ev = Evaluator(inputs)
+        ev.run(ops)
+    except Rejected as err:
+        return Attempt(NOT_PROVED, f"not proved for every d: {err}", {}, program)
+    if not ev.alg.is_zero(ev.t.value(ev.values[program["residual"]])):
+        return Attempt(NOT_PROVED, "not proved for every d: the residual's normal form is not 0", {}, program)
+    if claim.kind == "inequality" and claim.strict:
+        return Attempt(NOT_PROVED, "not proved: the residual is ≡ 0, so the strict inequality fails "
+                                   "with equality wherever it is defined", {}, program)
+    proof = {"method": "every-d"}
+    lo = claim.sizes[feature][0]
+    found = find_instance(claim, {feature: lo})
+    if found is None:
+        return Attempt(NOT_PROVED, "not proved: no exact instance at a small m was found where the "
+                                   "hypotheses hold and the residual is defined (the proof could be "
+                                   "vacuous)", {}, program, proof)
+    m, instance = found
+    witness = {"m": m, "d": lo, "inputs": {v.name: _exact(instance[v.name]) for v in claim.variables}}
+    from .crosscheck import gate_every_d
+
+    why = gate_every_d(claim, program, batch, feature, avoid=[instance])
+    if why is not None:
+        return Attempt(NOT_PROVED, f"not proved: {why}", {}, program, proof)
+    result = Attempt(PROVED, PROVED_TEXT, {}, program, proof, witness, normal_form="0",
+                     normal_form_latex="0", equality=claim.kind == "inequality")
+    result.every_d = True  # survivor.summary: one attempt covers every fixed size
+    if certify:
+        from ..certificate.io import CheckerRefused
+
+        try:
+            result.document = build(claim, program, proof, witness)
+        except CheckerRefused as err:
+            return Attempt(NOT_PROVED, f"not proved: {err}", {}, program, proof, witness)
+    return result
+
+
+def build(claim: Claim, program: dict, proof: dict, witness: dict) -> dict:
+    """The sealed certificate, accepted by the independent checker (CheckerRefused if not):
+    the proof certificate of every method, with nothing fixed and a witness at (m, d)."""
+    from .. import __version__
+    from ..certificate.io import FORMAT, VERSION, checked, seal
+    from ..certificate.program import claim_object
+
+    return checked(seal({
+        "format": FORMAT, "version": VERSION, "bnproof_version": __version__, "kind": "proof",
+        "claim": claim_object(claim, 0), "program": program, "fixed": {}, "proof": proof,
+        "witness": {"m": int(witness["m"]), "d": int(witness["d"]), "inputs": witness["inputs"]},
+    }))
+
+
+def _exact(value):
+    value = value.tolist() if hasattr(value, "tolist") else value
+    if isinstance(value, (list, tuple)):
+        return [_exact(v) for v in value]
+    return str(Fraction(value))
