@@ -90,6 +90,10 @@ def proof_difference(claim, doc: dict, where: str) -> str | None:
         from ..symbolic_m.moments_n_prove import bind_difference
 
         return bind_difference(claim, doc, where, second_reading)
+    if type(doc["proof"]) is dict and doc["proof"].get("method") == "every-d":  # every d: own tracer
+        from ..symbolic_m.every_d import bind_difference as every_d_difference
+
+        return every_d_difference(claim, doc, where, second_reading)
     try:
         traced = program_for(claim, doc["fixed"])
     except Exception as err:  # noqa: BLE001 - outside the fragment, or the user's code raised

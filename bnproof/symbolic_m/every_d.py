@@ -105,3 +105,25 @@ def _exact(value):
     if isinstance(value, (list, tuple)):
         return [_exact(v) for v in value]
     return str(Fraction(value))
+
+
+def bind_difference(claim: Claim, doc: dict, where: str, second_reading) -> str | None:
+    """`bnproof check --claim` for a certificate of method "every-d": the program must be
+    the one this tracer gives for the claim, the witness's d in the claim's range, and the
+    second reading must agree at several (m, d); else the first difference, in words."""
+    names = applies(claim)
+    if names is None:
+        return f"{claim.id} in {where} has no every-d program (its shapes are not (), (m,), (d,), (m, d))"
+    batch, feature = names
+    lo, hi = claim.sizes[feature]
+    if not lo <= doc["witness"]["d"] <= hi:
+        return f"the proof's witness is at {feature} = {doc['witness']['d']}, outside {claim.id}'s range {lo}..{hi}"
+    try:
+        traced = columns.program_for(claim, batch, feature)
+    except OutsideFragment as err:
+        return f"{claim.id} in {where} has no every-d program: {err.reason}"
+    if traced != doc["program"]:
+        return f"the program is not the one {where} gives for {claim.id} (a proof of another program)"
+    from .crosscheck import gate_every_d
+
+    return second_reading(lambda: gate_every_d(claim, doc["program"], batch, feature))
