@@ -237,6 +237,10 @@ def _proof(doc: dict, line: str, name: str, path, source):
         from ..render.latex_moments_n import document as moments_document
 
         return moments_document(doc, line + (f"; {why}" if why else ""), name, claim)
+    if doc["proof"].get("method") == "every-d":  # every m and every d: its own program format
+        from ..render.latex_every_d import document as every_d_document
+
+        return every_d_document(doc, line + (f"; {why}" if why else ""), name, claim)
     return document(doc, line + (f"; {why}" if why else ""), name, claim)
 
 
