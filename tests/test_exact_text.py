@@ -64,13 +64,17 @@ def test_two_term_order_as_sympy(a, b, r, text):
     assert exact_text.number(value) == text == sympy.sstr(value.to_sympy())
 
 
-def test_a_square_above_the_trial_bound_is_left_to_sympy():
-    # 32771 is prime and above 2**15: SymPy may not see the square in 3·32771²·65537
-    # through trial division, so exact_text must not guess; s() then asks SymPy.
-    value = surd(0, 1, 3 * 32771 ** 2 * 65537)
-    with pytest.raises(exact_text.Unsupported):
-        exact_text.number(value)
-    assert report.s(value) == sympy.sstr(value.to_sympy())
+def test_a_square_above_the_trial_bound_stays_under_the_root():
+    # 32771 is prime and above 2**15: trial division does not see the square in
+    # 3·32771²·65537, nor does exact_text look further (only by factoring could it):
+    # the composite rest stays under the root whole, still √n exactly, as SymPy
+    # writes it too unless its search beyond the bound happens on 32771
+    n = 3 * 32771 ** 2 * 65537
+    value = surd(0, 1, n)
+    assert exact_text.number(value) == f"sqrt({n})" == sympy.sstr(value.to_sympy())
+    assert report.s(value) == f"sqrt({n})"
+    # a square rest is taken out whole: 2²·(32771·65537)² · 3
+    assert exact_text.number(surd(0, 1, 12 * (32771 * 65537) ** 2)) == f"{2 * 32771 * 65537}*sqrt(3)"
     # one prime above the bound, to the first power, is fully factored: no guess needed
     assert exact_text.number(surd(0, 1, 4 * 65537)) == "2*sqrt(65537)" == sympy.sstr(surd(0, 1, 4 * 65537).to_sympy())
 

@@ -217,26 +217,28 @@ def test_square_roots_reduce_as_by_trial_division():
         n *= rng.choice([1, rng.choice(big), rng.choice(big) ** 2, rng.choice(big) * rng.choice(big),
                          rng.getrandbits(rng.randint(1, 400)) | 1])
         cases.append(n)
+    import flint
+
     for n in cases:
-        want = _trial_division_sqrt(n, et.TRIAL_LIMIT, et._is_prime)
-        if want is None:
-            with pytest.raises(et.Unsupported):
-                et._integer_sqrt(n)
+        want = _trial_division_sqrt(n, et.TRIAL_LIMIT, lambda r: bool(flint.fmpz(r).is_prime()))
+        k, s = et._integer_sqrt(n)
+        if want is None:  # a composite rest above the bound: now left under the root (or a square taken out)
+            assert k * k * s == n and all(s % (p * p) for p in et._small_factors(s)), n
         else:
-            assert et._integer_sqrt(n) == want, n
+            assert (k, s) == want, n
 
 
-def test_a_declined_square_root_is_decided_once(monkeypatch):
-    # a d = 64 gradient has 64 entries over one radicand: one primality test, not 64
+def test_a_square_root_is_reduced_once(monkeypatch):
+    # a d = 64 gradient has 64 entries over one radicand: one reduction, not 64
     from bnproof.render import exact_text as et
 
     calls = []
-    real = et._is_prime
-    monkeypatch.setattr(et, "_is_prime", lambda n: calls.append(n) or real(n))
-    n = 32771 * 32779 * 7  # composite above the bound: SymPy's text is not certain
+    real = et._small_factors
+    monkeypatch.setattr(et, "_small_factors", lambda n: calls.append(n) or real(n))
+    et._integer_sqrt.cache_clear()
+    n = 32771 * 32779 * 7  # composite above the bound: left under the root
     for _ in range(3):
-        with pytest.raises(et.Unsupported):
-            et.sqrt_parts(Fraction(n, 4))
+        assert et.sqrt_parts(Fraction(n, 4)) == (Fraction(1, 2), n)
     assert len(calls) == 1
 
 

@@ -94,8 +94,40 @@ def echelon(rows: list[list[int]], budget: Budget, what: str) -> tuple[list, lis
     return rows[:len(pivots)], pivots
 
 
+# A Mersenne prime: residues fit 61 bits, their products two machine words.
+PRIME = (1 << 61) - 1
+
+
 def rank(rows: list[list[int]], budget: Budget, what: str) -> int:
+    """The exact rank of an integer matrix, by elimination modulo PRIME first.
+    rank mod p <= rank: a k x k minor that is nonzero mod p is a nonzero integer
+    (a minor that is 0 over the integers is 0 mod p).  So when the rank mod p is
+    full (as many as the rows or the columns), it is the rank, and the integers
+    never grow.  Only a deficient rank mod p (a singular matrix, or p dividing
+    every maximal minor) is settled by exact fraction-free elimination."""
+    full = min(len(rows), len(rows[0]) if rows else 0)
+    if rank_mod(rows, PRIME, budget, what) == full:
+        return full
     return len(echelon(rows, budget, what)[1])
+
+
+def rank_mod(rows: list[list[int]], p: int, budget: Budget, what: str) -> int:
+    """The rank of the matrix mod the prime p, by Gaussian elimination over Z/p;
+    each step drops the pivot row and column, so the rows shrink as it goes."""
+    rest, r = [[x % p for x in row] for row in rows], 0
+    while rest and rest[0]:
+        i = next((i for i, row in enumerate(rest) if row[0]), None)
+        if i is None:
+            rest = [row[1:] for row in rest]
+            continue
+        top = rest.pop(i)
+        # a product, a difference and a reduction per entry, on numbers below p^2
+        budget.charge(3 * len(rest) * len(top) * op(2 * p.bit_length()), what)
+        inv = pow(top[0], -1, p)
+        rest = [[(a - f * b) % p for a, b in zip(row[1:], top[1:])] if (f := row[0] * inv % p) else row[1:]
+                for row in rest]
+        r += 1
+    return r
 
 
 def solve(A, b, budget: Budget, what: str) -> list | None:

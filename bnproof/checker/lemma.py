@@ -1,5 +1,5 @@
 """Certificates of Lemma 4.5 with witnesses: each witness is verified against the
-exact instance by multiplication, the ranks by fraction-free elimination, all under
+exact instance by multiplication, the ranks by elimination (algebra.rank), all under
 a work bound computed before any arithmetic; the verdict is recomputed, nothing is
 searched.  The claim's text is a constant here, so it cannot be changed."""
 
@@ -38,8 +38,9 @@ class Batch:
         self.G = gram_int(self.Xt)
         self.s = [sum(col) for col in self.Xt]
         self.Gc = [[self.m * g - a * b for g, b in zip(row, self.s)] for row, a in zip(self.G, self.s)]
-        self.rank = rank(self.G, budget, "the rank of X^T X")
         self.rank_c = rank(self.Gc, budget, "the rank of Xc^T Xc")
+        # Xc = (I - 11^T/m) X, so rank Xc <= rank X <= d: a full rank_c settles rank too
+        self.rank = self.d if self.rank_c == self.d else rank(self.G, budget, "the rank of X^T X")
 
     def xty(self, y) -> list:
         """L X^T y."""

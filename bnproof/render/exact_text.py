@@ -10,13 +10,14 @@ It reproduces SymPy's choices where they show in the text: the order of an
 Add's terms (`as_ordered_terms`: monomials in lexicographic order over the
 names sorted as strings, so w10 comes before w2; numbers by value; the
 "2 - 3*x" special case), the reduction of √n (SymPy factors n only by trial
-division up to 2¹⁵, so a square factor above that can stay inside the root),
-the content that `factor` pulls out, and how a product prints (numerator,
-then "/" and a parenthesised denominator).  Where it cannot be sure of the
-result (an integer it cannot factor as far as SymPy might, a σ(w) with one
-term, which SymPy writes with Abs), it raises Unsupported and the caller
-asks SymPy itself; tests/test_exact_text.py compares the two on many
-instances.  Nothing here parses text.
+division up to 2¹⁵, so a square factor above that can stay inside the root;
+beyond the bound this module decides by a rule of its own, see _integer_sqrt,
+which keeps every text exact), the content that `factor` pulls out, and how a
+product prints (numerator, then "/" and a parenthesised denominator).  Where
+it cannot be sure of SymPy's text (two terms whose order SymPy takes from
+nearly equal floats, a σ(w) with one term, which SymPy writes with Abs), it
+raises Unsupported and the caller asks SymPy itself; tests/test_exact_text.py
+compares the two on many instances.  Nothing here parses text.
 """
 
 from __future__ import annotations
@@ -54,12 +55,6 @@ def rational(q: Fraction) -> str:
 
 # -- square roots ---------------------------------------------------------------
 
-def _is_prime(n: int) -> bool:
-    import flint
-
-    return bool(flint.fmpz(n).is_prime())
-
-
 @lru_cache(maxsize=1)
 def _small_primes() -> tuple[list[int], list[list[int]]]:
     """The primes up to TRIAL_LIMIT and their product tree (leaves first)."""
@@ -95,18 +90,22 @@ def _small_factors(n: int) -> list[int]:
     return sorted(found)
 
 
+@lru_cache(maxsize=256)  # the 64 entries of a d = 64 gradient share one radicand
 def _integer_sqrt(n: int) -> tuple[int, int]:
-    """(k, s) with √n = k√s, s squarefree, exactly as SymPy reduces √n; n > 0."""
-    parts = _reduced_sqrt(n)
-    if parts is None:
-        raise Unsupported(f"√{n}: a factor above {TRIAL_LIMIT} that may hide a square")
-    return parts
+    """(k, s) with √n = k√s, n > 0: the primes up to TRIAL_LIMIT taken out, as
+    SymPy's trial division takes them, and then the rest of n (no prime factor up
+    to the bound) taken out if it is a square, else left under the root whole.
 
-
-@lru_cache(maxsize=256)
-def _reduced_sqrt(n: int) -> tuple[int, int] | None:
-    """_integer_sqrt, or None where it declines: cached too, since the 64 entries of a
-    gradient share one radicand and each refusal costs a primality test."""
+    Where the rest is 1, a square or a prime, s is squarefree: k√s is the reduced
+    form, the one SymPy writes.  A rest that is none of these (a composite above
+    TRIAL_LIMIT², such as the 1700-bit radicands of a 1000 × 64 instance) is not
+    split further, since a square factor there can only be found by factoring it:
+    k√s is still √n exactly, and it is the text SymPy writes unless its own
+    search beyond the bound (its perfect-power test, Pollard's methods for a few
+    steps, a factor cache that depends on what the process factored before)
+    finds a prime above the bound more than once in the rest.  The text is so a function of n alone, and
+    needs no SymPy and no primality test (a prime rest and an unsplit one are
+    written alike)."""
     root = math.isqrt(n)
     if root * root == n:
         return root, 1
@@ -118,13 +117,9 @@ def _reduced_sqrt(n: int) -> tuple[int, int] | None:
             e += 1
         outside *= p ** (e // 2)
         inside *= p ** (e % 2)
-    # What is left has no prime factor up to the bound.  If it is 1 or a prime,
-    # n is fully factored and SymPy's reduction, like this one, is the canonical
-    # k√s; otherwise SymPy may or may not split it, so do not guess.  (A composite
-    # rest with no factor up to the bound exceeds TRIAL_LIMIT²: a division loop that
-    # stops once p² > rest reaches the bound on it too and declines the same n.)
-    if rest > 1 and not _is_prime(rest):
-        return None
+    root = math.isqrt(rest)
+    if root * root == rest:
+        return outside * root, inside
     return outside, inside * rest
 
 
