@@ -14,8 +14,8 @@ from __future__ import annotations
 from ..checker.existential import check_existential, read_existential
 from ..checker.exists_query import query
 from ..checker.parse import Rejected
-from .smtlib import CertificateRejected, stage
 from .smtlib_program import NotExportable
+from .smtlib_terms import CertificateRejected, stage
 
 
 def exists_smt(doc: dict) -> str:

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from ..checker.lemma import CLAIM_ID, HOLDS, NOT_MET, REFUTED, read_lemma
 from ..checker.parse import Rejected
-from .smtlib import CertificateRejected, Smt, conj, disj, literal, plus, stage, times
+from .smtlib_terms import CertificateRejected, Smt, conj, disj, literal, plus, stage, times
 
 
 def _dot(u, v) -> str:

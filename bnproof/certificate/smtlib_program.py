@@ -20,7 +20,7 @@ from ..checker.program import read_program
 from ..checker.variables import declared
 from ..checker.series import BOUNDS
 from ..errors import BnproofError, ExitCode
-from .smtlib import CertificateRejected, Smt, disj, literal, stage, times
+from .smtlib_terms import CertificateRejected, Smt, disj, literal, stage, times
 
 RELATION = {"positive": "(> {} 0)", "negative": "(< {} 0)", "nonpositive": "(<= {} 0)",
             "nonzero": "(not (= {} 0))", "zero": "(= {} 0)"}  # zero: an equality hypothesis

@@ -20,7 +20,7 @@ from fractions import Fraction
 from ..checker.instantiate import MAX_M, instantiate
 from ..errors import BadInput
 from ..checker.proof import read_statement
-from .smtlib import CertificateRejected, Smt, conj, literal, stage
+from .smtlib_terms import CertificateRejected, Smt, conj, literal, stage
 from .smtlib_program import DOMAIN, _define
 
 NEGATION = {"identity": "(not (= {} 0))", "inequality": "(< {} 0)",
