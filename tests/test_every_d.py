@@ -1,0 +1,260 @@
+"""Claims with an (m, d) batch matrix proved for every m AND every d (issue 23, pattern 4):
+the claim traced with d symbolic (symbolic_m/columns.py), fully contracted sums named by
+their canonical form in the checker's tensor algebra (checker/every_d.py, proof method
+"every-d"), the second reading at several (m, d) (symbolic_m/crosscheck.py).
+The near misses are never proved, forged certificates are rejected, and a claim whose code
+is not the same at every d (a branch on d, a particular column) is outside, keeping its
+proofs at each d."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+import bnproof
+from bnproof.checker import Rejected, check_document
+from bnproof.claims import Claim, Var
+from bnproof.claims.api import load_file
+from bnproof.claims.blocks import normalize, stats
+from tests.tamper import domain_dropped, seal
+
+GALLERY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_d.py"
+CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
+TRUE = ("same-activations", "kohler-variance", "mean-squared-distance", "centroid")
+NEAR_MISSES = ("beta-zero", "kohler-unbiased", "distance-once", "centroid-no-m")
+SIZES = {"m": (2, 4), "d": (1, 3)}
+X, W = Var("X", ("m", "d")), Var("w", ("d",))
+
+
+def _attempt(claim):
+    from bnproof.symbolic_m.every_d import attempt
+
+    return attempt(claim)
+
+
+def _document(name):
+    a = _attempt(CLAIMS[name])
+    assert a.proved, a.reason
+    return a.document
+
+
+def _variance(xp, X, w, **_):
+    return stats(xp, X @ w)[1] ** 2
+
+
+# --- the gallery ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", TRUE)
+def test_true_claims_are_proved_for_every_m_and_every_d(name):
+    result = bnproof.prove(CLAIMS[name])
+    assert result.status == "proved" and result.text == "proved for every m and every d", result.text
+    assert result.covered == [{}]
+    doc = _document(name)
+    assert doc["proof"] == {"method": "every-d"} and doc["fixed"] == {}
+    line = check_document(doc)
+    assert "proved for every m and every d: residual = 0" in line
+
+
+@pytest.mark.parametrize("name", NEAR_MISSES)
+def test_near_misses_are_never_proved(name):
+    a = _attempt(CLAIMS[name])
+    assert a.status == "not-proved" and a.document is None
+    assert "normal form is not 0" in a.reason
+    result = bnproof.prove(CLAIMS[name])
+    assert not result.proved and not result.covered
+
+
+@pytest.mark.parametrize("name", NEAR_MISSES)
+def test_near_misses_are_refuted_by_fuzz(name, tmp_path):
+    result = bnproof.fuzz(CLAIMS[name], out_dir=tmp_path, seed=0, max_examples=40, time_budget=60, jax=False)
+    assert result.verdict == "refuted", result
+
+
+def test_observation_4_3_is_proved_for_every_d_with_the_checker_confirming(tmp_path):
+    result = bnproof.prove("observation-4.3", out_dir=tmp_path)
+    assert result.status == "proved" and result.text == "proved for every m and every d"
+    (path,) = result.certificate_paths
+    from bnproof.checker import check_file
+
+    accepted, line = check_file(path)
+    assert accepted and "santurkar2018/observation-4.3 proved for every m and every d" in line
+
+
+def test_the_command_line_checker_accepts_the_certificates(tmp_path):
+    import subprocess
+    import sys
+
+    result = bnproof.prove(CLAIMS["centroid"], out_dir=tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "bnproof.checker", *map(str, result.certificate_paths)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("ACCEPTED"), proc.stdout + proc.stderr
+    assert "proved for every m and every d" in proc.stdout
+
+
+def test_latex_of_an_every_d_proof():
+    text = bnproof.latex(bnproof.prove(CLAIMS["kohler-variance"]))
+    assert "for every batch size and every feature count" in text
+    assert r"\sum_{i,j,p}" in text and "R = 0" in text
+
+
+# --- forged certificates, sealed with a valid digest ------------------------------------------
+
+def _rejected(doc, says):
+    with pytest.raises(Rejected) as err:
+        check_document(seal(doc))
+    assert says in str(err.value), str(err.value)
+
+
+def test_a_certificate_of_a_near_miss_program_is_rejected():
+    doc = _document("centroid")
+    check_document(doc)
+    forged = copy.deepcopy(doc)
+    near = _attempt(CLAIMS["centroid-no-m"]).program  # a valid program whose residual is not 0
+    forged["program"] = near
+    _rejected(forged, "the residual's normal form is not 0")
+
+
+def test_a_certificate_whose_lengths_are_swapped_is_rejected():
+    doc = _document("kohler-variance")
+    check_document(doc)
+    forged = copy.deepcopy(doc)
+    k = next(i for i, s in enumerate(forged["program"]["steps"]) if s[0] == "expand")
+    forged["program"]["steps"][k][2] = ["d" if a == "m" else "m" for a in forged["program"]["steps"][k][2]]
+    _rejected(forged, "expand: not a broadcast")
+
+
+def test_a_certificate_with_an_input_of_another_shape_is_rejected():
+    doc = _document("mean-squared-distance")
+    check_document(doc)
+    forged = copy.deepcopy(doc)
+    forged["program"]["inputs"][0][1] = "vector"  # X read as a batch vector: not the claim's (m, d)
+    _rejected(forged, "program.inputs")
+
+
+def test_a_certificate_at_a_fixed_d_is_rejected():
+    doc = _document("centroid")
+    forged = copy.deepcopy(doc)
+    forged["fixed"] = {"d": 2}
+    _rejected(forged, "fixed: unexpected key")
+
+
+def test_a_vacuous_witness_is_rejected():
+    doc = _document("same-activations")
+    check_document(doc)
+    forged = copy.deepcopy(doc)
+    m, d = forged["witness"]["m"], forged["witness"]["d"]
+    forged["witness"]["inputs"]["X"] = [["1"] * d for _ in range(m)]  # σ² of Xw = 0
+    _rejected(forged, "division by zero")  # σ = 0 at the witness: BN is undefined there
+
+
+def test_a_strict_inequality_is_not_proved_by_a_zero_residual():
+    doc = _document("centroid")
+    forged = copy.deepcopy(doc)
+    forged["claim"]["kind"] = "strict-inequality"
+    forged["program"]["kind"], forged["program"]["strict"] = "inequality", True
+    _rejected(forged, "does not prove a strict inequality")
+
+
+def _bn(xp, z):
+    return normalize(xp, z)[0]
+
+
+SCALE = Claim(id="me/scale-every-d", source="a test", statement=r"\mathrm{BN}(cXw) = \mathrm{BN}(Xw)",
+              kind="identity", variables=(X, W, Var("c", (), "positive")), sizes=SIZES,
+              hypotheses=(lambda xp, X, w, c: _variance(xp, X, w),),
+              residual=lambda xp, X, w, c: xp.sum((_bn(xp, c * (X @ w)) - _bn(xp, X @ w)) ** 2))
+
+
+def test_a_certificate_whose_positive_scalar_lost_its_domain_is_rejected():
+    doc = _attempt(SCALE).document
+    assert "proved for every m and every d" in check_document(doc)
+    _rejected(domain_dropped(doc, "c"), "the residual's normal form is not 0")  # √(c²V) is no longer c√V
+
+
+# --- not the same program at every d: outside, the proofs at each d kept ---------------------
+
+def _branching(xp, X, w):
+    z = X @ w
+    if X.shape[1] >= 2:  # numpy runs one branch at d = 1, the other at d >= 2
+        return xp.sum(z - xp.mean(z))
+    return xp.sum(z - xp.mean(z)) * 2
+
+
+def _caught(xp, X, w):
+    z = X @ w
+    try:
+        if X.shape[1] >= 2:
+            return xp.sum(z)  # false: the claim is true only through the fallback
+    except Exception:
+        pass
+    return xp.sum(z - xp.mean(z))
+
+
+BRANCHING = Claim(id="me/branch-on-d", source="a test", statement=r"\sum (Xw - \overline{Xw}) = 0",
+                  kind="identity", variables=(X, W), sizes=SIZES, residual=_branching)
+CAUGHT = Claim(id="me/caught-branch", source="a test", statement=r"\sum (Xw - \overline{Xw}) = 0",
+               kind="identity", variables=(X, W), sizes=SIZES, residual=_caught)
+COLUMN = Claim(id="me/first-column", source="a test", statement=r"\sum_i (x_{i1} - \bar x_1) = 0",
+               kind="identity", variables=(X,), sizes=SIZES,
+               residual=lambda xp, X: xp.sum(X[:, 0] - xp.mean(X[:, 0])))
+RANGE = Claim(id="me/range-of-d", source="a test", statement=r"\sum_i (x_{i1} - \bar x_1) = 0",
+              kind="identity", variables=(X,), sizes=SIZES,
+              residual=lambda xp, X: sum(xp.sum(X) for _ in range(X.shape[1])) * 0)
+
+
+def test_a_claim_that_branches_on_d_is_outside_and_keeps_its_proofs_at_each_d():
+    a = _attempt(BRANCHING)
+    assert a.status == "outside-fragment" and "comparison of m, d" in a.reason
+    result = bnproof.prove(BRANCHING)
+    assert result.text == "proved for every m at d = 1, 2, 3" and result.covered == [{"d": 1}, {"d": 2}, {"d": 3}]
+
+
+def test_a_caught_refusal_is_still_outside():
+    a = _attempt(CAUGHT)
+    assert a.status == "outside-fragment" and "comparison of m, d" in a.reason
+    assert not bnproof.prove(CAUGHT).proved  # at d >= 2 the per-d trace takes the false branch
+
+
+def test_a_claim_that_reads_a_particular_column_is_outside():
+    a = _attempt(COLUMN)
+    assert a.status == "outside-fragment" and "a particular column" in a.reason
+    assert "every d" not in bnproof.prove(COLUMN).text
+
+
+def test_d_used_as_a_python_integer_is_outside():
+    a = _attempt(RANGE)
+    assert a.status == "outside-fragment" and "Python integer" in a.reason
+
+
+# --- the second reading -----------------------------------------------------------------------
+
+def test_a_wrong_program_is_caught_by_the_second_reading(monkeypatch):
+    """A tracer bug that reads Σ(Xw) as 0 would prove a false claim: the checker accepts the
+    program it is given, so only the claim's own code read at several (m, d) can object."""
+    from bnproof.errors import Disagreement
+    from bnproof.symbolic_m import columns
+
+    claim = Claim(id="me/sum-xw", source="a test", statement=r"\sum Xw = 0", kind="identity",
+                  variables=(X, W), sizes=SIZES, residual=lambda xp, X, w: xp.sum(X @ w))
+    real = columns.program_for
+
+    def misread(claim, batch, feature):
+        program = real(claim, batch, feature)
+        program["steps"].append(["sub", program["residual"], program["residual"]])
+        program["residual"] = len(program["steps"]) - 1
+        return program
+
+    monkeypatch.setattr(columns, "program_for", misread)
+    with pytest.raises(Disagreement):
+        _attempt(claim)
+
+
+def test_the_second_reading_compares_at_several_d():
+    from bnproof.symbolic_m.crosscheck import SIZES_EVERY_D, second_reading_every_d
+
+    assert {d for _, d in SIZES_EVERY_D} == {1, 2, 3, 4}
+    claim = CLAIMS["kohler-variance"]
+    confirmation = second_reading_every_d(claim, _attempt(claim).program, "m", "d")
+    assert confirmation.status == "agrees" and confirmation.compared >= len(SIZES_EVERY_D)
