@@ -94,3 +94,103 @@ def test_prove_line_names_the_claims_batch_size():
     assert result.line().startswith("gallery/every_m_shapes/batch-named-n: proved for every n")
     assert bnproof.prove(_mean_shift("B")).text == "proved for every B"
     assert bnproof.prove(_mean_shift("m")).text == "proved for every m"
+
+
+# ---------------------------------------------------------------- 3a. list: a proof column of its own
+
+def _listing_rows(monkeypatch):
+    from bnproof.cli.listing import with_proofs
+    from bnproof.search import record
+
+    proved = {"status": "proved", "text": "proved for every m", "covered": [{}],
+              "certificates": ["certificates/me/x.proof.json"]}
+    blocked = {"status": "not-proved", "text": "not proved: normal form …", "covered": [], "certificates": [],
+               "blocked_by": "the residual's normal form is not 0"}
+    monkeypatch.setattr(record, "load", lambda *a, **k: {"me/proved": {"proof": proved},
+                                                          "me/blocked": {"proof": blocked}})
+    rows = [{"id": f"me/{name}", "aliases": [name], "source_short": "Me et al. (2026), Lemma 1",
+             "verdict_text": "survived 10760 instances (seed 0); verified exactly for 2 ≤ m ≤ 6"}
+            for name in ("proved", "blocked", "none")]
+    return with_proofs(rows)
+
+
+def test_list_has_a_proof_column_apart_from_the_verdict(monkeypatch):
+    import re
+
+    from bnproof.cli.listing import _lines
+
+    rows = _listing_rows(monkeypatch)
+    assert all(r["verdict_text"].endswith("≤ m ≤ 6") for r in rows)  # the verdict carries no proof
+    plain = _lines(rows, terminal=False, columns=None)
+    assert plain[0].split() == ["claim", "alias", "source", "verdict", "proof"]
+    by_id = {line.split()[0]: line for line in plain[1:]}
+    assert by_id["me/proved"].endswith("≤ m ≤ 6  proved for every m (certificates/me/x.proof.json)")
+    assert by_id["me/blocked"].endswith("≤ m ≤ 6  not-proved (the residual's normal form is not 0)")
+    assert by_id["me/none"].endswith("≤ m ≤ 6  -")
+    # a table on a terminal: the header has the column, and every row keeps to the width
+    for columns in (80, 120, 160):
+        table = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in _lines(rows, terminal=True, columns=columns)]
+        assert all(len(line) <= columns or " " not in line.strip() for line in table), columns
+        assert any(re.search(r"\bproof\b", line) for line in table[:4]), table[:4]
+    # too narrow for a table: each claim a block, the proof on a line of its own
+    blocks = _lines(rows, terminal=False, columns=60)
+    assert all(len(line) <= 60 or " " not in line.strip() for line in blocks)
+    assert "    proof: proved for every m (certificates/me/x.proof.json)" in blocks
+    assert "    proof: not-proved (the residual's normal" in " ".join(blocks)
+    assert sum(line.strip().startswith("proof:") for line in blocks) == 2
+
+
+# ---------------------------------------------------------------- 3b. FuzzResult's witness certificate
+
+# ∀x ∃w: relu(w x) = |x| (w = sign x, or any w with w x = |x|): true, with rational witnesses
+RELU_ABS = Claim("s28/relu-abs", "test", r"\forall x\ \exists w : \mathrm{relu}(w x) = |x|",
+                 lambda xp, x, w: xp.maximum(w * x, 0) - xp.abs(x), (Var("x"),), kind="identity",
+                 exists=(Var("w"),))
+
+
+def test_fuzz_result_carries_the_witness_certificate_of_an_existential_claim(tmp_path):
+    import json
+
+    import bnproof
+
+    kept = bnproof.fuzz(RELU_ABS, seed=0, max_examples=6, time_budget=60, jax=False, prove=False)
+    assert kept.verdict == "survived", kept.reason
+    assert kept.witness_certificate is not None and kept.witness_certificate_path is None
+    doc = json.loads(kept.witness_certificate)
+    assert doc["claim"]["id"] == "s28/relu-abs" and doc["parts"]
+    assert kept.to_json()["witness_certificate"] is None
+    assert kept.to_json()["witness_certificate_check"] == "ACCEPTED (in memory)"
+    written = bnproof.fuzz(RELU_ABS, seed=0, max_examples=6, time_budget=60, jax=False, prove=False,
+                           out_dir=tmp_path)
+    path = written.witness_certificate_path
+    assert path == tmp_path / "s28" / "relu-abs.witnesses.json"
+    assert path.read_text(encoding="ascii") == written.witness_certificate
+    assert bnproof.check(path, claim=RELU_ABS).accepted
+    assert written.to_json()["witness_certificate"] == str(path)
+    # any other verdict has none, and its JSON no such field
+    false = Claim("s28/relu-abs-false", "test", "x", lambda xp, x, w: xp.maximum(w * x, 0) + 1 + xp.abs(x),
+                  (Var("x"),), kind="identity", exists=(Var("w"),))
+    refuted = bnproof.fuzz(false, seed=0, max_examples=6, time_budget=60, jax=False, prove=False)
+    assert refuted.verdict == "refuted" and refuted.witness_certificate is None
+    assert refuted.witness_certificate_path is None and "witness_certificate" not in refuted.to_json()
+
+
+# ---------------------------------------------------------------- 3c. a law in the LaTeX display
+
+def test_fuzz_result_latex_shows_an_expectation_counterexample_as_its_law():
+    """Jupyter's display showed X_support = (…) and X_weights = (…): the law's internal variables."""
+    import bnproof
+
+    claims = {c.id.rsplit("/", 1)[1]: c for c in load_file(EXAMPLES / "every_n_moments.py")}
+    result = bnproof.fuzz(claims["swapped"], seed=0, max_examples=30, time_budget=60, jax=False, prove=False)
+    assert result.refuted, result.reason
+    latex = result._repr_latex_()
+    assert "support" not in latex and "weights" not in latex, latex
+    law = result.counterexample
+    from bnproof.render.laws import points
+
+    for point, p in points(law["X_support"], law["X_weights"]):
+        from bnproof._api.display import fraction_latex
+
+        assert rf"\Pr(X = {fraction_latex(point)}) = {fraction_latex(p)}" in latex, latex
+    assert "batch" in latex  # the other variables as before

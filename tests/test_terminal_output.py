@@ -240,7 +240,7 @@ def test_list_piped_is_plain_with_one_whole_id_a_line(tmp_path):
     assert proc.returncode == 0
     assert not re.search(r"[\u2500-\u257f]|\x1b\[", out)  # no box drawing, no colour
     lines = out.splitlines()
-    assert lines[0].split() == ["claim", "alias", "source", "verdict"]
+    assert lines[0].split() == ["claim", "alias", "source", "verdict", "proof"]
     assert [line.split()[0] for line in lines[1:]] == [r["id"] for r in _rows()]
     # COLUMNS given: the width is kept, each claim a block whose first line is its whole id
     narrow = run("list", cwd=ROOT, columns="40").stdout.decode("utf-8")

@@ -79,10 +79,11 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
         from ..symbolic_m.survivor import unasked
 
         unasked(outcome)
+    witness_path = None
     if outcome.witnesses and out_dir is not None:  # an existential claim's witnesses, for the checker
         from ..search.exists import save_witnesses
 
-        save_witnesses(c, outcome, out_dir)
+        witness_path = save_witnesses(c, outcome, out_dir)
     path = None
     if outcome.refutation is not None and outcome.verdict == search.REFUTED and target is not None:
         try:
@@ -91,7 +92,7 @@ def fuzz(claim, *, seed: int = 0, time_budget: float = 20.0, max_examples: int =
             outcome.verdict, outcome.reason = search.UNDECIDED, (
                 "a counterexample was found and certified, but its certificate could not be "
                 f"written: {target}: {err.strerror or err}")
-    return FuzzResult.of(outcome, path)
+    return FuzzResult.of(outcome, path, witness_path)
 
 
 def _write(path: Path, text: str) -> Path:

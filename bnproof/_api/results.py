@@ -34,7 +34,12 @@ class FuzzResult:
     `bnproof.prove` returns it: proved, proved for part of the range, or not proved
     with what blocked it), or says why none was attempted (status "not-attempted"):
     `to_json()["proof"]` is its object; None only for a result made otherwise.  A
-    result whose claim was refuted or proved is a LaTeX document: `bnproof.latex(result)`."""
+    result whose claim was refuted or proved is a LaTeX document: `bnproof.latex(result)`.
+    An existential claim ("there exist …") that survived with witnesses carries their
+    certificate: `witness_certificate` is its JSON text, already accepted by the
+    independent checker (each witness confirmed exactly at its instance), and
+    `witness_certificate_path` where it was written (None unless fuzz was given out_dir);
+    both None for any other result."""
 
     claim_id: str
     source: str
@@ -56,10 +61,12 @@ class FuzzResult:
     claim: object = field(repr=False, compare=False)
     _outcome: object = field(repr=False, compare=False)
     proof: object = field(default=None, compare=False)
+    witness_certificate: str | None = field(default=None, repr=False)
+    witness_certificate_path: Path | None = None
 
     @classmethod
-    def of(cls, outcome, path: Path | None) -> "FuzzResult":
-        data = _fuzz_json(outcome, path, True)
+    def of(cls, outcome, path: Path | None, witness_path: Path | None = None) -> "FuzzResult":
+        data = _fuzz_json(outcome, path, True, witness_path)
         ref = outcome.refutation if outcome.verdict == "refuted" else None
         return cls(
             claim_id=data["claim"], source=data["source"], statement=data["statement"],
@@ -72,7 +79,9 @@ class FuzzResult:
             certificate=None if ref is None else ref.document,
             certificate_path=path if ref is not None else None,
             certificate_check=data.get("certificate_check"), stopped=data["stopped"],
-            seconds=outcome.seconds, claim=outcome.claim, _outcome=outcome, proof=_proof(outcome))
+            seconds=outcome.seconds, claim=outcome.claim, _outcome=outcome, proof=_proof(outcome),
+            witness_certificate=_witnesses(outcome),
+            witness_certificate_path=witness_path if _witnesses(outcome) is not None else None)
 
     @property
     def refuted(self) -> bool:
@@ -87,7 +96,7 @@ class FuzzResult:
 
     def to_json(self, timings: bool = True) -> dict:
         """This claim's object in the list `bnproof fuzz --json` prints (timings=False: `--no-timings`)."""
-        return _fuzz_json(self._outcome, self.certificate_path, timings)
+        return _fuzz_json(self._outcome, self.certificate_path, timings, self.witness_certificate_path)
 
     def text(self, timings: bool = True) -> str:
         """The report `bnproof fuzz` prints."""
@@ -115,9 +124,15 @@ class FuzzResult:
         if statement is not None:
             rows.append(r"&\text{claim: }\ " + statement)
         if self.refuted:
+            from ..render import laws  # a law as its values and their probabilities, as bnproof.latex shows it
+
             rows.append(r"&\text{exact counterexample:}")
-            for name, value in self.counterexample.items():
-                rows.append(rf"&\quad {display.variable_latex(name)} = {display.value_latex(value)}")
+            for name, value, is_law in laws.grouped(self.claim, self.counterexample):
+                if is_law:
+                    rows += [rf"&\quad \Pr({display.variable_latex(name)} = {display.value_latex(point)}) = "
+                             rf"{display.fraction_latex(p)}" for point, p in value]
+                else:
+                    rows.append(rf"&\quad {display.variable_latex(name)} = {display.value_latex(value)}")
             residual = display.residual_latex(self.certificate)
             if residual is None and self.residual_float is not None:
                 residual = rf"\approx {self.residual_float:.6g}"
@@ -185,12 +200,22 @@ def _residual_text(residual: str, residual_float: float | None, m=math) -> str:
     return f"{m(residual)}{approx}"
 
 
-def _fuzz_json(outcome, path: Path | None, timings: bool) -> dict:
+def _witnesses(outcome) -> str | None:
+    """The witness certificate of an existential claim that survived (search/exists.py)."""
+    text = getattr(outcome, "witnesses", None)
+    return text if text and outcome.verdict == "survived" else None
+
+
+def _fuzz_json(outcome, path: Path | None, timings: bool, witness_path: Path | None = None) -> dict:
     from ..render.fuzz import to_json
 
     out = to_json(outcome, None if path is None else str(path), timings)
     if outcome.verdict == "refuted" and path is None and outcome.refutation is not None:
         out["certificate_check"] = f"ACCEPTED (in memory): {outcome.refutation.established}"
+    if _witnesses(outcome) is not None:  # an existential claim's witnesses, checked
+        where = str(witness_path) if witness_path is not None else None
+        out["witness_certificate"] = where
+        out["witness_certificate_check"] = f"ACCEPTED {where}" if where else "ACCEPTED (in memory)"
     return out
 
 

@@ -32,25 +32,29 @@ def list_claims(
 
 def with_proofs(rows: list[dict]) -> list[dict]:
     """Each row with the proof for every m recorded for it (proofs/verdicts.json, "proof"):
-    `proof` in --json, and the verdict text ends with it: what was proved, with its
-    certificates, or the status of an attempt that proved nothing and what blocked it
-    (its text can hold a whole normal form: too long for a row)."""
+    `proof` in --json, and the table's proof column (proof_cell)."""
     from ..search import record
 
     entries = record.load()
     for row in rows:
-        proof = entries.get(row["id"], {}).get("proof")
-        row["proof"] = proof
-        if proof and proof.get("covered"):
-            where = ", ".join(proof.get("certificates", []))
-            row["verdict_text"] += f"; {proof['text']}" + (f" ({where})" if where else "")
-        elif proof:
-            blocked = proof.get("blocked_by")
-            row["verdict_text"] += f"; proof for every m: {proof['status']}" + (f" ({blocked})" if blocked else "")
+        row["proof"] = entries.get(row["id"], {}).get("proof")
     return rows
 
 
-HEADER = ("claim", "alias", "source", "verdict")
+def proof_cell(proof: dict | None) -> str:
+    """The proof column: what was proved, with its certificates, or the status of an attempt
+    that proved nothing and what blocked it (its text can hold a whole normal form: too long
+    for a row); "" where none was recorded."""
+    if not proof:
+        return ""
+    if proof.get("covered"):
+        where = ", ".join(proof.get("certificates", []))
+        return proof["text"] + (f" ({where})" if where else "")
+    blocked = proof.get("blocked_by")
+    return proof["status"] + (f" ({blocked})" if blocked else "")
+
+
+HEADER = ("claim", "alias", "source", "verdict", "proof")
 # Below this many columns beside the longest id and alias, a table would squeeze the
 # source and verdict to a word a line: each claim gets a block instead.
 ROOM = 40
@@ -85,7 +89,8 @@ def _lines(rows: list[dict], terminal: bool | None = None, columns: int | None =
     terminal = sys.stdout.isatty() if terminal is None else terminal
     if columns is None:
         columns = unicode_math.width() if terminal else _width()
-    cells = [(r["id"], ", ".join(r.get("aliases") or ()), r["source_short"], r["verdict_text"]) for r in rows]
+    cells = [(r["id"], ", ".join(r.get("aliases") or ()), r["source_short"], r["verdict_text"],
+              proof_cell(r.get("proof"))) for r in rows]
     longest = max([len(HEADER[0])] + [len(c[0]) for c in cells])
     aliases = max([len(HEADER[1])] + [len(c[1]) for c in cells])
     if not terminal:
@@ -105,13 +110,15 @@ def _blocks(cells: list[tuple], columns: int) -> list[str]:
     """Each claim as a block: its id (with its aliases where they fit beside it), then
     its source and verdict indented, wrapped to `columns`."""
     lines = []
-    for claim, alias, source, verdict in cells:
+    for claim, alias, source, verdict, proof in cells:
         head = f"{claim}  (alias: {alias})" if alias else claim
         if len(head) <= columns or not alias:
             lines.append(head)
         else:
             lines += [claim, *_indented(f"alias: {alias}", columns)]
         lines += [*_indented(source, columns), *_indented(verdict, columns)]
+        if proof:
+            lines += _indented(f"proof: {proof}", columns)
     return lines
 
 
@@ -124,11 +131,9 @@ def _indented(text: str, columns: int) -> list[str]:
 
 
 def _plain(cells: list[tuple]) -> list[str]:
-    rows = [HEADER, *[tuple(c or "-" if k == 1 else c for k, c in enumerate(r)) for r in cells]]
-    w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(r[1]) for r in rows)
-    w2 = max(len(r[2]) for r in rows)
-    return [f"{a:<{w0}}  {b:<{w1}}  {c:<{w2}}  {d}".rstrip() for a, b, c, d in rows]
+    rows = [HEADER, *[tuple(c or "-" if k in (1, 4) else c for k, c in enumerate(r)) for r in cells]]
+    w0, w1, w2, w3 = (max(len(r[k]) for r in rows) for k in range(4))
+    return [f"{a:<{w0}}  {b:<{w1}}  {c:<{w2}}  {d:<{w3}}  {e}".rstrip() for a, b, c, d, e in rows]
 
 
 def _table(cells: list[tuple], longest: int, aliases: int, columns: int) -> list[str]:
