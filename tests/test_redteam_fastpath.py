@@ -3,7 +3,7 @@ typer must behave exactly as under typer, or hand the command line to typer.
 
 Each command line runs twice in the same directory (recreated in between):
 through bnproof.cli.main (the fast path where it applies) and through
-bnproof.cli.application.main (always typer).  stdout, stderr, the exit code and
+bnproof.cli.entry.main (always typer).  stdout, stderr, the exit code and
 every file left in the directory must be identical."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from bnproof import cli
-from bnproof.cli import application, fast
+from bnproof.cli import fast
+from bnproof.cli.entry import main as typer_main
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTIFICATE = ROOT / "certificates" / "lemma-4.5.json"
@@ -65,7 +66,7 @@ def both(argv, tmp_path, monkeypatch, capsys):
         monkeypatch.delenv(name, raising=False)
     work = tmp_path / "work"
     quick = _run(cli.main, argv, work, monkeypatch, capsys)
-    slow = _run(application.main, argv, work, monkeypatch, capsys)
+    slow = _run(typer_main, argv, work, monkeypatch, capsys)
     assert quick[0] == slow[0], (argv, quick[:3], slow[:3])
     assert quick[1] == slow[1], argv
     assert quick[2] == slow[2], argv
@@ -199,11 +200,11 @@ def test_an_unreadable_path_is_typer_s_error(argv, tmp_path, monkeypatch, capsys
 
 @pytest.mark.parametrize("out", ["dir", ""])
 def test_out_naming_a_directory_is_a_usage_error(out, tmp_path, monkeypatch, capsys):
-    code, _, err, _ = _run(application.main, V + ["--out", out], tmp_path / "work", monkeypatch, capsys)
+    code, _, err, _ = _run(typer_main, V + ["--out", out], tmp_path / "work", monkeypatch, capsys)
     assert code == 3 and "internal error" not in err and err.count("\n") == 1
 
 
 def test_claim_file_that_is_not_python_is_bad_input(tmp_path, monkeypatch, capsys):
-    code, _, err, _ = _run(application.main, ["check", "c.json", "--claim", "bad.json"], tmp_path / "work",
+    code, _, err, _ = _run(typer_main, ["check", "c.json", "--claim", "bad.json"], tmp_path / "work",
                            monkeypatch, capsys)
     assert code == 3 and "internal error" not in err and err.count("\n") == 1

@@ -16,8 +16,7 @@ def main(argv=None) -> None:
 
         command = fast_command(sys.argv[1:] if argv is None else list(argv))
         if command is None:
-            from .application import main as run
-            from . import commands  # noqa: F401  (registration, while Ctrl-C is still ours)
+            from .entry import main as run  # the commands register, while Ctrl-C is still ours
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)

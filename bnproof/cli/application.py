@@ -1,15 +1,14 @@
-"""The typer application and the entry point; each command lives in its own module."""
+"""The typer application every command registers on (each command lives in its own
+module, listed in commands.py; the entry point, above them all, is entry.py)."""
 
 from __future__ import annotations
 
 import copy
-import sys
-from typing import Optional
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from ..errors import EXIT_CODE_HELP, ExitCode
+from ..errors import EXIT_CODE_HELP
 
 EPILOG = "Exit codes:\n\n" + "\n\n".join(EXIT_CODE_HELP.splitlines())
 
@@ -104,26 +103,3 @@ def root(
                                  help="Print the version and exit."),
 ) -> None:
     """Check mathematical claims about batch normalization exactly, independently and at scale."""
-
-
-def _wants_json(argv: Optional[list[str]]) -> bool:
-    args = sys.argv[1:] if argv is None else argv
-    return "--json" in (args[: args.index("--")] if "--" in args else args)
-
-
-def main(argv: Optional[list[str]] = None) -> None:
-    """Entry point: one-line errors with their exit codes, never a traceback
-    (guard.guarded).  Usage errors and exits are typer's own (code 2 for a bad
-    command line)."""
-    from . import commands  # noqa: F401  (registration, here so that any entry point has them)
-    from .guard import guarded
-
-    def run() -> None:
-        try:
-            app(args=argv, prog_name="bnproof")
-        except SystemExit as done:
-            if done.code == ExitCode.INTERRUPTED:  # typer turns Ctrl-C into a silent exit 130
-                typer.echo("interrupted", err=True)
-            raise
-
-    guarded(run, _wants_json(argv))
