@@ -167,9 +167,10 @@ def check_case(proof, inputs, ops, types, signs, residual, hyps, positive, vecto
         raise Rejected(f"{where}.method: must be \"zero\", \"undefined\" or \"nonnegative\"")
 
 
-def settle(program: dict, proof: dict) -> dict | None:
-    """The prover's question: the proof with each case's method "zero" or "undefined" as
-    this checker finds it, or None where a case is neither (the checker judges it again)."""
+def settle(program: dict, proof: dict) -> list | None:
+    """The prover's question, for each case: (its span as this checker reads it, "zero" or
+    "undefined" as this checker finds it, or None for neither); None where a pivot is not
+    one (the checker judges the whole certificate again)."""
     from .roots import sign_facts
     from .symbolic_program import read_inputs
 
@@ -189,12 +190,10 @@ def settle(program: dict, proof: dict) -> dict | None:
             span = span_of(ev.alg, ev.values[q], case["input"], names, "case")
             case_ev, _ = outcome(inputs, ops, types, signs, program["residual"], case["input"], span)
             if case_ev is None:
-                method = "undefined"
-            elif case_ev.alg.is_zero(case_ev.values[program["residual"]]):
-                method = "zero"
+                out.append((span, "undefined"))
             else:
-                return None
-            out.append({**case, "proof": {"method": method}})
+                zero = case_ev.alg.is_zero(case_ev.values[program["residual"]])
+                out.append((span, "zero" if zero else None))
     except Rejected:
         return None
-    return {**proof, "cases": out}
+    return out

@@ -50,19 +50,22 @@ class Budget:
 LAST = {"work": 0}  # the work of the latest search (tests read it)
 
 
-def sos_proof(replay, program: dict, strict: bool, budget: Budget | None = None) -> dict | None:
-    """The "nonnegative" or "sos" proof object, or None; TooLarge past a bound."""
+def sos_proof(replay, program: dict, strict: bool, budget: Budget | None = None,
+              nested: bool = False) -> dict | None:
+    """The "nonnegative" or "sos" proof object, or None; TooLarge past a bound.  nested:
+    (input, span) of the case this replay is (_CaseReplay), whose proof may not have cases
+    of its own."""
     if strict:  # a sum of squares is ≥ 0 only
         return None
     budget = budget or Budget()
     LAST["work"] = 0
     try:
-        return _search(replay, program, budget)
+        return _search(replay, program, budget, nested)
     finally:
         LAST["work"] = budget.used
 
 
-def _search(replay, program, budget):
+def _search(replay, program, budget, nested):
     forms = Forms(program)
     got = SQ.cleared(replay, program, forms)
     if got is None:
@@ -75,7 +78,7 @@ def _search(replay, program, budget):
     ((dexps, dcoef),) = D.to_dict().items()
     kappa = Fraction(int(dcoef.p), int(dcoef.q))
     denominator_atoms = [(fl.atoms[i], e) for i, e in enumerate(dexps) if e]
-    emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa)
+    emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa, nested)
     nonneg = {v for v in P.variables(numerator) if emit.nonnegative(v)}
     found = _decomposed(numerator, nonneg, budget)
     if found is not None:
@@ -281,9 +284,10 @@ def _ldl(p: dict, budget: Budget):
 class _Emitter:
     """Proof steps for the decomposition, from the program's own steps."""
 
-    def __init__(self, replay, program, forms, chosen, denominator_atoms, kappa):
+    def __init__(self, replay, program, forms, chosen, denominator_atoms, kappa, nested):
         from .prove import _Steps
 
+        self.nested = nested
         self.replay, self.program, self.forms = replay, program, forms
         self.chosen, self.denominator_atoms, self.kappa = chosen, denominator_atoms, kappa
         self._Steps = _Steps
@@ -388,12 +392,83 @@ class _Emitter:
         proof = {"method": "nonnegative", "steps": steps.extra, "terms": terms,
                  "denominator": denominator}
         if pivots:
-            from ..checker.sos import settle
-
+            if self.nested:  # a case's own proof has no cases of its own
+                return None
             proof["method"] = "sos"
             proof["cases"] = [{"pivot": p, "input": pivots[p], "proof": {"method": "zero"}}
                               for p in sorted(pivots)]
-            proof = settle(program, proof)
-            if proof is None:
+            if not _cases(program, proof):
                 return None
+        if self.nested:
+            return proof if _replays(_CaseReplay(program, *self.nested), proof) else None
         return proof if replays(program, proof) else None
+
+
+def _replays(replay, proof: dict) -> bool:
+    """prove.replays in a case: residual·Π denominator − Σ terms ≡ 0 there."""
+    from .fragment import NotDefined, OutsideFragment
+
+    try:
+        replay.run(proof["steps"], allow_input=False)
+        alg, values = replay.alg, replay.values
+        lhs = values[replay.residual]
+        for d in proof["denominator"]:
+            lhs = alg.mul(lhs, values[d])
+        rhs = alg.const(0)
+        for term in proof["terms"]:
+            t = alg.const(Fraction(term["coefficient"]))
+            for f in term["factors"]:
+                t = alg.mul(t, values[f])
+            rhs = alg.add(rhs, t)
+        return alg.sub(lhs, rhs).is_zero()
+    except (ValueError, OutsideFragment, NotDefined, TooLarge):
+        return False
+
+
+def _cases(program: dict, proof: dict) -> bool:
+    """Each case's proof: "zero" or "undefined" as the checker finds it, else a
+    "nonnegative" proof found again in the program with the input replaced."""
+    from ..checker.sos import settle
+    from .fragment import NotDefined, OutsideFragment
+
+    settled = settle(program, proof)
+    if settled is None:
+        return False
+    for case, (span, method) in zip(proof["cases"], settled):
+        if method is not None:
+            case["proof"] = {"method": method}
+            continue
+        try:
+            found = sos_proof(_CaseReplay(program, case["input"], span), program, False,
+                              nested=(case["input"], span))
+        except (TooLarge, NotDefined, OutsideFragment, ValueError):
+            return False
+        if found is None or found["method"] != "nonnegative":
+            return False
+        case["proof"] = found
+    return True
+
+
+class _CaseReplay:
+    """The program's values with the vector input `name` read as λ_0·1 + Σ λ_w·w (fresh
+    scalars λ): the case the checker replays the same way (checker/sos.py)."""
+
+    def __new__(cls, program, name, span):
+        from .algebra import Vector
+        from .evaluate import Replay
+
+        class Case(Replay):
+            def _step(self, step):
+                if step[0] != "input" or step[1] != name:
+                    return super()._step(step)
+                alg = self.alg
+                out = Vector({})
+                for j, w in enumerate(span):
+                    lam = alg.var(alg.atom(("in", f"#lambda{j}")))
+                    v = alg.ones() if w == () else Vector({((alg.gen(("in", w)), 1),): alg.const(1)})
+                    out = alg.vec_add(out, alg.vec_scale(v, lam))
+                return out
+
+        case = Case(program)
+        case.residual = program["residual"]
+        return case

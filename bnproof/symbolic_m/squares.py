@@ -50,7 +50,7 @@ class _Flint:
     def back(self, f) -> dict:
         out = {}
         for exps, c in f.to_dict().items():
-            mono = tuple((self.atoms[i], e) for i, e in enumerate(exps) if e)
+            mono = tuple((self.atoms[i], int(e)) for i, e in enumerate(exps) if e)  # not fmpz
             out[mono] = Fraction(int(c.p), int(c.q))
         return out
 

@@ -12,24 +12,31 @@ the proof has a case: q_t ≡ 0 puts v_t in the span of the earlier vectors, and
 residual is proved again with v_t replaced by λ_0·1 + Σ λ_s v_s (fresh λ): there it is
 0, or the claim is undefined (BN divides by σ = 0).
 
-True, proved for every m:
+True, proved for every m (fuzz: survived, with the note "proved for every m"):
 
-* CAUCHY_SCHWARZ: (Σ a∘b)² ≤ Σa²·Σb² for batch vectors a, b (no hypothesis: the case
-  b = 0 is proved apart).
-* COVARIANCE: cov(x, y)² ≤ var(x)·var(y), biased (÷ m) moments.
-* MEAN_SQUARE: (mean y)² ≤ mean(y²).
-* BN_PROJECTION: (Σ BN(y)∘z)² ≤ m·Σz², i.e. ⟨ŷ, z⟩ ≤ √m‖z‖ with ‖ŷ‖² = m, squared.
-* TWO_SQUARES: ((Σy − Σz)² + (Σy∘z)²)/(Σz² + 1) ≥ 0 written out, a sum of two squares
-  over a positive denominator.
-* SAMUELSON is not here: naming one entry y_1 with m symbolic (indexing) is outside
-  the fragment.
+* CAUCHY_SCHWARZ: (Σ a∘b)² ≤ Σa²·Σb² for batch vectors a, b, no hypothesis: the
+  certificate has a case for b = 0 (there the residual is 0).
+* COVARIANCE: cov(x, y)² ≤ var(x)·var(y), biased (÷ m) moments; a case for a constant x.
+* MEAN_SQUARE: (mean y)² ≤ mean(y²): m·Σy² − (Σy)² = m·Σ(y − ȳ)², no case (d = m > 0).
+* BN_EPS_PROJECTION: ⟨BN_ε(y), z⟩² ≤ m·‖z‖² for ε > 0 (‖ŷ_ε‖² = mσ²/(σ² + ε) ≤ m), with
+  no hypothesis on y: a constant batch is a case, where BN_ε(y) = 0 and the residual
+  m·Σz² is proved ≥ 0 on its own.
+* BN_PROJECTION: ⟨ŷ, z⟩² ≤ m·‖z‖² under σ² > 0, the squared form of ⟨ŷ, z⟩ ≤ √m‖z‖
+  (‖ŷ‖² = m); the structural search of nonnegative.py proves it already.
+* TWO_SQUARES: ((Σy − Σz)² + (Σy∘z)²)/(Σz² + 1) ≥ 0 written out: a sum of two squares
+  over a positive denominator, from the exact LDLᵀ.
 
-Near misses, refuted by ``bnproof fuzz``, never proved:
+Samuelson's inequality ((y_1 − μ)² ≤ (m − 1)/m·Σ(y_i − μ)², |ŷ_i| ≤ √(m − 1)) is not
+here: it names one entry y_1 with m symbolic, and indexing an entry is outside the
+fragment.
+
+Near misses, refuted by ``bnproof fuzz``, never proved ("not proved: normal form …, no
+manifestly nonnegative decomposition found"):
 
 * REVERSED: (Σ a∘b)² ≥ Σa²·Σb².
 * FACTOR_TWO: 2·(Σ a∘b)² ≤ Σa²·Σb².
 * UNBIASED_COVARIANCE: Bessel's covariance (÷ (m − 1)) squared against biased variances.
-* BN_PROJECTION_MINUS_ONE: (Σ BN(y)∘z)² ≤ (m − 1)·Σz².
+* BN_EPS_MINUS_ONE and BN_PROJECTION_MINUS_ONE: m − 1 for m (√(m − 1)‖z‖ is no bound).
 
 ``bnproof prove docs/examples/every_m_inequalities.py`` proves the true ones for every m;
 ``bnproof fuzz docs/examples/every_m_inequalities.py`` refutes the near misses.
@@ -40,6 +47,7 @@ from bnproof.claims import Claim, Var
 SOURCE = "bnproof docs, every-m inequalities example"
 A, B = Var("a", ("m",)), Var("b", ("m",))
 X, Y, Z = Var("x", ("m",)), Var("y", ("m",)), Var("z", ("m",))
+EPS = Var("eps", (), "positive")
 SIZES = {"m": (2, 5)}
 
 
@@ -58,9 +66,9 @@ def _cov(xp, x, y, unbiased=False):
     return c / (m - 1) if unbiased else c / m
 
 
-def _bn(xp, y):
+def _bn(xp, y, eps=0):
     mu = xp.mean(y)
-    return (y - mu) / xp.sqrt(xp.mean((y - mu) ** 2))
+    return (y - mu) / xp.sqrt(xp.mean((y - mu) ** 2) + eps)
 
 
 CAUCHY_SCHWARZ = Claim(
@@ -97,6 +105,15 @@ BN_PROJECTION = Claim(
     title="a BN output against any vector",
     kind="inequality", variables=(Y, Z), sizes=SIZES, hypotheses=(_spread,),
     residual=lambda xp, y, z: y.shape[0] * xp.sum(z * z) - xp.sum(_bn(xp, y) * z) ** 2,
+)
+
+BN_EPS_PROJECTION = Claim(
+    id="gallery/every_m_inequalities/bn-eps-projection",
+    source="Cauchy–Schwarz with BN_ε's output, ‖ŷ_ε‖² = mσ²/(σ² + ε) ≤ m",
+    statement=r"\langle \hat y_\varepsilon, z\rangle^2 \le m \,\|z\|^2 \quad (\varepsilon > 0)",
+    title="a BN_ε output against any vector, constant batches included",
+    kind="inequality", variables=(Y, Z, EPS), sizes=SIZES,
+    residual=lambda xp, y, z, eps: y.shape[0] * xp.sum(z * z) - xp.sum(_bn(xp, y, eps) * z) ** 2,
 )
 
 
@@ -138,6 +155,14 @@ UNBIASED_COVARIANCE = Claim(
     residual=lambda xp, x, y: _var(xp, x) * _var(xp, y) - _cov(xp, x, y, unbiased=True) ** 2,
 )
 
+BN_EPS_MINUS_ONE = Claim(
+    id="gallery/every_m_inequalities/bn-eps-minus-one",
+    source=SOURCE + " (near miss: m − 1 for m, with BN_ε)",
+    statement=r"\langle \hat y_\varepsilon, z\rangle^2 \le (m - 1)\,\|z\|^2",
+    kind="inequality", variables=(Y, Z, EPS), sizes=SIZES,
+    residual=lambda xp, y, z, eps: (y.shape[0] - 1) * xp.sum(z * z) - xp.sum(_bn(xp, y, eps) * z) ** 2,
+)
+
 BN_PROJECTION_MINUS_ONE = Claim(
     id="gallery/every_m_inequalities/bn-projection-minus-one",
     source=SOURCE + " (near miss: m − 1 for m)",
@@ -145,3 +170,17 @@ BN_PROJECTION_MINUS_ONE = Claim(
     kind="inequality", variables=(Y, Z), sizes=SIZES, hypotheses=(_spread,),
     residual=lambda xp, y, z: (y.shape[0] - 1) * xp.sum(z * z) - xp.sum(_bn(xp, y) * z) ** 2,
 )
+
+EXPECTED = {
+    "gallery/every_m_inequalities/cauchy-schwarz": "survived",
+    "gallery/every_m_inequalities/covariance": "survived",
+    "gallery/every_m_inequalities/mean-square": "survived",
+    "gallery/every_m_inequalities/bn-projection": "survived",
+    "gallery/every_m_inequalities/bn-eps-projection": "survived",
+    "gallery/every_m_inequalities/two-squares": "survived",
+    "gallery/every_m_inequalities/reversed": "refuted",
+    "gallery/every_m_inequalities/factor-two": "refuted",
+    "gallery/every_m_inequalities/unbiased-covariance": "refuted",
+    "gallery/every_m_inequalities/bn-eps-minus-one": "refuted",
+    "gallery/every_m_inequalities/bn-projection-minus-one": "refuted",
+}
