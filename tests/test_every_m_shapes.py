@@ -43,7 +43,8 @@ def test_true_claims_are_proved_at_every_declared_size_and_the_checker_accepts(n
     attempts = prove_claim(CLAIMS[name])
     assert attempts and all(a.proved for a in attempts), attempts[-1].reason
     if "d" in CLAIMS[name].sizes:
-        assert [a.fixed for a in attempts] == [{"d": 1}, {"d": 2}, {"d": 3}]
+        # [{}]: proved for every d at once (symbolic_m/every_d.py, tests/test_every_d.py)
+        assert [a.fixed for a in attempts] in ([{"d": 1}, {"d": 2}, {"d": 3}], [{}])
     for a in attempts:
         assert "proved for every m" in check_document(a.document)
 

@@ -267,7 +267,12 @@ def test_latex_of_a_prove_result(tmp_path):
 
 
 def test_latex_of_a_proof_at_several_fixed_sizes(tmp_path):
-    text = bnproof.latex(bnproof.prove("observation-4.3"))
+    from bnproof.claims.api import load_file
+
+    # BN of each column is proved at each d (observation-4.3 is now proved for every d at once)
+    gallery = Path(__file__).resolve().parents[1] / "docs" / "examples" / "every_m_shapes.py"
+    (claim,) = [c for c in load_file(gallery) if c.id.endswith("/shift-per-column")]
+    text = bnproof.latex(bnproof.prove(claim))
     assert [line for line in text.splitlines() if line.startswith("\\section")] == [
         "\\section{For every $m$ at $d = 1$}", "\\section{For every $m$ at $d = 2$}",
         "\\section{For every $m$ at $d = 3$}"]

@@ -50,10 +50,12 @@ C = Claim(id="me/by-d", source="a test", statement="\\\\sum (y - \\\\bar y) = 0"
 '''
 
 # True at every d; declared for d in (1, D).
+# 0·w[0]: a particular entry of w, so the claim is proved at each d, never for every d at once
+# (symbolic_m/columns.py): these tests are of the proofs at fixed sizes
 TRUE_D = '''
 C = Claim(id="me/true-d", source="a test", statement="\\\\sum (X w - \\\\bar{X w}) = 0", kind="identity",
           variables=(Var("X", ("m", "d")), Var("w", ("d",))), sizes={"m": (2, 3), "d": (1, D)},
-          residual=lambda xp, X, w: xp.sum(X @ w - xp.mean(X @ w)))
+          residual=lambda xp, X, w: xp.sum(X @ w - xp.mean(X @ w)) + 0 * w[0])
 '''
 
 

@@ -504,6 +504,7 @@ def check_every_d(doc: dict) -> str:
     fixed_program.evaluate(fixed_program.parse_steps(steps, values), facts)
     said = "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
     hyp = f"{len(hyps)} hypothes{'is' if len(hyps) == 1 else 'es'} > 0, " if hyps else ""
-    return (f"{claim['id']} proved for every {batch} and every {feature}: residual {said} (assuming "
-            f"{hyp}every step defined; witness at {batch} = {m}, {feature} = {d}; trusting program "
+    names = "" if (batch, feature) == ("m", "d") else f" (m is {batch}, d is {feature})"
+    return (f"{claim['id']} proved for every m and every d{names}: residual {said} (assuming "
+            f"{hyp}every step defined; witness at m = {m}, d = {d}; trusting program "
             f"{sha256_of(program)[:23]})")
