@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
+from .confirmation import AGREES, DISAGREES, INCONCLUSIVE, Confirmation
 from .errors import Inconclusive, ReadingStop, Refused, Undefined
+from .floats import compare_numpy
 from .program import PIECEWISE, piecewise_steps, program_values
 from .read import OUTSIDE, UNDECIDED, Reading, evaluate, read
 from .session import Session, scope
 from .values import Value, arith, constant, read_sign, text, _SUB
-
-AGREES, DISAGREES, INCONCLUSIVE = "agrees", "disagrees", "inconclusive"
-
-
-@dataclass(frozen=True)
-class Confirmation:
-    status: str  # agrees | disagrees | inconclusive
-    detail: str  # one line
-    compared: int = 0  # confirm_program: instances compared
-    # a float check's inconclusive for want of any float number to compare (the claim's code
-    # raised under floats, or floats overflow along the exact reading's own operations too,
-    # or a decision within rounding of a tie): no evidence either way.  Any other inconclusive
-    # float check saw floats compute a number the exact reading's operations do not explain
-    # the size of: the verdict it was asked about is withheld (floats.py)
-    silent: bool = False
-
 
 def _sign_of_difference(session: Session, a: Value, b) -> int:
     """sign(a − b), proved; raises Undefined/Inconclusive/Refused."""
@@ -106,8 +91,6 @@ def confirm_program(claim, program: dict, instances, everywhere: bool = True) ->
     program's outputs read no such step (a piecewise claim read as a smooth program).
     With everywhere=False (a refutation, which speaks of its own instance only) those two
     rules are not applied: equality at the instances compared is all that is asked."""
-    from .floats import compare_numpy
-
     try:
         steps = program["steps"]
         parts = [("residual", _indices(program["residual"])),

@@ -67,7 +67,7 @@ import numpy as np
 from flint import arb, ctx, fmpq
 
 from . import signs
-from .confirm import AGREES, DISAGREES, INCONCLUSIVE, Confirmation
+from .confirmation import AGREES, DISAGREES, INCONCLUSIVE, Confirmation
 from .instances import array_of
 from .read import Reading, read
 from .values import UNDERFLOW, Value, text

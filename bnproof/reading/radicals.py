@@ -2,8 +2,8 @@
 cancels what is equal: √(p/q) = (s/q)·√p₁·…·√pₖ·√n with p·q = s²·p₁⋯pₖ·n, the pᵢ
 distinct primes below 1000 and n free of them.  Then √6·√2 = 2√3 and
 √75 = 5√3 hold by construction, and a residual that is exactly 0 usually
-expands to 0 without the slower exact zero test (signs.py), which remains the
-judge of everything expansion leaves."""
+expands to 0 without the slower exact zero test (signs.py, which builds on this
+module), which remains the judge of everything expansion leaves."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from math import isqrt
 
 import symengine as se
 
-from . import signs
+from .expressions import is_rational, nodes
 
 SMALL_PRIMES = tuple(p for p in range(2, 1000) if all(p % d for d in range(2, isqrt(p) + 1)))
 MAX_SPLIT_BITS = 4096  # larger radicands are left as they are (splitting is an optimisation)
@@ -52,11 +52,11 @@ def _fraction(x) -> Fraction:
 def normalize(e):
     """e with every power of a rational to a half-integer exponent in normal form."""
     mapping = {}
-    for x in signs.nodes(e):
+    for x in nodes(e):
         if type(x).__name__ != "Pow":
             continue
         base, exponent = x.args
-        if not signs.is_rational(base) or type(exponent).__name__ not in ("Rational", "Half"):
+        if not is_rational(base) or type(exponent).__name__ not in ("Rational", "Half"):
             continue
         p, den = (int(v) for v in exponent.get_num_den())
         q = _fraction(base)

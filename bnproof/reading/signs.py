@@ -22,6 +22,8 @@ import symengine as se
 from flint import arb, ctx, fmpq
 
 from .errors import Inconclusive
+from .expressions import RATIONAL, RATIONAL_TYPES, is_rational, nodes  # noqa: F401 - signs.RATIONAL_TYPES
+from .radicals import normalize
 
 PRECISIONS = (64, 256, 1024, 4096)
 MAX_BITS = 16384  # a nonzero algebraic value whose root bound needs more: inconclusive
@@ -30,36 +32,12 @@ ZERO_TEST_MAX_SIZE = 2000  # SymPy's exact zero test only on values this small (
 MAX_EXPAND_SIZE = 100_000  # symengine expands values of at most this many nodes (as a tree)
 MAX_EXPAND_TERMS = 100_000  # into at most about this many terms
 ZERO_TEST_MAX_RADICALS = 6  # and with at most this many distinct radicals (degree <= 2^6)
-RATIONAL = frozenset({"Integer", "One", "Zero", "NegativeOne", "Rational", "Half"})
-RATIONAL_TYPES = frozenset(type(x) for x in (se.Integer(2), se.Integer(1), se.Integer(0), se.Integer(-1),
-                                             se.Rational(1, 3), se.Rational(1, 2)))
 TRANSCENDENTAL = frozenset({"Exp1", "Pi", "log", "acos", "tanh"})
-
-
-def is_rational(e) -> bool:
-    return type(e) in RATIONAL_TYPES
 
 
 def rational_sign(e) -> int:
     num = int(e.get_num_den()[0]) if type(e).__name__ in ("Rational", "Half") else int(e)
     return (num > 0) - (num < 0)
-
-
-def nodes(e, known=()):
-    """Every distinct subexpression of e, children before parents (iterative); those in
-    `known` (and below them) are left out."""
-    seen, order, stack = set(), [], [(e, False)]
-    while stack:
-        x, done = stack.pop()
-        if done:
-            order.append(x)
-            continue
-        if x in seen or x in known:
-            continue
-        seen.add(x)
-        stack.append((x, True))
-        stack.extend((a, False) for a in x.args if a not in seen and a not in known)
-    return order
 
 
 def words(x) -> int:
@@ -237,8 +215,6 @@ def sign(e, cache: dict | None = None) -> int:
     order = nodes(e)
     size = measure(e)[0]
     if size <= MAX_EXPAND_SIZE and expansion_terms(order) <= MAX_EXPAND_TERMS:
-        from .radicals import normalize
-
         expanded = canonical(normalize(e).expand())  # a sum that cancels exactly is 0 here already
         if is_rational(expanded) and ball(e, PRECISIONS[1]).overlaps(ball(expanded, PRECISIONS[1])):
             return rational_sign(expanded)
