@@ -58,16 +58,12 @@ def test_true_claims_are_proved_for_every_m_and_every_d(name):
 
 
 @pytest.mark.parametrize("name", NEAR_MISSES)
-def test_near_misses_are_never_proved(name):
+def test_near_misses_are_never_proved_and_fuzz_refutes_them(name, tmp_path):
     a = _attempt(CLAIMS[name])
     assert a.status == "not-proved" and a.document is None
     assert "normal form is not 0" in a.reason
     result = bnproof.prove(CLAIMS[name])
     assert not result.proved and not result.covered
-
-
-@pytest.mark.parametrize("name", NEAR_MISSES)
-def test_near_misses_are_refuted_by_fuzz(name, tmp_path):
     result = bnproof.fuzz(CLAIMS[name], out_dir=tmp_path, seed=0, max_examples=40, time_budget=60, jax=False)
     assert result.verdict == "refuted", result
 

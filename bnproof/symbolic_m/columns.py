@@ -74,8 +74,8 @@ class T:
     def T(self):
         if len(self._shape) < 2:
             return self
-        if len(self._shape) != 2:
-            outside("the transpose of an array of more than 2 axes", self._rec)
+        if len(self._shape) != 2 or 1 in self._shape:
+            outside("the transpose of an array of more than 2 axes, or with an axis of length 1", self._rec)
         return self._unit(["transpose", self._i], self._shape[::-1])
 
     def _unit(self, step, shape):

@@ -43,7 +43,7 @@ def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> 
     from . import blocked
 
     covered = [dict(a.fixed) for a in attempts if a.proved]
-    if len(attempts) == 1 and attempts[0].proved and getattr(attempts[0], "every_d", False):
+    if len(attempts) == 1 and attempts[0].proved and (attempts[0].proof or {}).get("method") == "every-d":
         from .every_d import PROVED_TEXT  # one proof, nothing fixed: covered is [{}]
         said = ", with equality (the residual is identically 0)" if attempts[0].equality else ""
         return {"fixed": [{}], "covered": [{}], "certificates": [str(p) for p in paths], "blocked_by": None,
