@@ -50,22 +50,21 @@ class Budget:
 LAST = {"work": 0}  # the work of the latest search (tests read it)
 
 
-def sos_proof(replay, program: dict, strict: bool, budget: Budget | None = None,
-              nested: bool = False) -> dict | None:
-    """The "nonnegative" or "sos" proof object, or None; TooLarge past a bound.  nested:
-    (input, span) of the case this replay is (_CaseReplay), whose proof may not have cases
-    of its own."""
+def sos_proof(replay, program: dict, strict: bool, budget: Budget | None = None) -> dict | None:
+    """The "nonnegative" or "sos" proof object, or None; TooLarge past a bound."""
     if strict:  # a sum of squares is ≥ 0 only
         return None
     budget = budget or Budget()
     LAST["work"] = 0
     try:
-        return _search(replay, program, budget, nested)
+        return _search(replay, program, budget, None)
     finally:
         LAST["work"] = budget.used
 
 
-def _search(replay, program, budget, nested):
+def _search(replay, program, budget: Budget, nested):
+    """nested: (input, span) when replay is that case of the program (_CaseReplay), whose
+    proof may not have cases of its own; None for the program itself."""
     forms = Forms(program)
     got = SQ.cleared(replay, program, forms)
     if got is None:
@@ -78,7 +77,7 @@ def _search(replay, program, budget, nested):
     ((dexps, dcoef),) = D.to_dict().items()
     kappa = Fraction(int(dcoef.p), int(dcoef.q))
     denominator_atoms = [(fl.atoms[i], e) for i, e in enumerate(dexps) if e]
-    emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa, nested)
+    emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa, nested, budget)
     nonneg = {v for v in P.variables(numerator) if emit.nonnegative(v)}
     found = _decomposed(numerator, nonneg, budget)
     if found is not None:
@@ -284,10 +283,10 @@ def _ldl(p: dict, budget: Budget):
 class _Emitter:
     """Proof steps for the decomposition, from the program's own steps."""
 
-    def __init__(self, replay, program, forms, chosen, denominator_atoms, kappa, nested):
+    def __init__(self, replay, program, forms, chosen, denominator_atoms, kappa, nested, budget):
         from .prove import _Steps
 
-        self.nested = nested
+        self.nested, self.budget = nested, budget
         self.replay, self.program, self.forms = replay, program, forms
         self.chosen, self.denominator_atoms, self.kappa = chosen, denominator_atoms, kappa
         self._Steps = _Steps
@@ -397,7 +396,7 @@ class _Emitter:
             proof["method"] = "sos"
             proof["cases"] = [{"pivot": p, "input": pivots[p], "proof": {"method": "zero"}}
                               for p in sorted(pivots)]
-            if not _cases(program, proof):
+            if not _cases(program, proof, self.budget):
                 return None
         if self.nested:
             return proof if _replays(_CaseReplay(program, *self.nested), proof) else None
@@ -425,7 +424,7 @@ def _replays(replay, proof: dict) -> bool:
         return False
 
 
-def _cases(program: dict, proof: dict) -> bool:
+def _cases(program: dict, proof: dict, budget: Budget) -> bool:
     """Each case's proof: "zero" or "undefined" as the checker finds it, else a
     "nonnegative" proof found again in the program with the input replaced."""
     from ..checker.sos import settle
@@ -439,8 +438,8 @@ def _cases(program: dict, proof: dict) -> bool:
             case["proof"] = {"method": method}
             continue
         try:
-            found = sos_proof(_CaseReplay(program, case["input"], span), program, False,
-                              nested=(case["input"], span))
+            found = _search(_CaseReplay(program, case["input"], span), program, budget,
+                            (case["input"], span))
         except (TooLarge, NotDefined, OutsideFragment, ValueError):
             return False
         if found is None or found["method"] != "nonnegative":
