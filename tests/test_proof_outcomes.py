@@ -236,8 +236,9 @@ def test_list_shows_an_attempt_that_proved_nothing(monkeypatch):
     monkeypatch.setattr(record, "load", lambda *a, **k: {"me/x": {"proof": kept}})
     (row,) = with_proofs([{"id": "me/x", "verdict_text": "survived 10 instances (seed 0)"}])
     assert row["proof"] == kept
-    assert row["verdict_text"] == "survived 10 instances (seed 0)"  # the proof has a column of its own
-    assert proof_cell(row["proof"]) == "not-proved (the residual's normal form is not 0)"
+    assert row["verdict_text"] == ("survived 10 instances (seed 0); proof for every m: not-proved "
+                                   "(the residual's normal form is not 0)")
+    assert proof_cell(row["proof"]) == "not-proved (the residual's normal form is not 0)"  # the table's column
 
 
 # ---------------------------------------------------------------- bnproof.latex of what was proved

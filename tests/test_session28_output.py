@@ -98,7 +98,7 @@ def test_prove_line_names_the_claims_batch_size():
 
 # ---------------------------------------------------------------- 3a. list: a proof column of its own
 
-def _listing_rows(monkeypatch):
+def _listing_rows(monkeypatch, in_verdict=False):
     from bnproof.cli.listing import with_proofs
     from bnproof.search import record
 
@@ -111,7 +111,7 @@ def _listing_rows(monkeypatch):
     rows = [{"id": f"me/{name}", "aliases": [name], "source_short": "Me et al. (2026), Lemma 1",
              "verdict_text": "survived 10760 instances (seed 0); verified exactly for 2 ≤ m ≤ 6"}
             for name in ("proved", "blocked", "none")]
-    return with_proofs(rows)
+    return with_proofs(rows, in_verdict=in_verdict)
 
 
 def test_list_has_a_proof_column_apart_from_the_verdict(monkeypatch):
@@ -120,7 +120,7 @@ def test_list_has_a_proof_column_apart_from_the_verdict(monkeypatch):
     from bnproof.cli.listing import _lines
 
     rows = _listing_rows(monkeypatch)
-    assert all(r["verdict_text"].endswith("≤ m ≤ 6") for r in rows)  # the verdict carries no proof
+    assert all(r["verdict_text"].endswith("≤ m ≤ 6") for r in rows)  # the table's verdict carries no proof
     plain = _lines(rows, terminal=False, columns=None)
     assert plain[0].split() == ["claim", "alias", "source", "verdict", "proof"]
     by_id = {line.split()[0]: line for line in plain[1:]}
@@ -138,6 +138,10 @@ def test_list_has_a_proof_column_apart_from_the_verdict(monkeypatch):
     assert "    proof: proved for every m (certificates/me/x.proof.json)" in blocks
     assert "    proof: not-proved (the residual's normal" in " ".join(blocks)
     assert sum(line.strip().startswith("proof:") for line in blocks) == 2
+    # --json keeps its verdict text as it was, the proof object beside it
+    (json_row,) = [r for r in _listing_rows(monkeypatch, in_verdict=True) if r["id"] == "me/proved"]
+    assert json_row["verdict_text"].endswith("≤ m ≤ 6; proved for every m (certificates/me/x.proof.json)")
+    assert json_row["proof"]["status"] == "proved"
 
 
 # ---------------------------------------------------------------- 3b. FuzzResult's witness certificate
@@ -194,3 +198,42 @@ def test_fuzz_result_latex_shows_an_expectation_counterexample_as_its_law():
 
         assert rf"\Pr(X = {fraction_latex(point)}) = {fraction_latex(p)}" in latex, latex
     assert "batch" in latex  # the other variables as before
+
+
+# ---------------------------------------------------------------- 3d. declared symbols in the normal forms
+
+def _shifted(name: str, **more):
+    """mean(y + s) − mean(y) − 2s: its normal form is −s, in whatever s is called."""
+    return Claim(id="s28/shifted", source="t", statement=more.pop("statement", "x"), kind="identity",
+                 variables=(Var("y", ("m",)), Var(name)), sizes={"m": (2, 4)},
+                 residual=lambda xp, y, **s: xp.mean(y + s[name]) - xp.mean(y) - 2 * s[name], **more)
+
+
+def test_prove_normal_forms_use_the_declared_symbols():
+    """`prove` printed "normal form −eps" for ε; the LaTeX proof documents already wrote ε."""
+    import bnproof
+
+    eps = bnproof.prove(_shifted("eps"))
+    assert eps.status == "not-proved"
+    assert eps.normal_form == "−ε" and eps.text == "not proved: normal form −ε", eps.text
+    assert eps.normal_form_latex == r"-\varepsilon"
+    assert "eps" not in str(eps)
+    written = bnproof.prove(_shifted("eps", statement=r"\bar{y + \epsilon} = \bar y + 2\epsilon"))
+    assert written.normal_form == "−ε" and written.normal_form_latex == r"-\epsilon"  # the statement's ε
+    declared = bnproof.prove(_shifted("c", symbols={"c": r"\lambda"}))
+    assert declared.normal_form == "−λ" and declared.normal_form_latex == r"-\lambda"
+    accented = bnproof.prove(_shifted("s", symbols={"s": r"\hat{\sigma}"}))
+    assert accented.normal_form == "−σ\u0302" and accented.normal_form_latex == r"-\hat{\sigma}"
+    # a declared formula is not one symbol: the proof keeps the variable's own name
+    formula = bnproof.prove(_shifted("t", symbols={"t": r"\nabla_{y} L"}))
+    assert formula.normal_form == "−t" and formula.normal_form_latex == "-t"
+    assert bnproof.prove(_shifted("eta")).normal_form == "−η"  # a Greek name, as the documents write it
+
+
+def test_unicode_of_a_declared_symbol():
+    from bnproof.render.unicode_math import greek_name, symbol_text
+
+    assert [symbol_text(s) for s in (r"\varepsilon", r"\epsilon", r"\gamma", "y", "γ", r"\mathbf{w}",
+                                      r"\tilde{x}")] == ["ε", "ε", "γ", "y", "γ", "w", "x\u0303"]
+    assert [symbol_text(s) for s in (r"\nabla_{y_j} L", r"\foo", "ab", r"\hat{\foo}", r"\sqrt{x}")] == [None] * 5
+    assert (greek_name("eps"), greek_name("lam"), greek_name("y"), greek_name("gamma")) == ("ε", "λ", None, "γ")

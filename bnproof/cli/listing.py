@@ -22,7 +22,7 @@ def list_claims(
     from ..claims.api import all_claims
     from ..render import fuzz as render_fuzz
 
-    rows = with_proofs(render_fuzz.listing(all_claims()))
+    rows = with_proofs(render_fuzz.listing(all_claims()), in_verdict=as_json)
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -30,28 +30,31 @@ def list_claims(
         typer.echo(line)
 
 
-def with_proofs(rows: list[dict]) -> list[dict]:
+def with_proofs(rows: list[dict], in_verdict: bool = True) -> list[dict]:
     """Each row with the proof for every m recorded for it (proofs/verdicts.json, "proof"):
-    `proof` in --json, and the table's proof column (proof_cell)."""
+    `proof` in --json, whose verdict text ends with it (in_verdict) as it always has; the
+    table shows it in a column of its own (proof_cell), in_verdict=False."""
     from ..search import record
 
     entries = record.load()
     for row in rows:
         row["proof"] = entries.get(row["id"], {}).get("proof")
+        if in_verdict and row["proof"]:
+            row["verdict_text"] += "; " + proof_cell(row["proof"], in_verdict=True)
     return rows
 
 
-def proof_cell(proof: dict | None) -> str:
+def proof_cell(proof: dict | None, in_verdict: bool = False) -> str:
     """The proof column: what was proved, with its certificates, or the status of an attempt
     that proved nothing and what blocked it (its text can hold a whole normal form: too long
-    for a row); "" where none was recorded."""
+    for a row); "" where none was recorded.  in_verdict: as the verdict text's end says it."""
     if not proof:
         return ""
     if proof.get("covered"):
         where = ", ".join(proof.get("certificates", []))
         return proof["text"] + (f" ({where})" if where else "")
     blocked = proof.get("blocked_by")
-    return proof["status"] + (f" ({blocked})" if blocked else "")
+    return ("proof for every m: " if in_verdict else "") + proof["status"] + (f" ({blocked})" if blocked else "")
 
 
 HEADER = ("claim", "alias", "source", "verdict", "proof")

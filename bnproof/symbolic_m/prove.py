@@ -88,7 +88,7 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
     except TooLarge as err:
         return Attempt(NOT_PROVED, f"not proved: {err}", fixed, program)
     value = replay.values[program["residual"]]
-    text, latex = normal_form_text(replay.alg, value), normal_form_latex(replay.alg, value)
+    text, latex = normal_form_text(replay.alg, value, claim), normal_form_latex(replay.alg, value, claim)
     equality = False
     if value.is_zero():
         if claim.kind == "inequality" and claim.strict:
