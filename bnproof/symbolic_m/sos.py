@@ -26,13 +26,18 @@ from fractions import Fraction
 
 from . import poly as P
 from . import squares as SQ
-from .algebra import TooLarge
+from .algebra import TooLarge, Vector
+from .evaluate import Replay
 from .forms import Forms
 
 MAX_VECTORS = 4  # basis vectors besides ones: 24 orders at most
 MAX_GRAM = 24  # half-degree monomials in one Gram matrix
 MAX_WORK = 400_000  # term products, all strategies together
 ONES = "1"
+
+
+class GramTooLarge(TooLarge):
+    """One Gram matrix past MAX_GRAM: the next reading (another basis order) may fit."""
 
 
 class Budget:
@@ -79,30 +84,35 @@ def _search(replay, program, budget: Budget, nested):
     denominator_atoms = [(fl.atoms[i], e) for i, e in enumerate(dexps) if e]
     emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa, nested, budget)
     nonneg = {v for v in P.variables(numerator) if emit.nonnegative(v)}
-    found = _decomposed(numerator, nonneg, budget)
-    if found is not None:
-        proof = emit.proof(found, [], {})
-        if proof is not None:
-            return proof
+    bound = []  # a Gram matrix past MAX_GRAM in one reading need not be so in the next
+
+    def attempt(p, order, names, more):
+        try:
+            found = _decomposed(p, nonneg | more, budget)
+        except GramTooLarge as err:
+            bound.append(str(err))
+            return None
+        return None if found is None else emit.proof(found, order, names)
+
+    proof = attempt(numerator, [], {}, set())
+    if proof is not None:
+        return proof
     basis = _basis(alg, numerator, program)
-    if basis is None:
-        return None
-    ones, vectors = basis
-    if len(vectors) > MAX_VECTORS:
-        raise TooLarge(f"the sum-of-squares search's Gram basis has {len(vectors)} vectors "
-                       f"(at most {MAX_VECTORS})")
-    for order in itertools.permutations(vectors):
-        order = ([ONES] if ones else []) + list(order)
-        gs = _GramSchmidt(alg, order)
-        substituted = gs.substitute(numerator, budget)
-        if substituted is None:
-            continue
-        found = _decomposed(substituted, nonneg | gs.nonnegative, budget)
-        if found is None:
-            continue
-        proof = emit.proof(found, order, gs.names)
-        if proof is not None:
-            return proof
+    if basis is not None:
+        ones, vectors = basis
+        if len(vectors) > MAX_VECTORS:
+            raise TooLarge(f"the sum-of-squares search's Gram basis has {len(vectors)} vectors "
+                           f"(at most {MAX_VECTORS})")
+        for order in itertools.permutations(vectors):
+            order = ([ONES] if ones else []) + list(order)
+            gs = _GramSchmidt(alg, order)
+            substituted = gs.substitute(numerator, budget)
+            if substituted is not None:
+                proof = attempt(substituted, order, gs.names, gs.nonnegative)
+                if proof is not None:
+                    return proof
+    if bound:
+        raise TooLarge(bound[0])
     return None
 
 
@@ -233,7 +243,7 @@ def _ldl(p: dict, budget: Budget):
     if not half:
         return None
     if len(half) > MAX_GRAM:
-        raise TooLarge(f"the sum-of-squares search's Gram matrix has {len(half)} monomials "
+        raise GramTooLarge(f"the sum-of-squares search's Gram matrix has {len(half)} monomials "
                        f"(at most {MAX_GRAM})")
     n = len(half)
     budget.charge(n * n)
@@ -448,26 +458,23 @@ def _cases(program: dict, proof: dict, budget: Budget) -> bool:
     return True
 
 
-class _CaseReplay:
+class _CaseReplay(Replay):
     """The program's values with the vector input `name` read as λ_0·1 + Σ λ_w·w (fresh
-    scalars λ): the case the checker replays the same way (checker/sos.py)."""
+    scalars λ; w = () the ones vector): the case as the checker replays it (checker/sos.py)."""
 
-    def __new__(cls, program, name, span):
-        from .algebra import Vector
-        from .evaluate import Replay
+    def __init__(self, program: dict, name: str, span: list):
+        self.case = name, span
+        super().__init__(program)
+        self.residual = program["residual"]
 
-        class Case(Replay):
-            def _step(self, step):
-                if step[0] != "input" or step[1] != name:
-                    return super()._step(step)
-                alg = self.alg
-                out = Vector({})
-                for j, w in enumerate(span):
-                    lam = alg.var(alg.atom(("in", f"#lambda{j}")))
-                    v = alg.ones() if w == () else Vector({((alg.gen(("in", w)), 1),): alg.const(1)})
-                    out = alg.vec_add(out, alg.vec_scale(v, lam))
-                return out
-
-        case = Case(program)
-        case.residual = program["residual"]
-        return case
+    def _step(self, step):
+        name, span = self.case
+        if step[0] != "input" or step[1] != name:
+            return super()._step(step)
+        alg = self.alg
+        out = Vector({})
+        for j, w in enumerate(span):
+            lam = alg.var(alg.atom(("in", f"#lambda{j}")))
+            v = alg.ones() if w == () else Vector({((alg.gen(("in", w)), 1),): alg.const(1)})
+            out = alg.vec_add(out, alg.vec_scale(v, lam))
+        return out
