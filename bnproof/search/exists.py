@@ -26,8 +26,9 @@ from ..claims.api import Claim
 from ..claims.exists import NO_WITNESS, OUTSIDE, UNDECIDED, WITNESS, decide_inner, trace
 from ..claims.second_reading import witness_verdict
 from .certify import Refutation
+from .certificate_names import certificate_path
 from .coverage import Coverage
-from .fuzz import BUDGET, REFUTED, SURVIVED, VACUOUS, Outcome, short_error
+from .outcome import BUDGET, REFUTED, SURVIVED, VACUOUS, Outcome, short_error
 from .space import size_grid
 
 SHOWN_WITNESSES = 3
@@ -255,8 +256,6 @@ def _certify_witnesses(claim, state: _State, outcome) -> None:
 
 def witnesses_path(claim: Claim, directory) -> Path:
     """DIR/<claim id>.witnesses.json, beside where its refutation's certificate would be."""
-    from .fuzz import certificate_path
-
     name = certificate_path(claim).relative_to("certificates")
     return Path(directory) / name.with_name(name.name.removesuffix(".json") + ".witnesses.json")
 

@@ -21,11 +21,8 @@ symbolic proof, a residual that blocks) is bounded too.
 from __future__ import annotations
 
 import itertools
-import re
 import time
-from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 
@@ -35,78 +32,16 @@ from ..claims.decide import HOLDS, OUTSIDE, REFUTED, UNDECIDED, decide
 from ..claims.second_reading import instance_verdict
 from ..errors import BadInput, Disagreement
 from . import hypothesis_search
+from .certificate_names import certificate_path, check_apart, check_id, id_problem  # noqa: F401
 from .certify import Judge, Refutation, described
 from .coverage import Coverage
 from .exactify import complexity, exactify, shrink
+from .exists import search as search_exists
+from .outcome import (BUDGET, SURVIVED, VACUOUS, VERDICTS, VERIFIED, Outcome, _sizes_text,  # noqa: F401
+                      short_error)
 from .space import size_grid
 
-SURVIVED, VERIFIED, VACUOUS = "survived", "verified-exactly", "vacuous"
-VERDICTS = (REFUTED, SURVIVED, VERIFIED, VACUOUS, UNDECIDED)
-BUDGET = "time budget"  # Outcome.stopped when the budget cut the run short
 PROOF_SHARE = 0.5  # of the budget, kept for the prover when an identity is to be proved
-
-
-@dataclass
-class Outcome:
-    claim: Claim | None  # None while it crosses from the worker process
-    verdict: str  # one of VERDICTS
-    seed: int
-    seconds: float
-    coverage: Coverage = field(default_factory=Coverage)
-    phases: dict = field(default_factory=dict)  # instances evaluated per search phase
-    refutation: Refutation | None = None
-    first_seconds: float | None = None  # to the first certified violation, before shrinking
-    shrunk_seconds: float | None = None  # to the shrunk counterexample, certified (not yet written out)
-    proved_sizes: list = field(default_factory=list)  # identities proved with symbols
-    proof_grid: list = field(default_factory=list)  # the sizes the prover was to try
-    reason: str | None = None  # why vacuous or undecided
-    stopped: str | None = None  # what cut the run short (BUDGET), if anything
-    undecided_candidates: int = 0  # nominated instances the exact engine could not decide
-    notes: list = field(default_factory=list)  # one line each, e.g. why a size was not proved
-    # the proof for every m of a claim that survived (symbolic_m/survivor.py): its summary once
-    # made, and the attempts the search's process made under its budget (None: none made there)
-    proof: dict | None = None
-    proof_attempts: list | None = None
-    proof_stopped: str | None = None  # why those attempts ended early, if they did
-    # an existential claim that survived: the certificate of its witnesses (JSON text, accepted
-    # by the independent checker; search/exists.py)
-    witnesses: str | None = None
-
-    @property
-    def instances(self) -> int:
-        return self.coverage.total().drawn
-
-    @property
-    def counterexample(self) -> dict | None:
-        return self.refutation.instance if self.refutation else None
-
-    @property
-    def exact_note(self) -> str | None:
-        """Which sizes the identity was proved at, exactly, and no more: every bound is
-        written out ("2 ≤ m ≤ 6", never "m ≤ 6" that reads as m = 1 too), and where the
-        proved sizes leave part of the claim's declared range, that range is named."""
-        if not self.proved_sizes:
-            return None
-        if len(self.proved_sizes) == len(self.proof_grid):  # the whole grid: a product of ranges
-            names = sorted(self.proved_sizes[0])
-            spans = {k: (min(s[k] for s in self.proved_sizes), max(s[k] for s in self.proved_sizes))
-                     for k in names}
-            bounds = ", ".join(_range_text(k, *spans[k]) for k in names)
-            if not bounds:
-                return "verified exactly"
-            declared = self.claim.sizes if self.claim is not None else {}
-            short = [k for k in sorted(declared) if k not in spans or not (
-                spans[k][0] <= declared[k][0] and declared[k][1] <= spans[k][1])]
-            if not short:
-                return f"verified exactly for {bounds}"
-            claim_range = ", ".join(_range_text(k, *declared[k]) for k in sorted(declared))
-            return f"verified exactly for {bounds} only, of {claim_range} declared"
-        names = sorted(self.proved_sizes[0])
-        if len(names) == 1:
-            at = f"{names[0]} = " + ", ".join(str(s[names[0]]) for s in self.proved_sizes)
-        else:
-            at = "; ".join(_sizes_text(s) for s in self.proved_sizes)
-        return f"verified exactly only at {at}"
 
 
 def conclude(coverage: Coverage, refutation: Refutation | None, rejection: str | None,
@@ -171,9 +106,7 @@ def fuzz(claim: Claim, seed: int = 0, max_examples: int = 200, batch: int = 2048
     counterexample (the first at once, then the shrunk one), ("proved",
     sizes), so that a caller that must stop the run loses nothing."""
     if getattr(claim, "exists", ()):  # "for every x there is p": a search of its own
-        from .exists import search
-
-        return search(claim, seed, max_examples, time_budget, sizes, report, use_jax=use_jax)
+        return search_exists(claim, seed, max_examples, time_budget, sizes, report, use_jax=use_jax)
     report = report or (lambda kind, payload: None)
     start = time.monotonic()
     deadline = start + time_budget
@@ -316,15 +249,6 @@ def _prove_at(claim: Claim, sizes: dict) -> tuple[bool, str | None]:
         return False, f"the prover failed: {type(err).__name__}: {err}"
 
 
-def _range_text(name: str, lo: int, hi: int) -> str:
-    """"m = 3", "2 ≤ m ≤ 6": both bounds, always."""
-    return f"{name} = {lo}" if lo == hi else f"{lo} ≤ {name} ≤ {hi}"
-
-
-def _sizes_text(sizes: dict) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in sorted(sizes.items()))
-
-
 def _jax_search(claim: Claim, grid: list[dict], seed: int, batch: int, deadline: float,
                 judge: Judge, coverage: Coverage, report, notes: list):
     """The certified counterexample it found (or None) and the instances it
@@ -426,51 +350,3 @@ def _float_tally(claim: Claim, values: dict, screened, deadline: float) -> tuple
         counted_met += int(m)
         counted_defined += int(d)
     return counted_met, counted_defined
-
-
-def short_error(err: BaseException, limit: int = 300) -> str:
-    """"TypeError: message", cut to `limit` characters (some messages quote a
-    thousand-digit integer)."""
-    text = f"{type(err).__name__}: {err}"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-# The checker's rule for a claim id (one clean line of printable ASCII, no spaces),
-# plus what makes it a safe path under certificates/: parts separated by
-# single slashes, none empty, "." or "..", no backslash.
-CHECKER_ID = re.compile(r"[!-~]{1,100}")
-
-
-def id_problem(claim_id) -> str | None:
-    """Why this id cannot name a certificate (None if it can)."""
-    if not isinstance(claim_id, str) or not CHECKER_ID.fullmatch(claim_id):
-        return "a claim id is 1 to 100 printable ASCII characters without spaces (the certificate's rule)"
-    if "\\" in claim_id or any(part in ("", ".", "..") for part in claim_id.split("/")):
-        return ("a claim id names its certificate file under certificates/: parts separated by single "
-                "slashes, none empty, '.' or '..', and no backslash")
-    return None
-
-
-def check_apart(claims) -> None:
-    """BadInput where two claims' certificate files can have one name: <id>.<size><n>.proof.json
-    of one claim is <id>.proof.json (<id>.json) of a claim named <id>.<size><n>, and the later
-    would overwrite the certificate the earlier's verdict names."""
-    ids = {c.id for c in claims}
-    for cid in sorted(ids):
-        for k, ch in enumerate(cid):
-            if ch == "." and cid[:k] in ids:
-                raise BadInput(f"claims {cid[:k]!r} and {cid!r}: their certificate files can have the "
-                               f"same name ({cid}.proof.json); rename one")
-
-
-def check_id(claim: Claim) -> None:
-    problem = id_problem(claim.id)
-    if problem:
-        where = f" in {claim.path}" if claim.path else ""
-        raise BadInput(f"claim id {claim.id!r}{where} cannot be used: {problem}")
-
-
-def certificate_path(claim: Claim) -> Path:
-    """certificates/<id>.json, relative to the working folder; never outside it."""
-    check_id(claim)
-    return Path("certificates") / f"{claim.id}.json"
