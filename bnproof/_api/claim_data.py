@@ -8,6 +8,7 @@ from __future__ import annotations
 import numbers
 from fractions import Fraction
 
+from ..claims.sizes import size_outside
 from ..errors import BadInput
 from ..instance import parse_number
 
@@ -48,24 +49,6 @@ def claim_instance(claim, data) -> dict:
         if problem:
             raise BadInput(f"{where} gives {problem}")
     return out
-
-
-def size_outside(claim, size: str, n) -> str | None:
-    """"m = 3, outside the sizes claim C declares (m = 2 only)", or None when n is in the
-    claim's declared range: the sizes are part of the statement, so an instance outside
-    them is not an instance of the claim (it would refute what the claim never says)."""
-    declared = claim.sizes.get(size)
-    if declared is None:
-        return f"size {size} = {n}, which claim {claim.id} does not declare"
-    lo, hi = declared
-    if not lo <= n <= hi:
-        return f"{size} = {n}, outside the sizes claim {claim.id} declares ({range_text(size, lo, hi)})"
-    return None
-
-
-def range_text(size: str, lo, hi) -> str:
-    """"m = 2 only", "m from 2 to 6"."""
-    return f"{size} = {lo} only" if lo == hi else f"{size} from {lo} to {hi}"
 
 
 def _array(value, dims: int, where: str) -> tuple[object, tuple[int, ...]]:

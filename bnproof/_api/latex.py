@@ -196,7 +196,7 @@ def _from_document(doc, name: str, path: Path | None = None, source=None, given:
     if doc.get("kind") == "proof":
         return _proof(doc, f"ACCEPTED {name}: {line}", name, path, source)
     if "program" in doc:
-        from ..cli.run_check import sizes_difference
+        from ..claims.sizes import sizes_difference
         from ..render.latex_program import document
 
         claim = _source(doc, source)

@@ -100,7 +100,7 @@ def difference(claims: list, claim_file, doc: dict) -> str | None:
     claim, why = bound_claim(claims, claim_file, doc)
     if why is not None:
         return why
-    from ..cli.run_check import sizes_difference
+    from ..claims.sizes import sizes_difference
 
     for n, part in enumerate(doc["parts"]):
         why = sizes_difference(claim, part["sizes"], f"part {n} is at")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..claims.sizes import sizes_difference
 from ..errors import ExitCode
 from .echo import echo
 
@@ -49,21 +50,6 @@ def difference(claims: list, claim_file: Path, doc: dict) -> str | None:
             return f"the program's {key} differ from those {claim_file} gives"
     if have.get("equalities") != claim_object(claim, len(traced.get("equalities", ()))).get("equalities"):
         return f"the claim's number of equality hypotheses differs from that of {claim_id} in {claim_file}"
-    return None
-
-
-def sizes_difference(claim, sizes, what: str = "the certificate is at") -> str | None:
-    """Why a certificate's sizes are not the claim's, or None: each must lie in the range
-    the claim declares, since the sizes are part of the statement (a refutation at m = 3
-    of a claim that fixes m = 2 refutes a claim nobody made)."""
-    from .._api.claim_data import size_outside
-
-    if not isinstance(sizes, dict):
-        return None  # the checker has read the document: never the case
-    for name in sorted(sizes):
-        problem = size_outside(claim, name, sizes[name])
-        if problem is not None:
-            return f"{what} {problem}"
     return None
 
 
