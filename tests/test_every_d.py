@@ -224,6 +224,16 @@ def test_d_used_as_a_python_integer_is_outside():
     assert a.status == "outside-fragment" and "Python integer" in a.reason
 
 
+def test_a_sum_over_too_many_indices_is_outside_never_guessed():
+    """Σ_i (Xw)_i⁸ is one sum over 8 feature indices: 8! renamings exceed the checker's cap."""
+    claim = Claim(id="me/eighth-power", source="a test", statement=r"\sum_i (Xw)_i^8 = \sum_i (Xw)_i^8",
+                  kind="identity", variables=(X, W), sizes={"m": (2, 3), "d": (1, 2)},
+                  residual=lambda xp, X, w: xp.sum((X @ w) ** 8) - xp.sum((X @ w) ** 4 * (X @ w) ** 4))
+    a = _attempt(claim)
+    assert a.status == "outside-fragment" and "renames" in a.reason and a.document is None
+    assert "every d" not in bnproof.prove(claim).text
+
+
 # --- the second reading -----------------------------------------------------------------------
 
 def test_a_wrong_program_is_caught_by_the_second_reading(monkeypatch):

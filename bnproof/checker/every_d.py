@@ -54,7 +54,7 @@ MAX_POW, MAX_TENSOR_POW, MAX_INPUTS, MAX_CONST_DIGITS = 64, 8, 64, 200
 # renamings tried for one group's canonical form: beyond, the group is rejected (a
 # limit on the checker's work, never a guess)
 MAX_RENAMINGS = 5040
-MAX_WITNESS_M, MAX_WITNESS_D, MAX_SCALAR_STEPS = 32, 16, 400_000
+MAX_WITNESS_M, MAX_WITNESS_D, MAX_SCALAR_STEPS, MAX_CELLS = 32, 16, 400_000, 2_000_000
 M, D = ("m",), ("d",)
 
 
@@ -163,13 +163,16 @@ def _relabel(factors, mapping) -> tuple:
     return tuple(sorted((f[0], *(mapping.get(x, x) for x in f[1:])) for f in factors))
 
 
-def canonical(factors) -> tuple:
+def canonical(factors, charge=None) -> tuple:
     """The least form of these factors over every renaming of their bound indices, each
-    kind ("m", "d") renamed among itself; free indices keep their names."""
+    kind ("m", "d") renamed among itself; free indices keep their names.  charge(units)
+    is told of the renamings tried (the checker's work limit)."""
     kinds = {"m": sorted({x for f in factors for x in f[1:] if _bound(x) and x[1] == "m"}),
              "d": sorted({x for f in factors for x in f[1:] if _bound(x) and x[1] == "d"})}
     if factorial(len(kinds["m"])) * factorial(len(kinds["d"])) > MAX_RENAMINGS:
         raise Rejected(f"a sum over more indices than the checker renames ({MAX_RENAMINGS} renamings)")
+    if charge is not None:
+        charge(factorial(len(kinds["m"])) * factorial(len(kinds["d"])))
     best = None
     for pm in permutations(range(len(kinds["m"]))):
         for pd in permutations(range(len(kinds["d"]))):
@@ -204,8 +207,8 @@ class Tensors:
             if any(not _bound(x) for f in group for x in f[1:]):
                 kept.extend(group)
             else:
-                coef = self.alg.mul(coef, self.alg.atom(("G", canonical(group))))
-        key = canonical(kept)
+                coef = self.alg.mul(coef, self.alg.atom(("G", canonical(group, self.alg.charge))))
+        key = canonical(kept, self.alg.charge)
         out[key] = self.alg.add(out[key], coef) if key in out else coef
         if self.alg.is_zero(out[key]):
             del out[key]
@@ -359,7 +362,15 @@ def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
             consts[q] = emit(["const", str(q)])
         return consts[q]
 
+    visited = [0]
+
     def cells(axes):
+        count = 1
+        for a in axes:
+            count *= size[a]
+        visited[0] += count
+        if visited[0] > MAX_CELLS:
+            raise Rejected(f"the program at m = {m}, d = {d} has more than {MAX_CELLS} entries in all")
         return product(*(range(size[a]) for a in axes))
 
     def total(parts):

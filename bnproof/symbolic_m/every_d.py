@@ -52,8 +52,8 @@ def attempt(claim: Claim, certify: bool = True) -> Attempt | None:
         ops = read_steps(program["steps"], inputs)
         ev = Evaluator(inputs)
         ev.run(ops)
-    except Rejected as err:
-        return Attempt(NOT_PROVED, f"not proved for every d: {err}", {}, program)
+    except Rejected as err:  # beyond the checker's limits (a sum over too many indices): outside
+        return Attempt(OUTSIDE, f"not in the every-d fragment: {err}", {}, program)
     if not ev.alg.is_zero(ev.t.value(ev.values[program["residual"]])):
         return Attempt(NOT_PROVED, "not proved for every d: the residual's normal form is not 0", {}, program)
     if claim.kind == "inequality" and claim.strict:
