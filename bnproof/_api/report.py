@@ -9,18 +9,12 @@ that `fuzz` does not judge.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BadInput
-
-# "Theorem 4.1", "Fact C.2", "Example 3.2", "Lemma 4.5": the numbered label a claim's source names
-_LABEL = re.compile(r"\b(Theorem|Lemma|Proposition|Corollary|Observation|Fact|Remark|Example|Definition|"
-                    r"Claim|Equation|Eq\.|Section|Algorithm|Assumption)\s+\(?([A-Z]?)\.?(\d+(?:\.\d+)*)",
-                    re.I)
-
+from ..render.report_keys import LABEL as _LABEL, verdict_key
 
 @dataclass
 class PaperReport:
@@ -58,22 +52,9 @@ class PaperReport:
 
     def latex(self, columns: int = 1, fragment: bool = False) -> str:
         from ..render.paper_report import latex
+        from .latex import build  # each refuted or proved claim's derivation: `bnproof latex`'s own
 
-        return latex(self, columns, fragment)
-
-
-def verdict_key(result) -> str:
-    """The row of the summary a result falls in: refuted, proved (for every m, at every
-    declared size), proved-partly, verified-exactly, survived, vacuous, undecided."""
-    if result.verdict == "refuted":
-        return "refuted"
-    proof = result.proof
-    status = getattr(proof, "status", None)
-    if status == "proved":
-        return "proved"
-    if status == "proved-partly" and result.verdict != "verified-exactly":
-        return "proved-partly"
-    return result.verdict
+        return latex(self, columns, fragment, document=build)
 
 
 def paper_order(claims: list) -> list:
