@@ -16,6 +16,7 @@ converse is not claimed: a nonzero N says nothing.
 Every polynomial operation is charged against a work bound, every polynomial, vector
 and matrix against a size bound, so a hostile program is rejected, never run forever."""
 
+import math
 from fractions import Fraction
 
 from .algebra import rational_sqrt
@@ -79,15 +80,18 @@ class Algebra:
             return self._times_one(b, bb)
         if len(b) == 1 and b.get(ONE) == 1 and type(b[ONE]) is Fraction:
             return self._times_one(a, ba)
-        out = {}
-        for ma, x in a.items():
-            for mb, y in b.items():
+        # over integers (each factor times the lcm of its denominators), one Fraction per term
+        # of the product at the end: a Fraction's arithmetic reduces by a gcd at every step
+        da, ia = _integral(a)
+        db, ib = _integral(b)
+        acc = {}
+        get = acc.get
+        for ma, x in ia:
+            for mb, y in ib:
                 mono = mono_mul(ma, mb)
-                z = out.get(mono, 0) + x * y
-                if z:
-                    out[mono] = z
-                else:
-                    out.pop(mono, None)
+                acc[mono] = get(mono, 0) + x * y
+        d = da * db
+        out = {mono: Fraction(z, d) for mono, z in acc.items() if z}
         for z in out.values():
             if max(abs(z.numerator), z.denominator).bit_length() > MAX_COEFFICIENT_BITS:
                 raise Rejected(f"a coefficient beyond {MAX_COEFFICIENT_BITS} bits (the checker's limit)")
@@ -394,6 +398,16 @@ class Algebra:
                 raise Rejected("grad: H applied to a vector that depends on the variable, inside "
                                "another H (outside this checker's fragment)")
         return out
+
+
+def _integral(p: dict) -> tuple:
+    """(D, [(monomial, D·c)]): D the lcm of p's denominators, so that every D·c is an integer."""
+    d = 1
+    for x in p.values():
+        den = x.denominator
+        if den != 1 and d % den:
+            d = d * den // math.gcd(d, den)
+    return d, [(mono, x.numerator * (d // x.denominator)) for mono, x in p.items()]
 
 
 def bits(p: dict) -> int:

@@ -3,6 +3,7 @@ a monomial a sorted tuple of (variable, exponent).  Zero is {}."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 ONE: dict = {(): Fraction(1)}
@@ -47,16 +48,39 @@ def scale(p: dict, c) -> dict:
 def mul(p: dict, q: dict) -> dict:
     if len(p) > len(q):
         p, q = q, p
-    out: dict = {}
-    for ma, ca in p.items():
-        for mb, cb in q.items():
+    if len(p) * len(q) < 16:
+        out: dict = {}
+        for ma, ca in p.items():
+            for mb, cb in q.items():
+                mono = mono_mul(ma, mb)
+                s = out.get(mono, 0) + ca * cb
+                if s:
+                    out[mono] = s
+                else:
+                    out.pop(mono, None)
+        return out
+    # over integers: each factor times the lcm of its denominators, one division per term
+    # of the product at the end (a Fraction's arithmetic reduces by a gcd at every step)
+    dp, ip = _integral(p)
+    dq, iq = _integral(q)
+    acc: dict = {}
+    get = acc.get
+    for ma, ca in ip:
+        for mb, cb in iq:
             mono = mono_mul(ma, mb)
-            s = out.get(mono, 0) + ca * cb
-            if s:
-                out[mono] = s
-            else:
-                out.pop(mono, None)
-    return out
+            acc[mono] = get(mono, 0) + ca * cb
+    d = dp * dq
+    return {mono: Fraction(s, d) for mono, s in acc.items() if s}
+
+
+def _integral(p: dict) -> tuple:
+    """(D, [(monomial, D·c)]) with D the lcm of p's denominators: every D·c an integer."""
+    d = 1
+    for c in p.values():
+        den = c.denominator
+        if den != 1 and d % den:
+            d = d * den // math.gcd(d, den)
+    return d, [(mono, c.numerator * (d // c.denominator)) for mono, c in p.items()]
 
 
 def power(p: dict, k: int) -> dict:
@@ -91,6 +115,8 @@ def mono_div(a: tuple, b: tuple) -> tuple:
 
 def divide_monomial(p: dict, mono: tuple, c=1) -> dict:
     c = Fraction(c)
+    if not mono:  # most normal forms have no common monomial factor: the terms stay as they are
+        return dict(p) if c == 1 else {m: x / c for m, x in p.items()}
     return {mono_div(m, mono): x / c for m, x in p.items()}
 
 
