@@ -169,6 +169,26 @@ def test_a_certificate_whose_positive_scalar_lost_its_domain_is_rejected():
     _rejected(domain_dropped(doc, "c"), "the residual's normal form is not 0")  # √(c²V) is no longer c√V
 
 
+def test_check_claim_binds_the_certificate_to_the_claim_file():
+    """`bnproof check --claim`: the program must be the one the claim's code gives (a valid
+    proof of another program under the claim's name is not the claim's proof), and the
+    witness's d within the claim's range."""
+    from bnproof.cli.run_check import proof_difference
+
+    doc = _document("centroid")
+    assert proof_difference(CLAIMS["centroid"], doc, "the gallery") is None
+    trivial = Claim(id="me/trivial", source="a test", statement="0 = 0", kind="identity",
+                    variables=CLAIMS["centroid"].variables, sizes=SIZES,
+                    residual=lambda xp, X, c: xp.sum((X - c) ** 2) - xp.sum((X - c) ** 2))
+    other = copy.deepcopy(doc)
+    other["program"] = _attempt(trivial).program
+    assert "proved for every m and every d" in check_document(seal(other))  # a valid proof, of 0 = 0
+    assert "a proof of another program" in proof_difference(CLAIMS["centroid"], seal(other), "the gallery")
+    far = copy.deepcopy(doc)
+    far["witness"]["d"] = 9
+    assert "outside" in proof_difference(CLAIMS["centroid"], seal(far), "the gallery")
+
+
 # --- not the same program at every d: outside, the proofs at each d kept ---------------------
 
 def _branching(xp, X, w):
