@@ -237,3 +237,59 @@ def test_unicode_of_a_declared_symbol():
                                       r"\tilde{x}")] == ["ε", "ε", "γ", "y", "γ", "w", "x\u0303"]
     assert [symbol_text(s) for s in (r"\nabla_{y_j} L", r"\foo", "ab", r"\hat{\foo}", r"\sqrt{x}")] == [None] * 5
     assert (greek_name("eps"), greek_name("lam"), greek_name("y"), greek_name("gamma")) == ("ε", "λ", None, "γ")
+
+
+# ---------------------------------------------------------------- 1. products over integers
+
+def _naive(p: dict, q: dict) -> dict:
+    from bnproof.symbolic_m.poly import mono_mul
+
+    out: dict = {}
+    for ma, ca in p.items():
+        for mb, cb in q.items():
+            mono = mono_mul(ma, mb)
+            out[mono] = out.get(mono, 0) + ca * cb
+    return {mono: c for mono, c in out.items() if c}
+
+
+def _random_poly(rng, terms: int) -> dict:
+    from fractions import Fraction
+
+    out = {}
+    for _ in range(terms):
+        mono = tuple(sorted({rng.randrange(4): rng.randrange(1, 3) for _ in range(rng.randrange(3))}.items()))
+        out[mono] = Fraction(rng.randrange(-9, 10) or 1, rng.choice([1, 1, 2, 3, 6, 7, 10**20 + 39]))
+    return out
+
+
+def test_products_over_integers_are_the_exact_products():
+    """poly.mul and the checker's pmul multiply over integers (a speed change): the same exact
+    coefficients as Fraction arithmetic, cancellations to 0 dropped, every coefficient a
+    Fraction in lowest terms, the checker's work charge and coefficient limit unchanged."""
+    import random
+    from fractions import Fraction
+
+    import pytest
+
+    from bnproof.checker.parse import Rejected
+    from bnproof.checker.symbolic_length import MAX_COEFFICIENT_BITS, Algebra, bits
+    from bnproof.symbolic_m import poly as P
+
+    rng = random.Random(28)
+    for _ in range(200):
+        p, q = _random_poly(rng, rng.randrange(1, 9)), _random_poly(rng, rng.randrange(1, 9))
+        expected = _naive(p, q)
+        for got in (P.mul(p, q), Algebra(set()).pmul(p, q)):
+            assert got == expected
+            assert all(type(c) is Fraction and c for c in got.values())
+    # (x − y)(x + y) = x² − y²: the cross terms cancel to nothing, over common denominators
+    x, y = ((0, 1),), ((1, 1),)
+    a = {x: Fraction(1, 3), y: Fraction(-1, 6)}
+    b = {x: Fraction(1, 3), y: Fraction(1, 6)}
+    assert P.mul(a, b) == Algebra(set()).pmul(a, b) == {((0, 2),): Fraction(1, 9), ((1, 2),): Fraction(-1, 36)}
+    big = {x: Fraction(2) ** (MAX_COEFFICIENT_BITS // 2 + 8), y: Fraction(1)}
+    checker = Algebra(set())
+    before = checker.work
+    with pytest.raises(Rejected, match="coefficient beyond"):
+        checker.pmul(big, big)
+    assert checker.work - before == 4 * (1 + 2 * bits(big) // 128) + 1
