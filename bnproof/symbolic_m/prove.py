@@ -176,8 +176,14 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
     checked before each attempt: an attempt under way is not interrupted here (a worker
     process is killed for that, search/worker.py).  `on_attempt(attempt)` hears of each."""
     out = []
+    from ..errors import Disagreement
     from .every_d import attempt as every_d  # every m and every d at once, where it proves
-    first = every_d(claim, certify)
+    try:
+        first = every_d(claim, certify)
+    except (KeyboardInterrupt, MemoryError, Disagreement):  # a disagreement is a bug: exit 7
+        raise
+    except Exception:  # noqa: BLE001 - a failure of the every-d attempt is never a proof: the proofs at each d decide
+        first = None
     if first is not None and first.proved:
         if on_attempt is not None:
             on_attempt(first)
