@@ -220,19 +220,31 @@ def _power(p: dict, e: int, budget: Budget) -> dict:
 
 def _decomposed(p: dict, nonneg: set, budget: Budget):
     """[(c, μ, L)] with p = Σ c·μ·L², c > 0, μ a monomial whose odd powers are of variables
-    in nonneg; None if neither the manifest reading nor the LDLᵀ finds one."""
+    in nonneg; None if the manifest reading, one LDLᵀ of p over the monomial all its terms
+    share, and an LDLᵀ for each product μ of nonnegative variables (the terms whose odd
+    powers of them are μ: d_a(1 − ℓ)² + d_b) all fail."""
     if not p:
         return None
     if all(c > 0 and all(e % 2 == 0 or v in nonneg for v, e in mono) for mono, c in p.items()):
         return [(c, mono, P.const(1)) for mono, c in sorted(p.items())]
     common = P.mono_gcd(list(p))
-    if any(e % 2 and v not in nonneg for v, e in common):
+    if not any(e % 2 and v not in nonneg for v, e in common):
+        found = _ldl(P.divide_monomial(p, common), budget)
+        if found is not None:
+            return [(c, common, square) for c, square in found]
+    groups: dict = {}
+    for mono, c in p.items():
+        mu = tuple((v, 1) for v, e in mono if e % 2 and v in nonneg)
+        groups.setdefault(mu, {})[P.mono_div(mono, mu)] = c
+    if len(groups) < 2:
         return None
-    rest = P.divide_monomial(p, common)
-    found = _ldl(rest, budget)
-    if found is None:
-        return None
-    return [(c, common, square) for c, square in found]
+    out = []
+    for mu, part in sorted(groups.items()):
+        found = _ldl(part, budget)
+        if found is None:
+            return None
+        out += [(c, mu, square) for c, square in found]
+    return out
 
 
 def _ldl(p: dict, budget: Budget):

@@ -16,6 +16,10 @@ True, proved for every m (fuzz: survived, with the note "proved for every m"):
 
 * CAUCHY_SCHWARZ: (Σ a∘b)² ≤ Σa²·Σb² for batch vectors a, b, no hypothesis: the
   certificate has a case for b = 0 (there the residual is 0).
+* AM_GM: ⟨a, b⟩ ≤ (‖a‖² + ‖b‖²)/2, i.e. ½‖a‖²(1 − ℓ)² + ½‖b − ℓa‖² with ℓ = ⟨a, b⟩/‖a‖²,
+  and a case for a = 0 where the residual ½‖b‖² is proved ≥ 0 on its own.
+* GRAM_DETERMINANT: the Gram determinant of three batch vectors is ≥ 0 (the product of
+  the three pivots ‖q_1‖²‖q_2‖²‖q_3‖², with a case for each of the first two).
 * COVARIANCE: cov(x, y)² ≤ var(x)·var(y), biased (÷ m) moments; a case for a constant x.
 * MEAN_SQUARE: (mean y)² ≤ mean(y²): m·Σy² − (Σy)² = m·Σ(y − ȳ)², no case (d = m > 0).
 * BN_EPS_PROJECTION: ⟨BN_ε(y), z⟩² ≤ m·‖z‖² for ε > 0 (‖ŷ_ε‖² = mσ²/(σ² + ε) ≤ m), with
@@ -35,6 +39,7 @@ manifestly nonnegative decomposition found"):
 
 * REVERSED: (Σ a∘b)² ≥ Σa²·Σb².
 * FACTOR_TWO: 2·(Σ a∘b)² ≤ Σa²·Σb².
+* AM_GM_QUARTER: ⟨a, b⟩ ≤ (‖a‖² + ‖b‖²)/4 (false at a = b ≠ 0).
 * UNBIASED_COVARIANCE: Bessel's covariance (÷ (m − 1)) squared against biased variances.
 * BN_EPS_MINUS_ONE and BN_PROJECTION_MINUS_ONE: m − 1 for m (√(m − 1)‖z‖ is no bound).
 
@@ -78,6 +83,33 @@ CAUCHY_SCHWARZ = Claim(
     title="Cauchy–Schwarz for batch vectors",
     kind="inequality", variables=(A, B), sizes=SIZES,
     residual=lambda xp, a, b: xp.sum(a * a) * xp.sum(b * b) - xp.sum(a * b) ** 2,
+)
+
+AM_GM = Claim(
+    id="gallery/every_m_inequalities/am-gm",
+    source="the arithmetic–geometric mean inequality for batch vectors",
+    statement=r"\langle a, b\rangle \le \tfrac12 \big(\|a\|^2 + \|b\|^2\big)",
+    title="an inner product is at most the mean of the squared norms",
+    kind="inequality", variables=(A, B), sizes=SIZES,
+    residual=lambda xp, a, b: (xp.sum(a * a) + xp.sum(b * b)) / 2 - xp.sum(a * b),
+)
+
+
+def _gram_determinant(xp, a, b, c):
+    aa, bb, cc = xp.sum(a * a), xp.sum(b * b), xp.sum(c * c)
+    ab, ac, bc = xp.sum(a * b), xp.sum(a * c), xp.sum(b * c)
+    return aa * bb * cc + 2 * ab * bc * ac - aa * bc ** 2 - bb * ac ** 2 - cc * ab ** 2
+
+
+GRAM_DETERMINANT = Claim(
+    id="gallery/every_m_inequalities/gram-determinant",
+    source="Gram's inequality for three vectors",
+    statement=r"\det \begin{pmatrix} \langle a,a\rangle & \langle a,b\rangle & \langle a,c\rangle \\ "
+              r"\langle a,b\rangle & \langle b,b\rangle & \langle b,c\rangle \\ "
+              r"\langle a,c\rangle & \langle b,c\rangle & \langle c,c\rangle \end{pmatrix} \ge 0",
+    title="the Gram determinant of three batch vectors",
+    kind="inequality", variables=(A, B, Var("c", ("m",))), sizes=SIZES,
+    residual=_gram_determinant,
 )
 
 COVARIANCE = Claim(
@@ -147,6 +179,14 @@ FACTOR_TWO = Claim(
     residual=lambda xp, a, b: xp.sum(a * a) * xp.sum(b * b) - 2 * xp.sum(a * b) ** 2,
 )
 
+AM_GM_QUARTER = Claim(
+    id="gallery/every_m_inequalities/am-gm-quarter",
+    source=SOURCE + " (near miss: 1/4 for 1/2)",
+    statement=r"\langle a, b\rangle \le \tfrac14 \big(\|a\|^2 + \|b\|^2\big)",
+    kind="inequality", variables=(A, B), sizes=SIZES,
+    residual=lambda xp, a, b: (xp.sum(a * a) + xp.sum(b * b)) / 4 - xp.sum(a * b),
+)
+
 UNBIASED_COVARIANCE = Claim(
     id="gallery/every_m_inequalities/unbiased-covariance",
     source=SOURCE + " (near miss: Bessel's covariance against biased variances)",
@@ -173,6 +213,8 @@ BN_PROJECTION_MINUS_ONE = Claim(
 
 EXPECTED = {
     "gallery/every_m_inequalities/cauchy-schwarz": "survived",
+    "gallery/every_m_inequalities/am-gm": "survived",
+    "gallery/every_m_inequalities/gram-determinant": "survived",
     "gallery/every_m_inequalities/covariance": "survived",
     "gallery/every_m_inequalities/mean-square": "survived",
     "gallery/every_m_inequalities/bn-projection": "survived",
@@ -180,6 +222,7 @@ EXPECTED = {
     "gallery/every_m_inequalities/two-squares": "survived",
     "gallery/every_m_inequalities/reversed": "refuted",
     "gallery/every_m_inequalities/factor-two": "refuted",
+    "gallery/every_m_inequalities/am-gm-quarter": "refuted",
     "gallery/every_m_inequalities/unbiased-covariance": "refuted",
     "gallery/every_m_inequalities/bn-eps-minus-one": "refuted",
     "gallery/every_m_inequalities/bn-projection-minus-one": "refuted",
