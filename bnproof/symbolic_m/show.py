@@ -17,7 +17,7 @@ def names_of(claim) -> dict:
     that is one symbol (\\varepsilon, \\hat{y}), as the proof document writes it
     (render/latex_proof.symbols_of); a formula such as \\nabla_{y_j} L stays the name.  Where
     none is declared, _input writes a Greek name as its letter (eps: ε)."""
-    from ..render.unicode_math import symbol_text
+    from ..claims.symbols import symbol_text
 
     out = {}
     for name, latex in dict(getattr(claim, "symbols", None) or {}).items():
@@ -30,7 +30,7 @@ def names_of(claim) -> dict:
 
 
 def _input(name: str, latex: bool, names: dict | None = None) -> str:
-    from ..render.unicode_math import NAME_ALIASES, greek_name
+    from ..claims.symbols import NAME_ALIASES, greek_name
 
     base, _, rest = name.partition(":")
     declared = (names or {}).get(base)
