@@ -34,11 +34,11 @@ def _gallery():
 
 
 G = _gallery()
-TRUE = ["CAUCHY_SCHWARZ", "AM_GM", "GRAM_DETERMINANT", "COVARIANCE", "MEAN_SQUARE", "BN_EPS_PROJECTION", "TWO_SQUARES"]
+TRUE = ["CAUCHY_SCHWARZ", "AM_GM", "GRAM_DETERMINANT", "COVARIANCE", "REGRESSION", "MEAN_SQUARE", "BN_EPS_PROJECTION", "TWO_SQUARES"]
 # each near miss beside the true claim it misses: the pair fails unless the search proves
 # the one and not the other
 NEAR = {"REVERSED": "CAUCHY_SCHWARZ", "FACTOR_TWO": "CAUCHY_SCHWARZ", "AM_GM_QUARTER": "AM_GM",
-        "UNBIASED_COVARIANCE": "COVARIANCE", "BN_EPS_MINUS_ONE": "BN_EPS_PROJECTION"}
+        "UNBIASED_COVARIANCE": "COVARIANCE", "REGRESSION_HALF": "REGRESSION", "BN_EPS_MINUS_ONE": "BN_EPS_PROJECTION"}
 
 _PROOFS: dict = {}
 
@@ -166,6 +166,31 @@ def test_a_constant_batch_under_bn_eps_is_its_own_case():
         proof["cases"][0]["proof"] = {"method": "zero"}
     with pytest.raises(Rejected, match="in this case is not 0"):
         check_document(_forge("BN_EPS_PROJECTION", zero))
+
+
+def test_a_case_outside_the_claim_is_undefined_there():
+    # x = λ·1: the claim divides by var(x) = 0, so no instance of the case is in it
+    (case,) = proved("REGRESSION").proof["cases"]
+    assert case["input"] == "x" and case["proof"] == {"method": "undefined"}
+
+    def zero(proof):
+        proof["cases"][0]["proof"] = {"method": "zero"}
+    with pytest.raises(Rejected, match="undefined in this case"):
+        check_document(_forge("REGRESSION", zero))
+
+
+def test_a_case_may_not_have_cases_of_its_own():
+    def nested(proof):  # a case's proof that is itself "sos": cases within cases are refused
+        proof["cases"][0]["proof"] = copy.deepcopy(proof)
+    with pytest.raises(Rejected, match="must be \"zero\", \"undefined\" or \"nonnegative\""):
+        check_document(_forge("CAUCHY_SCHWARZ", nested))
+
+
+def test_too_many_cases_are_refused():
+    def many(proof):
+        proof["cases"] = proof["cases"] * 9
+    with pytest.raises(Rejected, match="proof.cases"):
+        check_document(_forge("CAUCHY_SCHWARZ", many))
 
 
 def test_a_case_said_undefined_where_the_program_is_defined_is_rejected():

@@ -21,6 +21,9 @@ True, proved for every m (fuzz: survived, with the note "proved for every m"):
 * GRAM_DETERMINANT: the Gram determinant of three batch vectors is ≥ 0 (the product of
   the three pivots ‖q_1‖²‖q_2‖²‖q_3‖², with a case for each of the first two).
 * COVARIANCE: cov(x, y)² ≤ var(x)·var(y), biased (÷ m) moments; a case for a constant x.
+* REGRESSION: cov(x, y)²/var(x) ≤ var(y), the variance a least-squares line explains is
+  at most the variance; the case of a constant x is outside the claim (it divides by
+  var(x) = 0 there), and the certificate says so ("undefined").
 * MEAN_SQUARE: (mean y)² ≤ mean(y²): m·Σy² − (Σy)² = m·Σ(y − ȳ)², no case (d = m > 0).
 * BN_EPS_PROJECTION: ⟨BN_ε(y), z⟩² ≤ m·‖z‖² for ε > 0 (‖ŷ_ε‖² = mσ²/(σ² + ε) ≤ m), with
   no hypothesis on y: a constant batch is a case, where BN_ε(y) = 0 and the residual
@@ -39,6 +42,7 @@ manifestly nonnegative decomposition found"):
 
 * REVERSED: (Σ a∘b)² ≥ Σa²·Σb².
 * FACTOR_TWO: 2·(Σ a∘b)² ≤ Σa²·Σb².
+* REGRESSION_HALF: cov(x, y)²/var(x) ≤ var(y)/2.
 * AM_GM_QUARTER: ⟨a, b⟩ ≤ (‖a‖² + ‖b‖²)/4 (false at a = b ≠ 0).
 * UNBIASED_COVARIANCE: Bessel's covariance (÷ (m − 1)) squared against biased variances.
 * BN_EPS_MINUS_ONE and BN_PROJECTION_MINUS_ONE: m − 1 for m (√(m − 1)‖z‖ is no bound).
@@ -121,6 +125,15 @@ COVARIANCE = Claim(
     residual=lambda xp, x, y: _var(xp, x) * _var(xp, y) - _cov(xp, x, y) ** 2,
 )
 
+REGRESSION = Claim(
+    id="gallery/every_m_inequalities/regression",
+    source="least squares: the explained variance is at most the variance",
+    statement=r"\frac{\mathrm{cov}(x, y)^2}{\mathrm{var}(x)} \le \mathrm{var}(y)",
+    title="a regression line explains at most all of the variance",
+    kind="inequality", variables=(X, Y), sizes=SIZES,
+    residual=lambda xp, x, y: _var(xp, y) - _cov(xp, x, y) ** 2 / _var(xp, x),
+)
+
 MEAN_SQUARE = Claim(
     id="gallery/every_m_inequalities/mean-square",
     source="Jensen's inequality for the square",
@@ -179,6 +192,14 @@ FACTOR_TWO = Claim(
     residual=lambda xp, a, b: xp.sum(a * a) * xp.sum(b * b) - 2 * xp.sum(a * b) ** 2,
 )
 
+REGRESSION_HALF = Claim(
+    id="gallery/every_m_inequalities/regression-half",
+    source=SOURCE + " (near miss: half the variance)",
+    statement=r"\frac{\mathrm{cov}(x, y)^2}{\mathrm{var}(x)} \le \tfrac12 \mathrm{var}(y)",
+    kind="inequality", variables=(X, Y), sizes=SIZES,
+    residual=lambda xp, x, y: _var(xp, y) / 2 - _cov(xp, x, y) ** 2 / _var(xp, x),
+)
+
 AM_GM_QUARTER = Claim(
     id="gallery/every_m_inequalities/am-gm-quarter",
     source=SOURCE + " (near miss: 1/4 for 1/2)",
@@ -216,12 +237,14 @@ EXPECTED = {
     "gallery/every_m_inequalities/am-gm": "survived",
     "gallery/every_m_inequalities/gram-determinant": "survived",
     "gallery/every_m_inequalities/covariance": "survived",
+    "gallery/every_m_inequalities/regression": "survived",
     "gallery/every_m_inequalities/mean-square": "survived",
     "gallery/every_m_inequalities/bn-projection": "survived",
     "gallery/every_m_inequalities/bn-eps-projection": "survived",
     "gallery/every_m_inequalities/two-squares": "survived",
     "gallery/every_m_inequalities/reversed": "refuted",
     "gallery/every_m_inequalities/factor-two": "refuted",
+    "gallery/every_m_inequalities/regression-half": "refuted",
     "gallery/every_m_inequalities/am-gm-quarter": "refuted",
     "gallery/every_m_inequalities/unbiased-covariance": "refuted",
     "gallery/every_m_inequalities/bn-eps-minus-one": "refuted",
