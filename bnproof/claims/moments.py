@@ -35,8 +35,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import BadInput
+from ..exact.monomials import mono_mul  # sparse monomials ((var, exponent), ...), sorted
 from ..program.trace import MAX_POWER, refuse
-from ..symbolic_m.poly import mono_mul  # sparse monomials ((var, exponent), ...), sorted
 from .object_xp import object_namespace
 
 MAX_PRODUCTS = 2_000_000  # monomial products per expectation: a hostile batch stops here

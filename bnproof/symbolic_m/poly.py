@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from ..exact.monomials import mono_mul
+
 ONE: dict = {(): Fraction(1)}
 
 
@@ -16,17 +18,6 @@ def const(c) -> dict:
 
 def var(v: int) -> dict:
     return {((v, 1),): Fraction(1)}
-
-
-def mono_mul(a: tuple, b: tuple) -> tuple:
-    if not a:
-        return b
-    if not b:
-        return a
-    out = dict(a)
-    for v, e in b:
-        out[v] = out.get(v, 0) + e
-    return tuple(sorted(out.items()))
 
 
 def add(p: dict, q: dict, sign: int = 1) -> dict:
