@@ -198,6 +198,9 @@ def test_fuzz_result_latex_shows_an_expectation_counterexample_as_its_law():
 
         assert rf"\Pr(X = {fraction_latex(point)}) = {fraction_latex(p)}" in latex, latex
     assert "batch" in latex  # the other variables as before
+    html = result._repr_html_()
+    rows = html.split("$$")[0] + html.split("$$")[-1]  # the HTML's rows, less the LaTeX display
+    assert "X_support" not in rows and "X_weights" not in rows and "P(X = " in rows, rows
 
 
 # ---------------------------------------------------------------- 3d. declared symbols in the normal forms

@@ -149,7 +149,11 @@ class FuzzResult:
         rows = [("claim", self.statement)]
         notes = []
         if self.refuted:
-            rows += [(name, math(display.value_text(value))) for name, value in self.counterexample.items()]
+            from ..render import laws
+
+            rows += [(name, laws.text(name, value, display.value_text, math) if is_law else
+                      math(display.value_text(value)))
+                     for name, value, is_law in laws.grouped(self.claim, self.counterexample)]
             rows.append(("residual", f"{_residual_text(self.residual, self.residual_float)} "
                                      f"{display.relation(self.claim.kind, self.claim.strict)[1]}"))
             notes.append(f"decided by {self.decided_by}; certificate accepted by the independent checker"
