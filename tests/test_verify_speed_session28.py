@@ -183,6 +183,10 @@ def test_a_rest_above_the_bound_is_decided_without_sympy():
     assert _old_integer_sqrt(n) is None and et._integer_sqrt(n) == (1, n)
     n = 12 * (32771 * 65537) ** 2  # a square rest comes out whole
     assert _old_integer_sqrt(n) is None and et._integer_sqrt(n) == (2 * 32771 * 65537, 3)
+    # a perfect power above the bound, as SymPy's perfect-power test writes it
+    for n, want in [(32771 ** 3, (32771, 32771)), (8 * 32771 ** 5, (2 * 32771 ** 2, 2 * 32771)),
+                    ((32771 * 65537) ** 3 * 5, (32771 * 65537, 5 * 32771 * 65537))]:
+        assert _old_integer_sqrt(n) is None and et._integer_sqrt(n) == want
     # a 1700-bit radicand's kind: a composite rest without small factors
     rest = (2 ** 607 - 1) * (2 ** 521 - 1)
     assert et.sqrt_parts(Fraction(50 * rest, 9)) == (Fraction(5, 3), 2 * rest)

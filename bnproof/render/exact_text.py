@@ -46,7 +46,8 @@ def fraction(x) -> Fraction:
         return x
     if isinstance(x, int):
         return Fraction(x)
-    return Fraction(int(x.p), int(x.q))
+    p, q = int(x.p), int(x.q)
+    return Fraction(p) if q == 1 else Fraction(p, q)  # an integer needs no gcd
 
 
 def rational(q: Fraction) -> str:
@@ -93,19 +94,19 @@ def _small_factors(n: int) -> list[int]:
 @lru_cache(maxsize=256)  # the 64 entries of a d = 64 gradient share one radicand
 def _integer_sqrt(n: int) -> tuple[int, int]:
     """(k, s) with √n = k√s, n > 0: the primes up to TRIAL_LIMIT taken out, as
-    SymPy's trial division takes them, and then the rest of n (no prime factor up
-    to the bound) taken out if it is a square, else left under the root whole.
+    SymPy's trial division takes them; the rest of n (no prime factor up to the
+    bound) written b^e with e as large as can be, as SymPy's perfect-power tests
+    write it, and b^(e // 2) taken out.
 
-    Where the rest is 1, a square or a prime, s is squarefree: k√s is the reduced
-    form, the one SymPy writes.  A rest that is none of these (a composite above
-    TRIAL_LIMIT², such as the 1700-bit radicands of a 1000 × 64 instance) is not
-    split further, since a square factor there can only be found by factoring it:
-    k√s is still √n exactly, and it is the text SymPy writes unless its own
-    search beyond the bound (its perfect-power test, Pollard's methods for a few
-    steps, a factor cache that depends on what the process factored before)
-    finds a prime above the bound more than once in the rest.  The text is so a function of n alone, and
-    needs no SymPy and no primality test (a prime rest and an unsplit one are
-    written alike)."""
+    Where b is 1 or a prime, s is squarefree: k√s is the reduced form, the one
+    SymPy writes.  A composite b (above TRIAL_LIMIT², such as the 1700-bit
+    radicands of a 1000 × 64 instance) is not split further, since a square
+    factor in it can only be found by factoring it: k√s is still √n exactly, and
+    it is the text SymPy writes unless its own search beyond the bound (Pollard's
+    methods for a few steps, a factor cache that depends on what the process
+    factored before) finds a prime above the bound more than once in b.  The
+    text is so a function of n alone, and needs no SymPy and no primality test
+    (a prime b and an unsplit one are written alike)."""
     root = math.isqrt(n)
     if root * root == n:
         return root, 1
@@ -117,10 +118,23 @@ def _integer_sqrt(n: int) -> tuple[int, int]:
             e += 1
         outside *= p ** (e // 2)
         inside *= p ** (e % 2)
-    root = math.isqrt(rest)
-    if root * root == rest:
-        return outside * root, inside
-    return outside, inside * rest
+    base, e = _power(rest)
+    return outside * base ** (e // 2), inside * base ** (e % 2)
+
+
+def _power(n: int) -> tuple[int, int]:
+    """(b, e) with n = b^e, e as large as can be, for n >= 1 without a prime factor up
+    to TRIAL_LIMIT: so b > TRIAL_LIMIT where n > 1, and e < n.bit_length() / 15."""
+    import flint
+
+    base, e = flint.fmpz(n), 1
+    while base > 1 and base.is_perfect_power():
+        k = next((k for k in _small_primes()[0] if k <= base.bit_length() // 15 and base.root(k) ** k == base),
+                 None)
+        if k is None:  # never for such an n; guards the loop all the same
+            break
+        base, e = base.root(k), e * k
+    return int(base), e
 
 
 def sqrt_parts(r: Fraction) -> tuple[Fraction, int]:
@@ -307,15 +321,16 @@ def _string_order(d: int) -> tuple[int, ...]:
     return tuple(sorted(range(d), key=lambda i: f"w{i + 1}"))
 
 
-def _monomial(exps: tuple[int, ...]) -> list[str]:
+@lru_cache(maxsize=4096)  # a d = 64 report writes the 2080 quadratic monomials twice
+def _monomial(exps: tuple[int, ...]) -> tuple[str, ...]:
     names = _name_tuple(len(exps))
-    return [names[i] if exps[i] == 1 else f"{names[i]}**{exps[i]}"
-            for i in _string_order(len(exps)) if exps[i]]
+    return tuple(names[i] if exps[i] == 1 else f"{names[i]}**{exps[i]}"
+                 for i in _string_order(len(exps)) if exps[i])
 
 
 def _term(coeff: Fraction, exps: tuple[int, ...]) -> str:
     factors = _monomial(exps)
-    return _mul(coeff, factors, []) if factors else rational(coeff)
+    return _mul(coeff, list(factors), []) if factors else rational(coeff)
 
 
 def poly_text(poly: dict) -> str:
@@ -348,15 +363,26 @@ def _linear(coeffs: list[Fraction], constant: Fraction = Fraction(0)) -> dict:
 
 
 def _quadratic(rows: list[list[Fraction]]) -> dict:
-    d = len(rows)
-    out: dict = {}
+    """Σ rows[i][k]·wᵢw_k, each pair i ≤ k once."""
+    out = {}
+    for i, k, e in _pairs(len(rows)):
+        c = rows[i][i] if i == k else rows[i][k] + rows[k][i]
+        if c != 0:
+            out[e] = c
+    return out
+
+
+@lru_cache(maxsize=8)
+def _pairs(d: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(i, k, the exponents of wᵢw_k) for i ≤ k: 2080 tuples at d = 64, built once."""
+    out = []
     for i in range(d):
-        for k in range(d):
+        for k in range(i, d):
             e = [0] * d
             e[i] += 1
             e[k] += 1
-            out[tuple(e)] = out.get(tuple(e), Fraction(0)) + rows[i][k]
-    return {e: c for e, c in out.items() if c != 0}
+            out.append((i, k, tuple(e)))
+    return out
 
 
 def _squared(poly: dict) -> str:
@@ -401,12 +427,14 @@ def closed_forms_text(neuron, max_terms: int) -> FormsText:
     d, m = neuron.d, neuron.m
     s, gamma, beta = fraction(neuron.scale), fraction(neuron.gamma), fraction(neuron.beta)
     mean = [fraction(v) for v in neuron.x_mean.entries()]
-    var = _quadratic([[fraction(x) / m for x in row] for row in rows_of(neuron.gram_c)])
+    var = _quadratic([[fraction(x) for x in row] for row in rows_of(neuron.gram_c)])  # m·σ(w)²
     if len(var) < 2:
         raise Unsupported("σ(w) with fewer than two terms (SymPy writes |w_i|)")
-    content = _content(list(var.values()))
-    k, radical = sqrt_parts(content)
-    radicand = {e: c / content * radical for e, c in var.items()}
+    g = _content(list(var.values()))
+    k, radical = sqrt_parts(g / m)  # the content of σ(w)²
+    # σ(w)²/its content = var/g: integers, the numerators over g's and g's denominator over theirs
+    radicand = {e: c.numerator // g.numerator * (g.denominator // c.denominator) * radical
+                for e, c in var.items()}
     root = f"sqrt({poly_text(radicand)})"
     sigma = _mul(k, [root], [])
 
@@ -425,7 +453,8 @@ def closed_forms_text(neuron, max_terms: int) -> FormsText:
     loss = _quadratic(gram)
     for e, c in _linear([-2 * v for v in xty], y_norm2).items():
         loss[e] = loss.get(e, Fraction(0)) + c
-    loss = {e: s * c for e, c in loss.items() if s * c != 0}
+    if s != 1:
+        loss = {e: s * c for e, c in loss.items() if c != 0}
     c_vec = [fraction(v) for v in neuron.centred_cross.entries()]
     K = gamma * gamma * m + y_norm2 - 2 * beta * y_sum + m * beta * beta  # Σ(yᵢ − β)²
     inner = [2 * gamma * v / k * s for v in c_vec]
@@ -442,7 +471,7 @@ def _over_root(poly: dict, root: str, sign: int) -> str | None:
         return None
     if len(terms) == 1:
         (e, c), = terms.items()
-        return _mul(sign * c, _monomial(e), [root])
+        return _mul(sign * c, list(_monomial(e)), [root])
     return _mul(Fraction(sign), [f"({poly_text(terms)})"], [root])
 
 
@@ -463,7 +492,7 @@ def _bn_term(row, mean, k, gamma, shift, root) -> str:
         return rational(shift * shift)
     if len(nonzero) == 1:
         (i, c), = nonzero
-        coeff, numerator = gamma * c, _monomial(tuple(int(j == i) for j in range(d)))
+        coeff, numerator = gamma * c, list(_monomial(tuple(int(j == i) for j in range(d))))
         squared = ([f"{numerator[0]}**2"], coeff * coeff)
     else:
         # factor() pulls out the content, signed so that the first weight (in index
