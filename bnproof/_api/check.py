@@ -16,7 +16,7 @@ def check(path, *, claim=None, show_program: bool = False):
     certificate establishes or why it was rejected.  A file that is no
     certificate at all (missing, unreadable, empty or binary) raises BadInput,
     as `bnproof check` exits 3 on it (6 is for a certificate it rejects)."""
-    from ..cli.run_check import judged, unreadable
+    from .judgement import judged, unreadable
     from ..errors import BadInput
     from .results import CheckResult
 

@@ -215,7 +215,7 @@ def _from_document(doc, name: str, path: Path | None = None, source=None, given:
 
 
 def _bound(doc: dict, claim, where) -> None:
-    from ..cli.run_check import bind
+    from .judgement import bind
 
     bound, why = bind([claim], "the claim given", doc)
     if not bound:
@@ -226,7 +226,7 @@ def _proof(doc: dict, line: str, name: str, path, source):
     """A proof for every m, bound to its claim as `bnproof check` binds it (the claim given,
     else the committed claim of its id): a derivation is printed under the claim's
     statement only if the program is that claim's."""
-    from ..cli.run_check import bind_proof
+    from .judgement import bind_proof
     from ..render.latex_proof import document
 
     claim = _source(doc, source)

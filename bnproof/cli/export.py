@@ -103,7 +103,7 @@ def _smt(certificate: Path, m: Optional[int]) -> tuple[str, str]:
         raise BadInput(f"{certificate} is a proof for every m: give the batch size to state it "
                        "at, e.g. --m 3")
     from ..certificate.smtlib_proof import proof_smt
-    from .run_check import bind_proof
+    from .._api.judgement import bind_proof
 
     text = proof_smt(doc, m)  # reads the document strictly first
     bound, why = bind_proof(None, None, doc)
