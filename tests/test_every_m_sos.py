@@ -34,11 +34,12 @@ def _gallery():
 
 
 G = _gallery()
-TRUE = ["CAUCHY_SCHWARZ", "AM_GM", "GRAM_DETERMINANT", "COVARIANCE", "REGRESSION", "MEAN_SQUARE", "BN_EPS_PROJECTION", "TWO_SQUARES"]
+TRUE = ["CAUCHY_SCHWARZ", "AM_GM", "GRAM_DETERMINANT", "COVARIANCE", "REGRESSION", "MEAN_SQUARE", "BN_NORM_BOUND", "BN_EPS_PROJECTION", "TWO_SQUARES"]
 # each near miss beside the true claim it misses: the pair fails unless the search proves
 # the one and not the other
 NEAR = {"REVERSED": "CAUCHY_SCHWARZ", "FACTOR_TWO": "CAUCHY_SCHWARZ", "AM_GM_QUARTER": "AM_GM",
-        "UNBIASED_COVARIANCE": "COVARIANCE", "REGRESSION_HALF": "REGRESSION", "BN_EPS_MINUS_ONE": "BN_EPS_PROJECTION"}
+        "UNBIASED_COVARIANCE": "COVARIANCE", "REGRESSION_HALF": "REGRESSION", "BN_EPS_MINUS_ONE": "BN_EPS_PROJECTION",
+        "BN_NORM_BOUND_MINUS_ONE": "BN_NORM_BOUND"}
 
 _PROOFS: dict = {}
 
@@ -177,6 +178,23 @@ def test_a_case_outside_the_claim_is_undefined_there():
         proof["cases"][0]["proof"] = {"method": "zero"}
     with pytest.raises(Rejected, match="undefined in this case"):
         check_document(_forge("REGRESSION", zero))
+
+
+def test_a_bound_with_roots_divides_by_twice_the_root_and_has_the_case_z_0():
+    # √m‖z‖ − ⟨ŷ, z⟩: 2ρ·N = (ρ² − C²) + (ρ − C)², ρ = √m·‖z‖·σ > 0 once z = 0 is a case
+    result = proved("BN_NORM_BOUND")
+    cases = {c["input"]: c["proof"]["method"] for c in result.proof["cases"]}
+    assert cases == {"z": "zero", "y": "undefined"}
+
+    def no_z(proof):
+        proof["cases"] = [c for c in proof["cases"] if c["input"] != "z"]
+    with pytest.raises(Rejected, match="not manifestly > 0"):
+        check_document(_forge("BN_NORM_BOUND", no_z))
+
+    def drop(proof):  # the term (ρ − C)², the last
+        proof["terms"].pop()
+    with pytest.raises(Rejected, match="does not reduce to 0"):
+        check_document(_forge("BN_NORM_BOUND", drop))
 
 
 def test_a_case_may_not_have_cases_of_its_own():

@@ -83,8 +83,20 @@ def _search(replay, program, budget: Budget, nested):
     kappa = Fraction(int(dcoef.p), int(dcoef.q))
     denominator_atoms = [(fl.atoms[i], e) for i, e in enumerate(dexps) if e]
     emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa, nested, budget)
+    bound: list = []  # a Gram matrix past MAX_GRAM in one reading need not be so in the next
+    proof = _readings(alg, program, numerator, emit, budget, bound, None)
+    if proof is None and not nested:
+        root = _root_form(alg, numerator, emit)
+        if root is not None:
+            proof = _readings(alg, program, root.polynomial, emit, budget, bound, root)
+    if proof is None and bound:
+        raise TooLarge(bound[0])
+    return proof
+
+
+def _readings(alg, program, numerator, emit, budget, bound, root):
+    """The numerator as it is, then in Gram–Schmidt coordinates in each order of the basis."""
     nonneg = {v for v in P.variables(numerator) if emit.nonnegative(v)}
-    bound = []  # a Gram matrix past MAX_GRAM in one reading need not be so in the next
 
     def attempt(p, order, names, more):
         try:
@@ -92,28 +104,68 @@ def _search(replay, program, budget: Budget, nested):
         except GramTooLarge as err:
             bound.append(str(err))
             return None
-        return None if found is None else emit.proof(found, order, names)
+        return None if found is None else emit.proof(found, order, names, root)
 
     proof = attempt(numerator, [], {}, set())
     if proof is not None:
         return proof
     basis = _basis(alg, numerator, program)
-    if basis is not None:
-        ones, vectors = basis
-        if len(vectors) > MAX_VECTORS:
-            raise TooLarge(f"the sum-of-squares search's Gram basis has {len(vectors)} vectors "
-                           f"(at most {MAX_VECTORS})")
-        for order in itertools.permutations(vectors):
-            order = ([ONES] if ones else []) + list(order)
-            gs = _GramSchmidt(alg, order)
-            substituted = gs.substitute(numerator, budget)
-            if substituted is not None:
-                proof = attempt(substituted, order, gs.names, gs.nonnegative)
-                if proof is not None:
-                    return proof
-    if bound:
-        raise TooLarge(bound[0])
+    if basis is None:
+        return None
+    ones, vectors = basis
+    if len(vectors) > MAX_VECTORS:
+        raise TooLarge(f"the sum-of-squares search's Gram basis has {len(vectors)} vectors "
+                       f"(at most {MAX_VECTORS})")
+    for order in itertools.permutations(vectors):
+        order = ([ONES] if ones else []) + list(order)
+        gs = _GramSchmidt(alg, order)
+        substituted = gs.substitute(numerator, budget)
+        if substituted is not None:
+            proof = attempt(substituted, order, gs.names, gs.nonnegative)
+            if proof is not None:
+                return proof
     return None
+
+
+class _Root:
+    """N = ρ·A + B with ρ a product of roots (ρ² = W_n/(c·M_d)), A > 0 by form: then
+    2ρA·N·c·M_d = P + c·M_d·(ρA + B)² with P = W_n·A² − c·M_d·B², and N ≥ 0 where ρ > 0
+    once P is a sum of squares (√m·‖z‖ − ⟨ŷ, z⟩: P is Cauchy–Schwarz's)."""
+
+    def __init__(self, rho, a, b, polynomial, scale, md):
+        self.rho, self.a, self.b = rho, a, b
+        self.polynomial, self.scale, self.md = polynomial, scale, md
+
+
+def _root_form(alg, numerator: dict, emit):
+    roots = [v for v in P.variables(numerator) if v in alg.roots]
+    if not roots:
+        return None
+    groups: dict = {}
+    for mono, c in numerator.items():
+        rho = tuple((v, e) for v, e in mono if v in alg.roots)
+        rest = tuple((v, e) for v, e in mono if v not in alg.roots)
+        groups.setdefault(rho, {})[rest] = c
+    if set(groups) - {()} == set() or len(groups) > 2 or any(e != 1 for r in groups for _, e in r):
+        return None
+    (rho,) = set(groups) - {()}
+    a, b = groups[rho], groups.get((), {})
+    if not P.is_monomial(a) or next(iter(a.values())) <= 0 or \
+            any(not emit.positive(v) for v, _ in next(iter(a))):
+        return None
+    wn, wd = P.const(1), P.const(1)
+    for r, _ in rho:
+        rn, rd = alg.roots[r]
+        if any(v in alg.roots for v in P.variables(rn) | P.variables(rd)):
+            return None  # a root inside a radicand: ρ² would not be free of roots
+        wn, wd = P.mul(wn, rn), P.mul(wd, rd)
+    if not P.is_monomial(wd):
+        return None
+    (md, scale), = wd.items()
+    if scale <= 0 or any(not emit.positive(v) for v, _ in md):
+        return None
+    polynomial = P.add(P.mul(wn, P.mul(a, a)), P.mul(wd, P.mul(b, b)), -1)
+    return _Root(P.var(rho[0][0]) if len(rho) == 1 else {rho: Fraction(1)}, a, b, polynomial, scale, md)
 
 
 # ---------------------------------------------------------------- the basis and coordinates
@@ -322,7 +374,16 @@ class _Emitter:
         except SQ._Missing:
             return False
 
-    def proof(self, found: list, order: list, names: dict) -> dict | None:
+    def positive(self, v: int) -> bool:
+        steps = self._Steps(self.program)
+        builder = SQ._Builder(self.replay.alg, self.replay.values, self.program, self.forms, steps)
+        try:
+            builder.positive_atom(v, 1)
+            return True
+        except SQ._Missing:
+            return False
+
+    def proof(self, found: list, order: list, names: dict, root=None) -> dict | None:
         from .prove import replays
 
         alg, values, program = self.replay.alg, self.replay.values, self.program
@@ -399,7 +460,7 @@ class _Emitter:
                         factors.append(nonneg_var(v))
                     if e > 1:
                         factors.append(steps.get(["pow", var(v), e - e % 2]))
-                coefficient = c / self.kappa
+                coefficient = c / self.kappa / (root.scale if root else 1)
                 if P.is_monomial(square) and not next(iter(square)):  # a number: into c
                     coefficient *= next(iter(square.values())) ** 2
                 else:
@@ -408,6 +469,19 @@ class _Emitter:
             denominator = [k if tag == "step" else steps.get(["pow", k, 2]) for tag, k in self.chosen]
             for a, e in self.denominator_atoms:
                 denominator += builder.positive_atom(a, e)
+            if root is not None:  # 2ρA and M_d divide, c·M_d·(ρA + B)² is one more term
+                rho_a = P.mul(root.rho, root.a)
+                denominator.append(steps.get(["mul", steps.get(["const", "2"]), polynomial(rho_a)]))
+                factors = []
+                for a, e in root.md:
+                    denominator += builder.positive_atom(a, e)
+                    factors += [steps.get(["pow", var(a), e])] if e % 2 == 0 else \
+                        [nonneg_var(a)] + ([steps.get(["pow", var(a), e - 1])] if e > 1 else [])
+                factors.append(steps.get(["pow", polynomial(P.add(rho_a, root.b)), 2]))
+                terms.append({"coefficient": str(1 / self.kappa), "factors": factors})
+                for r in P.variables(root.rho):
+                    for k, name in _norms(program, builder.atom(r), self.forms):
+                        pivots[k] = name
         except SQ._Missing:
             return None
         proof = {"method": "nonnegative", "steps": steps.extra, "terms": terms,
@@ -423,6 +497,27 @@ class _Emitter:
         if self.nested:
             return proof if _replays(_CaseReplay(program, *self.nested), proof) else None
         return proof if replays(program, proof) else None
+
+
+def _norms(program: dict, k: int, forms) -> list:
+    """(step, input) for each Σx∘x (x a vector input) that step k is computed from and that
+    is not > 0 by its form: a root √(m·Σz²) is > 0 only once z = 0 is a case."""
+    steps, out, seen, todo = program["steps"], [], set(), [k]
+    while todo:
+        j = todo.pop()
+        if j in seen or not isinstance(j, int) or j >= len(steps):
+            continue
+        seen.add(j)
+        step = steps[j]
+        if step[0] == "sum" and not forms.positive(j):
+            inner = steps[step[1]]
+            x = inner[1] if inner[0] == "mul" and inner[1] == inner[2] or \
+                inner[0] == "pow" and inner[2] == 2 else None
+            if x is not None and steps[x][0] == "input":
+                out.append((j, steps[x][1]))
+        todo += [a for a in step[1:] if isinstance(a, int) and not isinstance(a, bool)] \
+            if step[0] not in ("const", "input", "pow") else [step[1]] if step[0] == "pow" else []
+    return out
 
 
 def _replays(replay, proof: dict) -> bool:

@@ -28,8 +28,11 @@ True, proved for every m (fuzz: survived, with the note "proved for every m"):
 * BN_EPS_PROJECTION: ⟨BN_ε(y), z⟩² ≤ m·‖z‖² for ε > 0 (‖ŷ_ε‖² = mσ²/(σ² + ε) ≤ m), with
   no hypothesis on y: a constant batch is a case, where BN_ε(y) = 0 and the residual
   m·Σz² is proved ≥ 0 on its own.
-* BN_PROJECTION: ⟨ŷ, z⟩² ≤ m·‖z‖² under σ² > 0, the squared form of ⟨ŷ, z⟩ ≤ √m‖z‖
-  (‖ŷ‖² = m); the structural search of nonnegative.py proves it already.
+* BN_NORM_BOUND: ⟨ŷ, z⟩ ≤ √m·‖z‖ under σ² > 0 (‖ŷ‖ = √m, Cauchy–Schwarz), with its
+  roots: N = ρ − C with ρ = √m‖z‖σ, and 2ρ·N = (ρ² − C²) + (ρ − C)², the first a
+  Cauchy–Schwarz sum of squares; z = 0, where ρ = 0, is a case (the residual is 0).
+* BN_PROJECTION: the squared form ⟨ŷ, z⟩² ≤ m·‖z‖² (the structural search of
+  nonnegative.py proves it already).
 * TWO_SQUARES: ((Σy − Σz)² + (Σy∘z)²)/(Σz² + 1) ≥ 0 written out: a sum of two squares
   over a positive denominator, from the exact LDLᵀ.
 
@@ -45,7 +48,8 @@ manifestly nonnegative decomposition found"):
 * REGRESSION_HALF: cov(x, y)²/var(x) ≤ var(y)/2.
 * AM_GM_QUARTER: ⟨a, b⟩ ≤ (‖a‖² + ‖b‖²)/4 (false at a = b ≠ 0).
 * UNBIASED_COVARIANCE: Bessel's covariance (÷ (m − 1)) squared against biased variances.
-* BN_EPS_MINUS_ONE and BN_PROJECTION_MINUS_ONE: m − 1 for m (√(m − 1)‖z‖ is no bound).
+* BN_NORM_BOUND_MINUS_ONE, BN_EPS_MINUS_ONE and BN_PROJECTION_MINUS_ONE: m − 1 for m
+  (√(m − 1)‖z‖ is no bound: z = ŷ gives m).
 
 ``bnproof prove docs/examples/every_m_inequalities.py`` proves the true ones for every m;
 ``bnproof fuzz docs/examples/every_m_inequalities.py`` refutes the near misses.
@@ -143,6 +147,15 @@ MEAN_SQUARE = Claim(
     residual=lambda xp, y: xp.mean(y * y) - xp.mean(y) ** 2,
 )
 
+BN_NORM_BOUND = Claim(
+    id="gallery/every_m_inequalities/bn-norm-bound",
+    source="Cauchy–Schwarz with the BN output, ‖ŷ‖ = √m",
+    statement=r"\langle \hat y, z\rangle \le \sqrt{m}\,\|z\|",
+    title="a BN output against any vector, roots and all",
+    kind="inequality", variables=(Y, Z), sizes=SIZES, hypotheses=(_spread,),
+    residual=lambda xp, y, z: xp.sqrt(y.shape[0]) * xp.sqrt(xp.sum(z * z)) - xp.sum(_bn(xp, y) * z),
+)
+
 BN_PROJECTION = Claim(
     id="gallery/every_m_inequalities/bn-projection",
     source="Cauchy–Schwarz with the BN output, ‖ŷ‖² = m",
@@ -216,6 +229,14 @@ UNBIASED_COVARIANCE = Claim(
     residual=lambda xp, x, y: _var(xp, x) * _var(xp, y) - _cov(xp, x, y, unbiased=True) ** 2,
 )
 
+BN_NORM_BOUND_MINUS_ONE = Claim(
+    id="gallery/every_m_inequalities/bn-norm-bound-minus-one",
+    source=SOURCE + " (near miss: √(m − 1) for √m)",
+    statement=r"\langle \hat y, z\rangle \le \sqrt{m - 1}\,\|z\|",
+    kind="inequality", variables=(Y, Z), sizes=SIZES, hypotheses=(_spread,),
+    residual=lambda xp, y, z: xp.sqrt(y.shape[0] - 1) * xp.sqrt(xp.sum(z * z)) - xp.sum(_bn(xp, y) * z),
+)
+
 BN_EPS_MINUS_ONE = Claim(
     id="gallery/every_m_inequalities/bn-eps-minus-one",
     source=SOURCE + " (near miss: m − 1 for m, with BN_ε)",
@@ -239,6 +260,7 @@ EXPECTED = {
     "gallery/every_m_inequalities/covariance": "survived",
     "gallery/every_m_inequalities/regression": "survived",
     "gallery/every_m_inequalities/mean-square": "survived",
+    "gallery/every_m_inequalities/bn-norm-bound": "survived",
     "gallery/every_m_inequalities/bn-projection": "survived",
     "gallery/every_m_inequalities/bn-eps-projection": "survived",
     "gallery/every_m_inequalities/two-squares": "survived",
@@ -247,6 +269,7 @@ EXPECTED = {
     "gallery/every_m_inequalities/regression-half": "refuted",
     "gallery/every_m_inequalities/am-gm-quarter": "refuted",
     "gallery/every_m_inequalities/unbiased-covariance": "refuted",
+    "gallery/every_m_inequalities/bn-norm-bound-minus-one": "refuted",
     "gallery/every_m_inequalities/bn-eps-minus-one": "refuted",
     "gallery/every_m_inequalities/bn-projection-minus-one": "refuted",
 }
