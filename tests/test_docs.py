@@ -154,10 +154,10 @@ def test_the_pattern_matcher_is_strict():
 
 
 def test_cli_reference_matches_the_command_line():
-    from bnproof.render.cli_reference import render
+    from bnproof.cli.reference import render
 
     committed = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    assert committed == render(), "docs/cli.md is stale: python -m bnproof.render.cli_reference > docs/cli.md"
+    assert committed == render(), "docs/cli.md is stale: python -m bnproof.cli.reference > docs/cli.md"
 
 
 def test_cli_reference_names_every_command_and_option():

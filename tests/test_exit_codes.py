@@ -163,14 +163,14 @@ def readme_exit_code_section() -> str:
 
 
 def test_the_readme_table_is_the_one_in_the_code():
-    from bnproof.render.cli_reference import exit_code_table
+    from bnproof.cli.reference import exit_code_table
 
     assert readme_exit_code_section() == exit_code_table()
 
 
 def test_the_readme_check_sees_a_changed_meaning_and_a_missing_command(monkeypatch):
     from bnproof import errors
-    from bnproof.render.cli_reference import exit_code_table
+    from bnproof.cli.reference import exit_code_table
 
     rows = list(errors.EXIT_CODE_TABLE)
     rows[5] = errors.ExitCodeRow(ExitCode.HYPOTHESIS_NOT_MET, rows[5].meaning, {"verify": "", "fuzz": ""})

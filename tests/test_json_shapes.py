@@ -96,7 +96,7 @@ def test_fuzz_json_is_a_list_of_one_object_per_claim_also_for_one(tmp_path):
 
 
 def test_cli_reference_states_every_json_shape():
-    from bnproof.render.cli_reference import render
+    from bnproof.cli.reference import render
 
     text = render()
     table = text.split("## JSON output", 1)[1].split("## Exit codes", 1)[0]

@@ -1,6 +1,7 @@
-"""docs/cli.md, generated from the command line itself so that it cannot drift.
+"""docs/cli.md, generated from the command line itself so that it cannot drift (here in
+cli/, above the registry it reads: commands.py).
 
-`python -m bnproof.render.cli_reference > docs/cli.md` regenerates it; a test
+`python -m bnproof.cli.reference > docs/cli.md` regenerates it; a test
 fails when the committed file differs from what this prints."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import inspect
 
 HEADER = """# Command-line reference
 
-Generated from `bnproof --help` by `python -m bnproof.render.cli_reference > docs/cli.md`;
+Generated from `bnproof --help` by `python -m bnproof.cli.reference > docs/cli.md`;
 a test fails when this file and the command line disagree.
 """
 
@@ -126,7 +127,8 @@ def exit_code_table() -> str:
 def render() -> str:
     import typer
 
-    from ..cli import app
+    from . import commands  # noqa: F401  (every command registered, in --help's order)
+    from .application import app
     from ..errors import COMMAND_EXIT_CODES
 
     root = typer.main.get_command(app)
