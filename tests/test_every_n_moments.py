@@ -338,7 +338,7 @@ def test_scalar_inputs_are_constants_of_every_expectation():
     input otherwise than the claim."""
     result = attempt(CLAIMS["affine-mean"], FIXED)
     assert result.status == PROVED and result.program["inputs"] == [["gamma", "real"], ["beta", "real"]]
-    assert "gamma" in attempt(CLAIMS["affine-mean-wrong"], FIXED).normal_form
+    assert "γ" in attempt(CLAIMS["affine-mean-wrong"], FIXED).normal_form  # the input γ, as the claim writes it
 
     def change(doc):
         steps = doc["program"]["steps"]

@@ -231,6 +231,10 @@ def test_prove_normal_forms_use_the_declared_symbols():
     formula = bnproof.prove(_shifted("t", symbols={"t": r"\nabla_{y} L"}))
     assert formula.normal_form == "−t" and formula.normal_form_latex == "-t"
     assert bnproof.prove(_shifted("eta")).normal_form == "−η"  # a Greek name, as the documents write it
+    # expectations over a batch: the moments prover's normal form too
+    claims = {c.id.rsplit("/", 1)[1]: c for c in load_file(EXAMPLES / "every_n_moments.py")}
+    wrong = bnproof.prove(claims["affine-mean-wrong"])
+    assert "γ" in wrong.normal_form and "gamma" not in wrong.normal_form and "γ" in wrong.text, wrong.text
 
 
 def test_unicode_of_a_declared_symbol():

@@ -458,14 +458,19 @@ def program_for(claim) -> dict:
     return program, residual
 
 
-def text_of(value: Val, inputs: list = ()) -> str:
-    """The normal form in m, the moments μ_k and the scalar inputs, as text (for messages)."""
+def text_of(value: Val, inputs: list = (), claim=None) -> str:
+    """The normal form in m, the moments μ_k and the scalar inputs, as text (for messages);
+    an input in the symbol the claim declares for it, else a Greek name as its letter."""
+    from ..render.unicode_math import greek_name
+    from .show import names_of
+
     num, den = value.num, value.den
     g = num.gcd(den)
     if not g.is_zero() and g.total_degree() > 0:
         num, den = num / g, den / g
     lead = den.leading_coefficient() if hasattr(den, "leading_coefficient") else 1
-    names = [name for name, _ in inputs]
+    declared = names_of(claim) if claim is not None else {}
+    names = [declared[name][0] if name in declared else greek_name(name) or name for name, _ in inputs]
 
     def shown(p) -> str:
         text = str(p).replace("mu", "μ")

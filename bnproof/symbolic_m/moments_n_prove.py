@@ -51,7 +51,7 @@ def attempt(claim, fixed: dict, certify: bool = True) -> Attempt:
         return Attempt(OUTSIDE, f"not in the provable fragment: {traced.reason}", fixed)
     program, residual = copy.deepcopy(traced[0]), traced[1]  # an Attempt's program is its own
     if not residual.num.is_zero():
-        text = text_of(residual, program["inputs"])
+        text = text_of(residual, program["inputs"], claim)
         return Attempt(NOT_PROVED, f"not proved: normal form {text} (in m and the moments μ_k = E[X^k])",
                        fixed, program, normal_form=text, normal_form_latex=text)
     proof = {"method": "moments-n"}
