@@ -9,10 +9,13 @@ d_t = ‖q_t‖² (d = m for the ones vector), every sum is ⟨v_j, v_k⟩ = Σ_
 polynomial; Cauchy–Schwarz becomes d_1·d_2.  The substituted numerator (or the numerator
 as it is) is accepted when it is manifest (every coefficient > 0, every variable of odd
 degree ≥ 0) or when an exact LDLᵀ of its Gram matrix over half-degree monomials has no
-negative pivot.  A d_t the proof divides by may be 0 (b = 0, a constant batch): the
+negative pivot, for the whole numerator or per group of terms with the same odd powers
+of variables ≥ 0.  A d_t the proof divides by may be 0 (b = 0, a constant batch): the
 certificate (method "sos") then has a case for it, v_t replaced by a combination of the
-earlier vectors, in which the checker finds the residual 0 or the program undefined
-(checker/sos.py).  Nothing here is trusted: prove.replays and the checker redo it all.
+earlier vectors, in which the checker finds the residual 0, the program undefined, or a
+"nonnegative" proof of the case's own (checker/sos.py).  A numerator ρ·A + B with ρ a
+product of roots is multiplied by 2ρA first (_Root).  Nothing here is trusted:
+prove.replays and the checker redo it all.
 
 Bounded: at most MAX_VECTORS basis vectors (their orders all tried), a Gram matrix of
 at most MAX_GRAM monomials, and MAX_WORK term products in all; past a bound the search
