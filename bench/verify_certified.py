@@ -1,8 +1,9 @@
 """Issue 24, part 6: a certified verdict at the price of an uncertified one.
 
-Cold wall time, each command a fresh process, run in turn round after round
-(interleaved, so that machine noise falls on all alike); medians, and each
-ratio against its goal, printed by the same run:
+Cold wall time and CPU time (user + system, child processes included), each
+command a fresh process, run in turn round after round (interleaved, so that
+machine noise falls on all alike); medians, and each ratio against its goal,
+printed by the same run:
 
 - `bnproof verify lemma-4.5 --data D --json` at m = 1000, d = 64 (the exact
   verdict, its certificate accepted by the independent checker and written,
@@ -24,6 +25,7 @@ Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D] [--before DI
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -66,32 +68,42 @@ def main():
         before = os.path.abspath(args.before)
         runs += [(label + " [before]", cmd, before) for label, cmd in commands if "verify" in label]
     times = {label: [] for label, _, _ in runs}
+    cpu = {label: [] for label, _, _ in runs}
     for _ in range(args.repeats):
         for label, cmd, where in runs:
-            times[label].append(wall(cmd, where))
-    med = {label: statistics.median(ts) for label, ts in times.items()}
-    print(f"cold wall time, median of {args.repeats} interleaved rounds")
-    for label, t in med.items():
-        print(f"  {label:<59} {t:7.3f} s   (min {min(times[label]):.3f}, max {max(times[label]):.3f})")
+            seconds, used = run(cmd, where)
+            times[label].append(seconds)
+            cpu[label].append(used)
     labels = [label for label, _ in commands]
-    flint, naive = med[labels[2]], med[labels[4]]
-    print("ratios (this / baseline; goal)")
-    for suffix in ([""] + ([" [before]"] if args.before else [])):
-        for label, base, name, goal in [(labels[0], flint, "flint route", 1.0), (labels[1], flint, "flint route", 1.0),
-                                        (labels[3], naive, "naive SymPy", 1.4)]:
-            ratio = med[label + suffix] / base
-            print(f"  {label + suffix:<59} {ratio:5.2f}x {name}   goal <= {goal}x: "
-                  f"{'met' if ratio <= goal else 'MISSED'}")
+    for kind, table in (("cold wall time", times), ("CPU time (user + system, children included)", cpu)):
+        med = {label: statistics.median(ts) for label, ts in table.items()}
+        print(f"{kind}, median of {args.repeats} interleaved rounds")
+        for label, t in med.items():
+            print(f"  {label:<59} {t:7.3f} s   (min {min(table[label]):.3f}, max {max(table[label]):.3f})")
+        flint, naive = med[labels[2]], med[labels[4]]
+        print(f"ratios of the {kind.split(' (')[0]} (this / baseline; goal)")
+        for suffix in ([""] + ([" [before]"] if args.before else [])):
+            for label, base, name, goal in [(labels[0], flint, "flint route", 1.0),
+                                            (labels[1], flint, "flint route", 1.0),
+                                            (labels[3], naive, "naive SymPy", 1.4)]:
+                ratio = med[label + suffix] / base
+                print(f"  {label + suffix:<59} {ratio:5.2f}x {name}   goal <= {goal}x: "
+                      f"{'met' if ratio <= goal else 'MISSED'}")
 
 
-def wall(cmd, where):
-    """Wall seconds of one run; `where`, a checkout whose bnproof runs instead of this one's."""
+def run(cmd, where) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system, its child processes included) of one
+    run; `where`, a checkout whose bnproof runs instead of this one's.  On a shared,
+    loaded machine the CPU time is the steadier of the two."""
     env = None if where is None else dict(os.environ, PYTHONPATH=where)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=where, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in OK:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
-    return time.perf_counter() - start
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 if __name__ == "__main__":
