@@ -24,6 +24,18 @@ is 0 is therefore 0 for every value the atoms take, so at every m, d >= 1 and ev
 input where each step is defined and each hypothesis > 0 (symbolic_length.py's
 argument for roots and divisions, unchanged).
 
+The certificate is a proof certificate (same envelope, digest and claim object) with
+"fixed": {}, "proof": {"method": "every-d"}, "witness": {"m", "d", "inputs"} (X as m
+rows of d entries) and a program {"inputs", "steps", "residual", "hypotheses", "kind",
+"strict"}: inputs [name, "scalar" | "vector" | "feature" | "matrix", domain] of shapes
+(), (m,), (d,), (m, d), exactly those the claim's variables give; each step's value has
+a tuple of axes ("m" or "d", at most 3), and the steps are ["input", name], ["const",
+"p/q"], ["m"], ["d"], ["add" | "sub" | "mul", a, b] (equal axes, or one a scalar),
+["div", a, s] (s a scalar), ["neg", a], ["pow", a, k], ["sqrt", s], ["sum", a, axis],
+["dot", a, b, ia, ib] (axis ia of a against axis ib of b, of one length; the result's
+axes a's others then b's others), ["expand", a, axes, positions] (a broadcast: a's
+axis k becomes axis positions[k] of `axes`, in order) and ["transpose", a].
+
 The witness is an exact instance at a small (m, d): the program is written out there as
 an ordinary scalar program (instantiate) and evaluated exactly (program.py), every step
 defined and every hypothesis > 0, so the statement is not vacuous.  That the program is
