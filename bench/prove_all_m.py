@@ -1,5 +1,5 @@
 """Proof time for every m, per claim: every claim of the gallery files for every m
-(docs/examples/every_m_*.py, every_n_moments.py) and of the paper's claim files
+(docs/examples/every_m_*.py, every_n_moments.py, every_d.py) and of the paper's claim files
 (proofs/*/*.py), proved as `bnproof prove` proves it (symbolic_m.prove.prove_claim: at
 each fixed size, the trace at a symbolic m, the normal form or decomposition, the exact
 witness, the second reading, and the independent checker's replay of the certificate).
@@ -37,7 +37,8 @@ GOAL = 2.0  # seconds of CPU per claim (issue 23)
 
 def files() -> list[str]:
     gallery = sorted(glob.glob(os.path.join(ROOT, "docs", "examples", "every_m_*.py")))
-    gallery.append(os.path.join(ROOT, "docs", "examples", "every_n_moments.py"))
+    gallery += [os.path.join(ROOT, "docs", "examples", name) for name in ("every_n_moments.py", "every_d.py")
+                if os.path.exists(os.path.join(ROOT, "docs", "examples", name))]
     return gallery + sorted(glob.glob(os.path.join(ROOT, "proofs", "*", "*.py")))
 
 
