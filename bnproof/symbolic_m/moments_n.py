@@ -461,7 +461,7 @@ def program_for(claim) -> dict:
 def text_of(value: Val, inputs: list = (), claim=None) -> str:
     """The normal form in m, the moments μ_k and the scalar inputs, as text (for messages);
     an input in the symbol the claim declares for it, else a Greek name as its letter."""
-    from ..render.unicode_math import greek_name
+    from ..claims.symbols import greek_name
     from .show import names_of
 
     num, den = value.num, value.den
