@@ -79,7 +79,7 @@ def _norm_growth(xp, X, w, t, gamma, beta, eta):
 
 NORM_GROWTH = Claim(
     id="published/arora2019/norm-growth",
-    source=PAPER + ", Section 2 (proof of Theorem 2.5 / Lemma 2.4: one GD step on a scale-invariant loss)",
+    source=PAPER + ", Sections 2–3 (one GD step on a scale-invariant loss: the norm growth the analysis rests on)",
     statement=r"\|\mathbf{w}_{t+1}\|^2 = \|\mathbf{w}_t\|^2 + \eta^2 \|\nabla L(\mathbf{w}_t)\|^2",
     reading="w_{t+1} = w_t − η ∇L(w_t), L(w) = ½ Σ (γ BN(Xw) + β − t)².",
     kind="identity", variables=(X, W, T, GAMMA, BETA, Var("eta")), sizes=SIZES, hypotheses=(spread,),

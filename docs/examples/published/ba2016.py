@@ -37,7 +37,7 @@ def gap(xp, p, q):
 
 SINGLE_CASE_RESCALING = Claim(
     id="published/ba2016/single-case-rescaling",
-    source=PAPER + ", Section 5.1, p. 5 and Table 1 (single training case re-scaling: invariant)",
+    source=PAPER + ", Section 5.1 and Table 1 (single training case re-scaling: invariant)",
     statement=r"\mathrm{LN}(W(\delta \mathbf{x})) = \mathrm{LN}(W\mathbf{x}) \quad (\delta > 0)",
     reading="One training case x scaled by δ > 0; the statistics over the H units of the layer; "
             "σ > 0.  Read as Σ_i (lhs_i − rhs_i)² = 0.",
@@ -48,7 +48,7 @@ SINGLE_CASE_RESCALING = Claim(
 
 WEIGHT_MATRIX_RESCALING = Claim(
     id="published/ba2016/weight-matrix-rescaling",
-    source=PAPER + ", Section 5.1, p. 5 and Table 1 (weight matrix re-scaling: invariant)",
+    source=PAPER + ", Section 5.1 and Table 1 (weight matrix re-scaling: invariant)",
     statement=r"\mathrm{LN}((\delta W)\mathbf{x}) = \mathrm{LN}(W\mathbf{x}) \quad (\delta > 0)",
     reading="W' = δW for a scalar δ > 0.",
     kind="identity", variables=(W, XCASE, GAIN, BIAS, DELTA), sizes=SIZES, hypotheses=(units_spread,),
@@ -58,7 +58,7 @@ WEIGHT_MATRIX_RESCALING = Claim(
 
 WEIGHT_MATRIX_RECENTERING = Claim(
     id="published/ba2016/weight-matrix-recentering",
-    source=PAPER + ", Section 5.1, p. 5 and Table 1 (weight matrix re-centering: invariant)",
+    source=PAPER + ", Section 5.1 and Table 1 (weight matrix re-centering: invariant)",
     statement=r"\mathrm{LN}((W + \mathbf{1}\gamma^\top)\mathbf{x}) = \mathrm{LN}(W\mathbf{x})",
     reading="The same vector γ ∈ R^d added to every row of W (numpy's broadcast W + γ).",
     kind="identity", variables=(W, XCASE, Var("c", ("d",)), GAIN, BIAS), sizes=SIZES,
@@ -113,7 +113,7 @@ def _rows_spread(xp, X, W, **_):
 
 MINIBATCH_CASE_RESCALING = Claim(
     id="published/ba2016/minibatch-case-rescaling",
-    source=PAPER + ", Section 5.1, p. 5 (\"invariant to re-scaling of individual training cases\")",
+    source=PAPER + ", Section 5.1 (\"invariant to re-scaling of individual training cases\")",
     statement=r"\mathrm{LN}(\mathrm{diag}(\delta) X W^\top) = \mathrm{LN}(X W^\top) \quad (\delta_n > 0)",
     reading="A mini-batch X of m cases (m × d), each case n scaled by its own δ_n > 0; summed inputs "
             "A = X Wᵀ (m × H); LN of each row over its H units.",

@@ -62,6 +62,21 @@ AFFINE_INVARIANCE = Claim(
     residual=lambda xp, y, c, b: xp.sum((yhat(xp, c * y + b) - yhat(xp, y)) ** 2),
 )
 
+def bn_eps(xp, y, eps):
+    mu, var = mean_var(xp, y)
+    return (y - mu) / xp.sqrt(var + eps)
+
+
+EPSILON_RESCALED = Claim(
+    id="published/folklore/epsilon-rescaled",
+    source="BN with ε (Ioffe & Szegedy 2015, Algorithm 1) of a rescaled batch: a standard consequence "
+           "(one of the failures issue 23 reports)",
+    statement=r"\mathrm{BN}_{\epsilon}(c\,y) = \mathrm{BN}_{\epsilon/c^2}(y) \quad (c > 0)",
+    kind="identity", variables=(Y, Var("c", (), "positive"), Var("eps", (), "positive")), sizes=SIZES,
+    reading="x̂ = (y − μ)/√(σ² + ε), biased σ²; read as Σ_b (lhs_b − rhs_b)² = 0.",
+    residual=lambda xp, y, c, eps: xp.sum((bn_eps(xp, c * y, eps) - bn_eps(xp, y, eps / c ** 2)) ** 2),
+)
+
 VARIANCE_SHORTCUT = Claim(
     id="published/folklore/variance-shortcut",
     source="the König–Huygens formula σ² = mean(y²) − μ² (any statistics text)",
@@ -137,8 +152,8 @@ def _pairwise(xp, X):
 
 MEAN_SQUARED_DISTANCE = Claim(
     id="published/folklore/mean-squared-distance",
-    source="the pairwise form of the variance (e.g. the k-means literature; Zhang et al. 2016 on the "
-           "trace of the covariance)",
+    source="the pairwise form of the variance: the mean squared distance between points is twice their "
+           "mean squared distance to the centroid (a standard identity of the k-means literature)",
     statement=(r"\frac{1}{2m^2}\sum_{a=1}^m\sum_{b=1}^m \|x_a - x_b\|^2 = \frac{1}{m}\sum_{b=1}^m \|x_b - \bar{x}\|^2"),
     kind="identity", variables=(X,), sizes=D_SIZES,
     reading="x_b the rows of X; ‖x_a − x_b‖² written with the distance-matrix idiom "

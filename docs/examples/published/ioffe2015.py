@@ -3,6 +3,7 @@ Reducing Internal Covariate Shift, ICML 2015 (arXiv:1502.03167).
 
 True statements of the paper, written as a reader of the paper would write them: a
 held-out proxy of issue 23's measurement (bench/heldout.py), not a gallery file.
+Pages are those of the arXiv version (v3); the section is the reliable locator.
 
 Notation of Algorithm 1 (p. 3): a mini-batch B = {x_1 … x_m} of one activation,
 μ_B = (1/m) Σ x_i, σ²_B = (1/m) Σ (x_i − μ_B)², x̂_i = (x_i − μ_B)/√(σ²_B + ε),
@@ -202,7 +203,7 @@ XHAT_SUMS_TO_ZERO = Claim(
 
 XHAT_UNIT_VARIANCE = Claim(
     id="published/ioffe2015/xhat-unit-variance",
-    source=PAPER + ", Section 3, p. 3 (\"zero means and unit variances, if ε is ignored\")",
+    source=PAPER + ", Section 3, p. 3 (x̂ has mean 0 and variance 1 when ε is neglected)",
     statement=r"\frac{1}{m} \sum_{i=1}^{m} \hat{x}_i^2 = 1 \quad (\epsilon = 0)",
     reading="ε ignored (ε = 0), on a batch with σ²_B > 0.",
     kind="identity", variables=(X,), sizes=SIZES, hypotheses=(spread,),

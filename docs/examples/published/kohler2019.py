@@ -35,7 +35,7 @@ def spread(xp, X, w, **_):
 
 VARIANCE_IS_QUADRATIC_FORM = Claim(
     id="published/kohler2019/variance-quadratic-form",
-    source=PAPER + ", Section 2, Eq. (BN(x^T w) with Var[x^T w] = w^T S w)",
+    source=PAPER + ", Section 2 (BN written with Var[x^T w] = w^T S w)",
     statement=r"\mathrm{Var}[\mathbf{x}^\top \mathbf{w}] = \mathbf{w}^\top \mathbf{S} \mathbf{w}",
     reading="The batch variance of the unit's pre-activations Xw (biased, ÷ m) against S the batch "
             "covariance (÷ m).",

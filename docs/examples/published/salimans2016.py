@@ -50,7 +50,7 @@ def grad_v(xp, X, t, v, g):
 
 NORM_IS_G = Claim(
     id="published/salimans2016/norm-is-g",
-    source=PAPER + ", Section 2, below Eq. 2, p. 2",
+    source=PAPER + ", Section 2, below Eq. 2",
     statement=r"\|\mathbf{w}\| = g",
     reading="w = g v/‖v‖ with g > 0 (for g < 0, ‖w‖ = −g); v ≠ 0 of any length d.",
     kind="identity", variables=(Var("v", ("d",)), Var("g", (), "positive")), sizes={"d": (1, 5)},
@@ -60,7 +60,7 @@ NORM_IS_G = Claim(
 
 GRAD_G = Claim(
     id="published/salimans2016/grad-g",
-    source=PAPER + ", Eq. 3 (first formula), p. 2",
+    source=PAPER + ", Section 2.1, Eq. 3 (first formula)",
     statement=r"\nabla_g L = \frac{\nabla_{\mathbf{w}} L \cdot \mathbf{v}}{\|\mathbf{v}\|}",
     reading="L(w) = ½ ‖Xw − t‖², ∇_w L taken at w = g v/‖v‖.",
     kind="identity", variables=(X, T, V, GAIN), sizes=SIZES, hypotheses=(v_nonzero,),
@@ -75,7 +75,7 @@ def _grad_v_eq3(xp, X, t, v, g):
 
 GRAD_V = Claim(
     id="published/salimans2016/grad-v",
-    source=PAPER + ", Eq. 3 (second formula), p. 2",
+    source=PAPER + ", Section 2.1, Eq. 3 (second formula)",
     statement=(r"\nabla_{\mathbf{v}} L = \frac{g}{\|\mathbf{v}\|} \nabla_{\mathbf{w}} L - "
                r"\frac{g \nabla_g L}{\|\mathbf{v}\|^2} \mathbf{v}"),
     reading="L(w) = ½ ‖Xw − t‖²; read as Σ_k (lhs_k − rhs_k)² = 0.",
@@ -94,7 +94,7 @@ def _grad_v_projected(xp, X, t, v, g):
 
 GRAD_V_PROJECTED = Claim(
     id="published/salimans2016/grad-v-projection",
-    source=PAPER + ", Eq. 4, p. 3",
+    source=PAPER + ", Section 2.1, Eq. 4",
     statement=(r"\nabla_{\mathbf{v}} L = \frac{g}{\|\mathbf{v}\|} M_{\mathbf{w}} \nabla_{\mathbf{w}} L, "
                r"\quad M_{\mathbf{w}} = I - \frac{\mathbf{w}\mathbf{w}'}{\|\mathbf{w}\|^2}"),
     reading="L(w) = ½ ‖Xw − t‖²; g ≠ 0 so that w ≠ 0 and M_w is defined.",
@@ -104,7 +104,7 @@ GRAD_V_PROJECTED = Claim(
 
 GRAD_V_ORTHOGONAL = Claim(
     id="published/salimans2016/grad-v-orthogonal",
-    source=PAPER + ", Section 2.1, p. 3 (the gradient in v is orthogonal to the weight vector)",
+    source=PAPER + ", Section 2.1 (the gradient in v is orthogonal to the weight vector)",
     statement=r"\nabla_{\mathbf{v}} L \cdot \mathbf{v} = 0",
     reading="L(w) = ½ ‖Xw − t‖², w = g v/‖v‖: M_w projects away from w, which is parallel to v.",
     kind="identity", variables=(X, T, V, GAIN), sizes=SIZES, hypotheses=(v_nonzero,),
@@ -120,7 +120,7 @@ def _norm_grows(xp, X, t, v, g, eta):
 
 NORM_GROWS = Claim(
     id="published/salimans2016/norm-grows",
-    source=PAPER + ", Section 2.1, p. 3 (v' = v + Δv, ‖v'‖ = √(1 + C²) ‖v‖)",
+    source=PAPER + ", Section 2.1 (v' = v + Δv, ‖v'‖ = √(1 + C²) ‖v‖)",
     statement=r"\|\mathbf{v}'\| = \sqrt{1 + C^2}\, \|\mathbf{v}\|, \quad C = \|\Delta\mathbf{v}\| / \|\mathbf{v}\|",
     reading="One gradient step Δv = −η ∇_v L with L(w) = ½ ‖Xw − t‖²; C = η ‖∇_v L‖/‖v‖.",
     kind="identity", variables=(X, T, V, GAIN, Var("eta")), sizes=SIZES, hypotheses=(v_nonzero,),

@@ -71,7 +71,7 @@ def _theorem_41(xp, y, g, gamma, beta):
 
 THEOREM_41 = Claim(
     id="published/bn-helps-optimization/theorem-4.1-derived",
-    source=PAPER + ", Theorem 4.1, p. 6 (with 1/m on the last term, as its proof in Appendix C derives)",
+    source=PAPER + ", Theorem 4.1 (with 1/m on the last term, as its proof in Appendix C derives)",
     statement=(r"\left\| \nabla_{y_j} \hat{L} \right\|^2 \le \frac{\gamma^2}{\sigma_j^2}\left( \left\|"
                r" \nabla_{y_j} L \right\|^2 - \frac{1}{m}\left\langle \mathbf{1}, \nabla_{y_j} L \right\rangle^2"
                r" - \frac{1}{m}\left\langle \nabla_{y_j} L, \hat{y}_j \right\rangle^2 \right)"),
@@ -107,4 +107,28 @@ ORTHOGONAL_TO_YHAT = Claim(
     reading="From Fact C.1: the gradient has no component along ŷ.",
     kind="identity", variables=(Y, G, GAMMA, BETA), sizes=SIZES, hypotheses=(spread,),
     residual=lambda xp, y, g, gamma, beta: xp.dot(yhat(xp, y), grad_y(xp, y, g, gamma, beta)),
+)
+
+X = Var("X", ("m", "d"))
+W = Var("w", ("d",))
+
+
+def _unit_spread(xp, X, w):
+    return spread(xp, X @ w)
+
+
+def _same_activations(xp, X, w):
+    z = X @ w
+    mu, sigma = stats(xp, z)
+    return xp.sum((sigma * yhat(xp, z) + mu - z) ** 2)
+
+
+OBSERVATION_43 = Claim(
+    id="published/bn-helps-optimization/observation-4.3-same-activations",
+    source=PAPER + ", Observation 4.3, p. 7 (first sentence: γ = σ_j, β = μ_j gives the same activations)",
+    statement=r"\gamma = \sigma_j,\ \beta = \mu_j \implies \gamma \hat{y}_j + \beta = y_j",
+    reading="y_j = Xw the unit's pre-activations over a batch X (m × d); γ and β set to the batch's own σ "
+            "and μ (computed, not variables); read as Σ_b (lhs_b − rhs_b)² = 0.",
+    kind="identity", variables=(X, W), sizes={"m": (2, 5), "d": (1, 3)}, hypotheses=(_unit_spread,),
+    residual=_same_activations,
 )
