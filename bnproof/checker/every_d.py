@@ -47,6 +47,7 @@ from itertools import permutations, product
 from math import factorial
 
 from . import program as fixed_program
+from .named import named
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, show, tensor
 from .symbolic_length import Algebra
 from .variables import declared
@@ -485,8 +486,6 @@ def _fits(v, lengths) -> bool:
 
 def check_every_d(doc: dict) -> str:
     """A proof certificate of method "every-d"; returns what was established."""
-    from .proof import named
-
     keys(doc, "document", TOP)
     check_envelope(doc)
     if doc["kind"] != "proof":

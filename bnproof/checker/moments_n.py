@@ -23,8 +23,8 @@ residual is trusted, as for every proof certificate.  Standard library only."""
 
 from fractions import Fraction
 
+from .named import named
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, tensor
-from .proof import named
 from .variables import declared
 
 TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",

@@ -21,11 +21,14 @@ digest; `bnproof check` compares it with the claim's own trace."""
 from fractions import Fraction
 
 from . import program as fixed_program
+from .every_d import check_every_d
 from .instantiate import instantiate
-from .papers import paper_claim
+from .named import REFUTED, named  # noqa: F401 - REFUTED: the papers' claims no proof names
+from .nonnegative import Manifest, check_nonnegative, divisors, index  # noqa: F401 - Manifest, divisors: as before
 from .parse import MAX_DEPTH, Rejected, array, check_envelope, keys, rational, sha256_of, tensor
-from .program import ID, SIGN
+from .program import SIGN
 from .roots import sign_facts
+from .sos import check_sos
 from .substitution import check_substitution
 from .symbolic_program import Evaluator, read_inputs, read_steps
 from .variables import declared
@@ -33,13 +36,7 @@ from .variables import declared
 TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
        "witness", "digest"}
 PROGRAM = {"inputs", "steps", "residual", "hypotheses", "kind", "strict"}
-MAX_TERMS, MAX_FACTORS, MAX_FIXED, MAX_WITNESS = 2000, 64, 16, 32
-# the papers' claims that their committed certificates refute: no proof of them exists
-REFUTED = {"dannemann2025/remark-2.7", "santurkar2018/lemma-4.5",
-           "santurkar2018/observation-4.3/minima-preserved", "santurkar2018/theorem-4.1",
-           "santurkar2018/theorem-4.2/part-2", "santurkar2018/theorem-4.2/part-2/gamma-below-sigma",
-           "santurkar2018/theorem-4.4",
-           "santurkar2018/theorem-4.4/as-derived", "santurkar2018/theorem-c.1"}
+MAX_FIXED, MAX_WITNESS = 16, 32
 KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
         "strict-inequality": ("inequality", True)}
 
@@ -97,165 +94,6 @@ def read_fixed(value, variables: list, batch: str = "m") -> dict:
     return {**fixed, **literal}
 
 
-class Manifest:
-    """Signs that a step has by its form alone, wherever it is defined: positive (> 0),
-    nonnegative (>= 0) or nonzero.  Hypothesis steps are > 0 by assumption, and a step
-    the program divides by (or raises to a negative power) is nonzero wherever the
-    program is defined: so an even power of it is > 0, and so is a step >= 0 by its form
-    that the program divides by (a sum of squares in a denominator)."""
-
-    def __init__(self, steps: list, types: list, hypotheses: set, positive_inputs: set,
-                 divisors: frozenset = frozenset(), positive_vectors: frozenset = frozenset()):
-        self.steps, self.types = steps, types
-        self.hyps, self.inputs, self.divisors = hypotheses, positive_inputs, divisors
-        self.vectors = positive_vectors
-        self.memo = {}
-
-    def positive(self, k: int) -> bool:
-        return self.sign(k)[0]
-
-    def nonnegative(self, k: int) -> bool:
-        return self.sign(k)[1]
-
-    def nonzero(self, k: int) -> bool:
-        return self.sign(k)[2]
-
-    def sign(self, k: int) -> tuple:
-        if k not in self.memo:  # operands are earlier steps: fill the memo bottom-up
-            for j in range(k + 1):
-                if j not in self.memo:
-                    pos, nonneg = self.of(j)
-                    nonzero = pos or j in self.divisors or self.nonzero_of(j)
-                    if nonneg and nonzero:
-                        pos = True
-                    self.memo[j] = pos, nonneg, nonzero
-        return self.memo[k]
-
-    def nonzero_of(self, k: int) -> bool:
-        op, args, n = self.steps[k]
-        if self.types[k] != "S":
-            return False
-        if op == "const":
-            return n != 0
-        if op in ("neg", "pow"):
-            return self.memo[args[0]][2]
-        if op in ("mul", "div"):
-            return self.memo[args[0]][2] and self.memo[args[1]][2]
-        return False
-
-    def of(self, k: int) -> tuple:
-        op, args, n = self.steps[k]
-        if self.types[k] == "V":
-            return self.entrywise(op, args, n)
-        if self.types[k] != "S":
-            return False, False
-        if k in self.hyps or op == "m" or op == "input" and n in self.inputs \
-                or op == "const" and n > 0:
-            return True, True
-        s = [self.memo[j] for j in args]
-        if op == "const":
-            return False, n == 0
-        if op == "sqrt":
-            return s[0][0], True
-        if op == "pow":
-            return s[0][0] or n % 2 == 0 and s[0][2], s[0][1] or n % 2 == 0
-        if op in ("mul", "div"):
-            pos = s[0][0] and s[1][0]
-            return pos, pos or s[0][1] and (s[1][1] if op == "mul" else s[1][0])
-        if op == "add":
-            return (s[0][0] and s[1][1] or s[0][1] and s[1][0]), s[0][1] and s[1][1]
-        if op == "sum":  # of m >= 1 entries: positive if each entry is
-            p = self.steps[args[0]]
-            return s[0][0], s[0][1] or (p[0] == "pow" and p[2] % 2 == 0 or
-                                        p[0] == "mul" and p[1][0] == p[1][1])
-        return False, False
-
-    def entrywise(self, op: str, args: list, n) -> tuple:
-        """The sign every entry of a vector step has by its form: an input declared
-        positive (its entries), ones, and +, ×, ÷, powers of such (a scalar operand by
-        its own sign).  Nothing else (a vector's nonzero entries are never assumed)."""
-        if op == "input":
-            return (True, True) if n in self.vectors else (False, False)
-        if op == "ones":
-            return True, True
-        s = [self.memo[j] for j in args]
-        if op == "pow":
-            return s[0][0], s[0][1] or n % 2 == 0
-        if op in ("mul", "div"):
-            pos = s[0][0] and s[1][0]
-            return pos, pos or s[0][1] and (s[1][1] if op == "mul" else s[1][0])
-        if op == "add":
-            return (s[0][0] and s[1][1] or s[0][1] and s[1][0]), s[0][1] and s[1][1]
-        return False, False
-
-
-def divisors(ops: list) -> frozenset:
-    """The program's steps it divides by or raises to a negative power: each is nonzero
-    wherever every step of the program is defined."""
-    return frozenset(args[1] if op == "div" else args[0] for op, args, n in ops
-                     if op == "div" or op == "pow" and n < 0)
-
-
-def check_defined(ops: list, manifest: Manifest, start: int) -> None:
-    """Proof steps must be defined wherever the program is: a divisor and a negative
-    power's base manifestly > 0, a radicand manifestly >= 0."""
-    for i, (op, args, n) in enumerate(ops):
-        k = start + i
-        if op == "div" and not manifest.positive(args[1]) or \
-                op == "pow" and n < 0 and not manifest.positive(args[0]):
-            raise Rejected(f"proof step {k}: divides by step {args[-1] if op == 'div' else args[0]}, "
-                           "which is not manifestly > 0")
-        if op == "sqrt" and not manifest.nonnegative(args[0]):
-            raise Rejected(f"proof step {k}: the square root of step {args[0]}, which is not "
-                           "manifestly >= 0")
-
-
-def index(value, where: str, count: int, types: list, want: str = "S") -> int:
-    if type(value) is not int or not 0 <= value < count:
-        raise Rejected(f"{where}: not the index of one of the {count} steps")
-    if types[value] != want:
-        raise Rejected(f"{where}: step {value} is not a scalar")
-    return value
-
-
-def check_nonnegative(ev: Evaluator, proof: dict, ops: list, types: list, residual: int,
-                      hyps: set, positive_inputs: set, strict: bool,
-                      positive_vectors: frozenset = frozenset()) -> str:
-    proof = keys(proof, "proof", {"method", "steps", "terms", "denominator"})
-    start = len(ops)
-    extra = read_steps(proof["steps"], [], types, "proof.steps", proof=True)
-    manifest = Manifest(ops + extra, types, hyps, positive_inputs, divisors(ops), positive_vectors)
-    check_defined(extra, manifest, start)
-    ev.run(extra, types)
-    count, alg = len(types), ev.alg
-    lhs = ev.values[residual]
-    for i, d in enumerate(array(proof["denominator"], "proof.denominator", MAX_FACTORS)):
-        d = index(d, f"proof.denominator[{i}]", count, types)
-        if not manifest.positive(d):
-            raise Rejected(f"proof.denominator[{i}]: step {d} is not manifestly > 0")
-        lhs = alg.mul(lhs, ev.values[d])
-    rhs, strict_term = alg.const(0), False
-    for i, term in enumerate(array(proof["terms"], "proof.terms", MAX_TERMS)):
-        term = keys(term, f"proof.terms[{i}]", {"coefficient", "factors"})
-        c = rational(term["coefficient"], f"proof.terms[{i}].coefficient")
-        if c <= 0:
-            raise Rejected(f"proof.terms[{i}]: the coefficient is not > 0")
-        value, positive = alg.const(c), True
-        for j, f in enumerate(array(term["factors"], f"proof.terms[{i}].factors", MAX_FACTORS)):
-            f = index(f, f"proof.terms[{i}].factors[{j}]", count, types)
-            if not manifest.nonnegative(f):
-                raise Rejected(f"proof.terms[{i}].factors[{j}]: step {f} is not manifestly >= 0")
-            positive = positive and manifest.positive(f)
-            value = alg.mul(value, ev.values[f])
-        strict_term = strict_term or positive
-        rhs = alg.add(rhs, value)
-    if strict and not strict_term:
-        raise Rejected("proof: a strict claim needs a term whose factors are all manifestly > 0")
-    if not alg.is_zero(alg.add(lhs, rhs, -1)):
-        raise Rejected("proof: residual * denominator minus the sum of the terms does not reduce to 0")
-    return "> 0" if strict else ">= 0"
-
-
 def read_witness(value, inputs: list) -> tuple:
     witness = keys(value, "witness", {"m", "inputs"})
     m = witness["m"]
@@ -304,23 +142,6 @@ def assumptions(inputs: list, hyps: list, equalities: int = 0) -> str:
     if equalities:
         parts.append(f"{equalities} equalit{'y' if equalities == 1 else 'ies'} = 0")
     return ", ".join(parts + ["every step defined"])
-
-
-def named(claim: dict) -> None:
-    """A proof's claim id and texts, for every proof method: one clean output line, and
-    never a name of the papers' claims but a claim's exact id, nor one that bnproof's
-    committed certificates refute (a zero program would "prove" it)."""
-    cid = claim["id"]
-    if type(cid) is not str or not ID.fullmatch(cid):
-        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
-    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
-        raise Rejected("claim: source and statement must be strings")
-    paper = paper_claim(cid)
-    if paper is not None and paper != cid:
-        raise Rejected(f"claim {cid}: reads as the name of a claim of the papers"
-                       + (f" ({paper})" if paper else "") + "; only its exact id can be proved")
-    if cid in REFUTED:
-        raise Rejected(f"claim {cid}: a claim of the papers that bnproof's certificates refute")
 
 
 def read_statement(doc: dict) -> tuple:
@@ -378,9 +199,7 @@ def check_proof(doc: dict) -> str:
     """A proof certificate; returns what was established, what was assumed, and what is
     trusted (the program is the claim's)."""
     if type(doc.get("proof")) is dict and doc["proof"].get("method") == "every-d":
-        from .every_d import check_every_d  # every m and every d: its own program format
-
-        return check_every_d(doc)
+        return check_every_d(doc)  # every m and every d: its own program format
     claim, inputs, ops, types, residual, hyps = read_statement(doc)
     cid, program = claim["id"], doc["program"]
     equalities = read_equalities(claim, program, ops, types)
@@ -404,7 +223,6 @@ def check_proof(doc: dict) -> str:
         said = check_nonnegative(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict,
                                  vectors)
     elif method == "sos":  # a sum of squares with cases for its pivots (sos.py)
-        from .sos import check_sos
         if claim["kind"] == "identity":
             raise Rejected("proof: an identity needs the method \"zero\"")
         positive = {n for n, t, d in inputs if t == "S" and d == "positive"}

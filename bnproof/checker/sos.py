@@ -19,6 +19,7 @@ by a value whose normal form is 0, so no instance of the case is in the claim), 
 "nonnegative".  When every pivot is > 0 the main part applies.  A program with a grad
 step is refused: a derivative does not survive replacing an input by other vectors."""
 
+from .nonnegative import check_nonnegative  # proof.py dispatches here
 from .parse import Rejected, array, keys
 from .symbolic_length import ONE
 from .symbolic_program import Evaluator, read_steps
@@ -103,8 +104,6 @@ def outcome(inputs: list, ops: list, types: list, signs: dict, residual: int, na
 
 def check_sos(ev: Evaluator, proof: dict, ops: list, types: list, residual: int, hyps: set,
               positive: set, strict: bool, vectors: frozenset, inputs: list, signs: dict) -> str:
-    from .proof import check_nonnegative  # proof.py dispatches here
-
     if strict:
         raise Rejected("proof: the method \"sos\" proves >= 0, not a strict inequality")
     proof = keys(proof, "proof", {"method", "steps", "terms", "denominator", "cases"})
@@ -144,8 +143,6 @@ def check_sos(ev: Evaluator, proof: dict, ops: list, types: list, residual: int,
 
 def check_case(proof, inputs, ops, types, signs, residual, hyps, positive, vectors, name, span,
                where) -> None:
-    from .proof import check_nonnegative
-
     method = proof.get("method") if type(proof) is dict else None
     ev, undefined = outcome(inputs, ops, types, signs, residual, name, span)
     if method == "undefined":

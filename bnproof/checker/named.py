@@ -1,0 +1,34 @@
+"""Which claim a proof certificate may name, for every proof method (proof.py,
+every_d.py, moments_n.py): one clean output line, never a name of the papers'
+claims but a claim's exact id, nor a claim that bnproof's committed certificates
+refute (a zero program would "prove" it)."""
+
+from __future__ import annotations
+
+from .papers import paper_claim
+from .parse import Rejected
+from .program import ID
+
+# the papers' claims that their committed certificates refute: no proof of them exists
+REFUTED = {"dannemann2025/remark-2.7", "santurkar2018/lemma-4.5",
+           "santurkar2018/observation-4.3/minima-preserved", "santurkar2018/theorem-4.1",
+           "santurkar2018/theorem-4.2/part-2", "santurkar2018/theorem-4.2/part-2/gamma-below-sigma",
+           "santurkar2018/theorem-4.4",
+           "santurkar2018/theorem-4.4/as-derived", "santurkar2018/theorem-c.1"}
+
+
+def named(claim: dict) -> None:
+    """A proof's claim id and texts, for every proof method: one clean output line, and
+    never a name of the papers' claims but a claim's exact id, nor one that bnproof's
+    committed certificates refute (a zero program would "prove" it)."""
+    cid = claim["id"]
+    if type(cid) is not str or not ID.fullmatch(cid):
+        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
+    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
+        raise Rejected("claim: source and statement must be strings")
+    paper = paper_claim(cid)
+    if paper is not None and paper != cid:
+        raise Rejected(f"claim {cid}: reads as the name of a claim of the papers"
+                       + (f" ({paper})" if paper else "") + "; only its exact id can be proved")
+    if cid in REFUTED:
+        raise Rejected(f"claim {cid}: a claim of the papers that bnproof's certificates refute")
