@@ -189,6 +189,65 @@ def test_check_claim_binds_the_certificate_to_the_claim_file():
     assert "outside" in proof_difference(CLAIMS["centroid"], seal(far), "the gallery")
 
 
+# --- gradients (xp.grad, columns_grad.py): ordinary steps the second reading confirms ------------
+
+G = Var("g", ("m",))
+
+
+def _loss(xp, X, g):
+    return lambda v: xp.sum(g * _bn(xp, X @ v))
+
+
+GRAD_ORTHOGONAL = Claim(
+    id="me/grad-orthogonal", source="Arora, Li & Lyu 2019", statement=r"\langle \nabla_w L(w), w\rangle = 0",
+    kind="identity", variables=(X, W, G), sizes=SIZES, hypotheses=(lambda xp, X, w, g: _variance(xp, X, w),),
+    residual=lambda xp, X, w, g: xp.grad(_loss(xp, X, g), w) @ w)
+GRAD_ORTHOGONAL_SIGN = Claim(
+    id="me/grad-orthogonal-sign", source="a test", statement=r"\langle \nabla_w L(w), w\rangle = \|w\|^2",
+    kind="identity", variables=(X, W, G), sizes=SIZES, hypotheses=(lambda xp, X, w, g: _variance(xp, X, w),),
+    residual=lambda xp, X, w, g: xp.grad(_loss(xp, X, g), w) @ w - w @ w)
+CHAIN_RULE = Claim(
+    id="me/chain-rule", source="a test", statement=r"\nabla_w \tfrac12\|Xw - t\|^2 = X^\top (Xw - t)",
+    kind="identity", variables=(X, W, Var("t", ("m",))), sizes=SIZES,
+    residual=lambda xp, X, w, t: xp.sum((xp.grad(lambda v: xp.sum((X @ v - t) ** 2) / 2, w)
+                                         - X.T @ (X @ w - t)) ** 2))
+
+
+@pytest.mark.parametrize("claim", [GRAD_ORTHOGONAL, CHAIN_RULE], ids=lambda c: c.id)
+def test_gradients_in_a_feature_vector_are_proved_for_every_d(claim):
+    a = _attempt(claim)
+    assert a.proved, a.reason
+    assert not any(s[0] == "grad" for s in a.program["steps"])  # written out as ordinary steps
+    assert "proved for every m and every d" in check_document(a.document)
+
+
+def test_a_gradient_near_miss_is_never_proved():
+    a = _attempt(GRAD_ORTHOGONAL_SIGN)
+    assert a.status == "not-proved" and a.document is None
+
+
+def test_a_wrong_derivative_is_caught_by_the_second_reading(monkeypatch):
+    """A defect of the derivative rules that read ∇_w ½‖Xw − t‖² as 0 would state another
+    hypothesis than the claim's (here, one that never holds): the checker proves the program
+    it is given, the second reading compares its values with the claim's own code."""
+    from bnproof.errors import Disagreement
+    from bnproof.symbolic_m import columns_grad
+
+    claim = Claim(id="me/gradient-hypothesis", source="a test", statement=r"\sum Xw = (\mathbf 1^\top X) w",
+                  kind="identity", variables=(X, W, Var("t", ("m",))), sizes=SIZES,
+                  hypotheses=(lambda xp, X, w, t: xp.sum(xp.grad(lambda v: xp.sum((X @ v - t) ** 2) / 2, w) ** 2),),
+                  residual=lambda xp, X, w, t: xp.sum(X @ w) - xp.sum(X, axis=0) @ w)
+    assert _attempt(claim).proved
+
+    def vanishing(rec, out, var):
+        zero = rec.emit(["const", "0"])
+        return rec.emit(["expand", zero, list(rec.axes[var]), []])
+
+    monkeypatch.setattr(columns_grad, "gradient", vanishing)
+    with pytest.raises(Disagreement):
+        _attempt(claim)
+
+
 # --- not the same program at every d: outside, the proofs at each d kept ---------------------
 
 def _branching(xp, X, w):

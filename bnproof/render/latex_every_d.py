@@ -81,6 +81,8 @@ def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
     out.para("Treating each of these sums as an unknown, the residual's normal form is the zero "
              "polynomial, so for every $m \\ge 1$ and every $d \\ge 1$, wherever the claim is defined,")
     out.display("R = 0")
-    out.para(f"It is defined at $m = {doc['witness']['m']}$, $d = {doc['witness']['d']}$ on the "
-             "certificate's witness, so the statement is not vacuous.")
+    holds = ("the identity holds" if claim["kind"] == "identity"
+             else "the inequality holds, with equality,")
+    out.para(f"that is, {holds} for every $m$ and every $d$. It is defined at $m = {doc['witness']['m']}$, "
+             f"$d = {doc['witness']['d']}$ on the certificate's witness, so the statement is not vacuous.")
     return out

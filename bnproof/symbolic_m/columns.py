@@ -32,6 +32,8 @@ class Rec:
         self.steps: list = []
         self._index: dict = {}
         self.refusals: list = []
+        self.axes: list = []  # the axes ("m", "d") of each step's value
+        self.kinds: dict = {}  # input name -> "scalar" | "vector" | "feature" | "matrix"
 
     def poison(self, reason: str) -> None:
         if reason not in self.refusals:
@@ -42,9 +44,24 @@ class Rec:
         if key not in self._index:
             if len(self.steps) >= MAX_STEPS:
                 outside(f"more than {MAX_STEPS} steps", self)
+            axes = self._axes_of(step)
             self._index[key] = len(self.steps)
             self.steps.append(step)
+            self.axes.append(axes)
         return self._index[key]
+
+    def _axes_of(self, step: list) -> tuple:
+        """The step's axes by the checker's own typing rule (a step it would reject is a
+        defect of this tracer: refused, never recorded)."""
+        from ..checker.every_d import _axes
+        from ..checker.parse import Rejected
+
+        n = OPERANDS.get(step[0], 0)
+        try:
+            return _axes(step[0], [self.axes[j] for j in step[1:1 + n]], step[1 + n:], self.kinds,
+                         f"step {len(self.steps)}")
+        except Rejected as err:
+            outside(f"a step the every-d program cannot state ({err})", self)
 
 
 def _axes(shape: tuple) -> tuple:
@@ -290,6 +307,27 @@ class Namespace:
             outside("an outer product of values that are not vectors", self._rec)
         return a[:, None] * b[None, :]
 
+    def grad(self, f, x):
+        """∇f(x) for a scalar function f: f is traced at a fresh placeholder of x's shape,
+        its steps differentiated in reverse mode (columns_grad.py) and written again with
+        the placeholder replaced by x, as ordinary steps: the checker replays them as any
+        other, and the second reading, which differentiates the claim's own code, is what
+        confirms they are the derivative."""
+        from .columns_grad import gradient, substitute
+
+        x = lift(self._rec, x)
+        kind = {(): "scalar", ("m",): "vector", ("d",): "feature", ("m", "d"): "matrix"}.get(x._shape)
+        if kind is None:
+            outside(f"xp.grad with respect to a value of shape {x._shape}", self._rec)
+        name = f"grad-probe-{len(self._rec.kinds)}"
+        self._rec.kinds[name] = kind
+        probe = T(self._rec, self._rec.emit(["input", name]), x._shape)
+        out = lift(self._rec, f(probe))
+        if out._shape:
+            outside("xp.grad of a function whose value is not one scalar", self._rec)
+        g = gradient(self._rec, out._i, probe._i)
+        return T(self._rec, substitute(self._rec, g, probe._i, x._i), x._shape)
+
     def ones(self, n):
         axis = self._size(n)
         return T(self._rec, self._rec.emit(["expand", self._rec.emit(["const", "1"]), [axis], []]), (axis,))
@@ -329,6 +367,7 @@ def program_for(claim: Claim, batch: str, feature: str) -> dict:
             for var in claim.variables:
                 kind = kinds[tuple(var.shape)]
                 declared.append([var.name, kind, var.domain if kind == "scalar" else "real"])
+                rec.kinds[var.name] = kind
                 values[var.name] = T(rec, rec.emit(["input", var.name]), axes[kind])
             xp = Namespace(rec)
             residual = _scalar(rec, claim.residual(xp, **values), "residual")
@@ -346,6 +385,9 @@ def program_for(claim: Claim, batch: str, feature: str) -> dict:
         if rec.refusals:  # the claim caught a refusal: its program is a branch numpy never takes
             raise OutsideFragment(rec.refusals[0])
     steps, new = _prune(rec.steps, [residual] + hypotheses)
+    if any(s[0] == "input" and s[1] not in {d[0] for d in declared} for s in steps):
+        raise OutsideFragment("uses a value of xp.grad's placeholder argument that its function kept "
+                              "(the argument escaped the function)")
     return {"inputs": declared, "steps": steps, "residual": new[residual],
             "hypotheses": [new[h] for h in hypotheses], "kind": claim.kind, "strict": bool(claim.strict)}
 
