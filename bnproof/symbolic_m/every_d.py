@@ -20,7 +20,7 @@ from fractions import Fraction
 from ..claims.api import Claim
 from . import columns
 from .fragment import OutsideFragment
-from .prove import NOT_PROVED, OUTSIDE, PROVED, Attempt, find_instance
+from .attempts import NOT_PROVED, OUTSIDE, PROVED, Attempt, find_instance
 from .trace import batch_name
 
 PROVED_TEXT = "proved for every m and every d"

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from .fragment import OutsideFragment
 from .moments_n import program_for, text_of
-from .prove import NOT_PROVED, OUTSIDE, PROVED, Attempt, at_fixed
+from .attempts import NOT_PROVED, OUTSIDE, PROVED, Attempt, at_fixed
 
 SIZES = (2, 3, 4, 5, 7)  # as crosscheck.SIZES: past the small n a claim's Python could hide
 WITNESS_SIZES = (2, 3, 4, 5, 6)

@@ -20,50 +20,27 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass
-from fractions import Fraction
 
 from ..claims.api import Claim
 from . import nonnegative as NN
 from . import poly as P
 from . import squares as SQ
+from .attempts import (NOT_PROVED, OUTSIDE, PROVED, PROVED_PARTLY, Attempt, at_fixed,  # noqa: F401
+                       find_instance, find_witness, program_inputs)
 from .sos import sos_proof
 from .equalities import explain, find_instance_on_set, substitution_proof
 from .algebra import Algebra, Scalar, TooLarge
 from .crosscheck import gate
 from .evaluate import Replay
 from .fragment import NotDefined, OutsideFragment
+from .proof_steps import Steps, replays
 from .show import normal_form_latex, normal_form_text
-from .trace import BATCH, batch_name, fixed_sizes, other_sizes, program_for
+from .trace import BATCH, fixed_sizes, other_sizes, program_for
 
-PROVED, NOT_PROVED, OUTSIDE = "proved", "not-proved", "outside-fragment"
-PROVED_PARTLY = "proved-partly"  # proved for every m at some of the declared fixed sizes, not all
-WITNESS_TRIES = 8
 # Every declared combination of the fixed sizes is attempted when there are at most this
 # many (d in (1, 6) is proved at each d); beyond, trace.fixed_sizes' smallest three of each,
 # and the proof is then "proved for part of the range" at best.
 MAX_COMBINATIONS = 6
-
-
-@dataclass
-class Attempt:
-    """One proof attempt at one choice of the fixed sizes."""
-
-    status: str
-    reason: str
-    fixed: dict
-    program: dict | None = None
-    proof: dict | None = None
-    witness: dict | None = None
-    normal_form: str = ""  # Unicode
-    normal_form_latex: str = ""
-    document: dict | None = None  # the sealed certificate, once the checker accepted it
-    equality: bool = False  # an inequality proved with equality (its residual is 0)
-    hint: str = ""  # not proved: what would prove it (hints.py, set by survivor.attempts_within)
-
-    @property
-    def proved(self) -> bool:
-        return self.status == PROVED
 
 
 def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> Attempt:
@@ -122,7 +99,7 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
                                    "hypotheses hold and the residual is defined (the proof could be "
                                    "vacuous)", fixed, program, proof, normal_form=text,
                        normal_form_latex=latex)
-    witness = {"m": found[0], "inputs": _program_inputs(claim, program, found[1])}
+    witness = {"m": found[0], "inputs": program_inputs(claim, program, found[1])}
     # a proof of the traced program is the claim's only if the claim's own code, read
     # without the tracer at generic instances of m = 2..9 (never the witness, where
     # degenerate readings agree), computes the same values (errors.Disagreement if not)
@@ -142,15 +119,6 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
             return Attempt(NOT_PROVED, f"not proved: {err}", fixed, program, proof, witness,
                            normal_form=text, normal_form_latex=latex)
     return result
-
-
-def at_fixed(fixed_list: list[dict]) -> str:
-    if not fixed_list or not fixed_list[0]:
-        return ""
-    names = sorted(fixed_list[0])
-    if len(names) == 1:
-        return f" at {names[0]} = " + ", ".join(str(f[names[0]]) for f in fixed_list)
-    return " at " + "; ".join(", ".join(f"{n} = {f[n]}" for n in names) for f in fixed_list)
 
 
 def declared_combinations(claim: Claim) -> int:
@@ -200,26 +168,6 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
 
 
 # ---------------------------------------------------------------- the decomposition
-
-class _Steps:
-    """Proof steps appended after the program's, each written once."""
-
-    def __init__(self, program: dict):
-        self.base = list(program["steps"])
-        self.extra: list = []
-        self.index = {tuple(_key(s)): i for i, s in enumerate(self.base)}
-
-    def get(self, step: list) -> int:
-        key = tuple(_key(step))
-        if key not in self.index:
-            self.index[key] = len(self.base) + len(self.extra)
-            self.extra.append(step)
-        return self.index[key]
-
-
-def _key(step):
-    return [tuple(x) if isinstance(x, list) else x for x in step]
-
 
 def decompose(replay: Replay, program: dict, strict: bool) -> dict | None:
     """The "nonnegative" (or "sos") proof object of the spec, or None if the search finds
@@ -300,7 +248,7 @@ def _search(alg: Algebra, replay, program, value, y, r, others, hyps, positive_i
 
 
 def _emit(alg, replay, program, value, poly, shift, y, r, fresh_names, hyps, positive_inputs, strict):
-    steps = _Steps(program)
+    steps = Steps(program)
     names = {n: i for i, s in enumerate(program["steps"]) if s[0] == "input" for n in [s[1]]}
     m_step = steps.get(["m"])
     root_factor = next((i for i, v in enumerate(replay.values[:len(program["steps"])])
@@ -392,79 +340,3 @@ class _Missing(Exception):
 def _same_root(alg: Algebra, h: Scalar, r: int) -> bool:
     rn, rd = alg.roots[r]
     return alg.sub(h, Scalar(rn, rd)).is_zero()
-
-
-def replays(program: dict, proof: dict) -> bool:
-    """This engine's own check of a decomposition: residual·Π denominator − Σ terms ≡ 0
-    (the independent checker repeats it, with the manifest-sign rules)."""
-    try:
-        replay = Replay(program)
-        replay.run(proof["steps"], allow_input=False)
-        alg, values = replay.alg, replay.values
-        lhs = values[program["residual"]]
-        for d in proof["denominator"]:
-            lhs = alg.mul(lhs, values[d])
-        rhs = alg.const(0)
-        for term in proof["terms"]:
-            t = alg.const(Fraction(term["coefficient"]))
-            for f in term["factors"]:
-                t = alg.mul(t, values[f])
-            rhs = alg.add(rhs, t)
-        return alg.sub(lhs, rhs).is_zero()
-    except (ValueError, OutsideFragment, NotDefined, TooLarge):
-        return False
-
-
-# ---------------------------------------------------------------- the witness
-
-def find_witness(claim: Claim, fixed: dict, program: dict) -> dict | None:
-    """An exact instance at the smallest m of the claim's range (at least 2) where the fixed-size
-    engine decides the claim holds (so every hypothesis > 0 and the residual is defined), in the
-    program's input names (spec: "witness")."""
-    found = find_instance(claim, fixed)
-    return None if found is None else {"m": found[0], "inputs": _program_inputs(claim, program, found[1])}
-
-
-def find_instance(claim: Claim, fixed: dict, start: int | None = None, count: int = 3):
-    """(m, instance in the claim's variables) at the first of `count` batch sizes from `start`
-    (the claim's smallest, at least 2) within its range where the fixed-size engine finds
-    one on which the claim holds; None if there is none."""
-    from ..claims.prove import find_witness as fixed_size_witness
-
-    batch = batch_name(claim)
-    lo, hi = claim.sizes[batch]
-    start = max(lo, 2) if start is None else start
-    for m in range(start, min(hi, start + count - 1) + 1):
-        sizes = {**fixed, batch: m}
-        try:
-            instance = fixed_size_witness(claim, sizes, tries=WITNESS_TRIES)
-        except Exception:  # the fixed-size engine could not trace it: no witness, never a crash
-            instance = None
-        if instance is not None:
-            return m, instance
-    return None
-
-
-def _program_inputs(claim: Claim, program: dict, instance: dict) -> dict:
-    out = {}
-    batch = batch_name(claim)
-    names = {n for n, _, _ in program["inputs"]}
-    for var in claim.variables:
-        value = instance[var.name]
-        if var.name in names:
-            out[var.name] = _exact(value)
-            continue
-        import numpy as np
-        array = np.asarray(value, dtype=object)
-        for k in np.ndindex(array.shape[1:] if var.shape and batch == var.shape[0] else array.shape):
-            if var.shape and var.shape[0] == batch:
-                out[":".join([var.name, *map(str, k)])] = _exact(array[(slice(None), *k)].tolist())
-            else:
-                out[":".join([var.name, *map(str, k)])] = _exact(array[k])
-    return {k: v for k, v in out.items() if k in names}
-
-
-def _exact(value):
-    if isinstance(value, (list, tuple)):
-        return [_exact(v) for v in value]
-    return str(Fraction(value))

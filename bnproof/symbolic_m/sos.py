@@ -15,7 +15,7 @@ certificate (method "sos") then has a case for it, v_t replaced by a combination
 earlier vectors, in which the checker finds the residual 0, the program undefined, or a
 "nonnegative" proof of the case's own (checker/sos.py).  A numerator ρ·A + B with ρ a
 product of roots is multiplied by 2ρA first (_Root).  Nothing here is trusted:
-prove.replays and the checker redo it all.
+proof_steps.replays and the checker redo it all.
 
 Bounded: at most MAX_VECTORS basis vectors (their orders all tried), a Gram matrix of
 at most MAX_GRAM monomials, and MAX_WORK term products in all; past a bound the search
@@ -32,6 +32,7 @@ from . import squares as SQ
 from .algebra import TooLarge, Vector
 from .evaluate import Replay
 from .forms import Forms
+from .proof_steps import Steps, replays
 
 MAX_VECTORS = 4  # basis vectors besides ones: 24 orders at most
 MAX_GRAM = 24  # half-degree monomials in one Gram matrix
@@ -361,12 +362,10 @@ class _Emitter:
     """Proof steps for the decomposition, from the program's own steps."""
 
     def __init__(self, replay, program, forms, chosen, denominator_atoms, kappa, nested, budget):
-        from .prove import _Steps
-
         self.nested, self.budget = nested, budget
         self.replay, self.program, self.forms = replay, program, forms
         self.chosen, self.denominator_atoms, self.kappa = chosen, denominator_atoms, kappa
-        self._Steps = _Steps
+        self._Steps = Steps
 
     def nonnegative(self, v: int) -> bool:
         steps = self._Steps(self.program)
@@ -387,7 +386,6 @@ class _Emitter:
             return False
 
     def proof(self, found: list, order: list, names: dict, root=None) -> dict | None:
-        from .prove import replays
 
         alg, values, program = self.replay.alg, self.replay.values, self.program
         steps = self._Steps(program)
@@ -524,7 +522,7 @@ def _norms(program: dict, k: int, forms) -> list:
 
 
 def _replays(replay, proof: dict) -> bool:
-    """prove.replays in a case: residual·Π denominator − Σ terms ≡ 0 there."""
+    """proof_steps.replays in a case: residual·Π denominator − Σ terms ≡ 0 there."""
     from .fragment import NotDefined, OutsideFragment
 
     try:

@@ -11,7 +11,7 @@ The search multiplies R by such steps while they cancel a factor of its denomina
 it then factors the numerator and accepts it when every factor of odd multiplicity is
 an atom ≥ 0 by its form.  The proof it writes ("nonnegative": one term, the factors of
 μ and pow(L, 2), over the denominators) is replayed by the zero test of
-R · Π denominator − c · μ · L² (prove.replays), then by the independent checker, which
+R · Π denominator − c · μ · L² (proof_steps.replays), then by the independent checker, which
 re-derives every normal form and every sign by form: nothing here is trusted.
 """
 
@@ -24,6 +24,7 @@ from flint import fmpq, fmpq_mpoly_ctx
 from . import poly as P
 from .algebra import Scalar
 from .forms import Forms
+from .proof_steps import Steps, replays
 
 MAX_ROUNDS = 6  # denominators multiplied in, at most
 MAX_TERMS = 400  # a numerator larger than this is not factored (a proof is never worth a hang)
@@ -78,7 +79,6 @@ def square_proof(replay, program: dict, strict: bool) -> dict | None:
         # ≥ 0 (> 0) by its form as written, (a − b)²/(Σy² + 1) say: the residual is its own term
         proof = {"method": "nonnegative", "steps": [],
                  "terms": [{"coefficient": "1", "factors": [residual]}], "denominator": []}
-        from .prove import replays
         return proof if replays(program, proof) else None
     if strict:  # a square is ≥ 0 only: a strict claim needs a term > 0 by its form
         return None
@@ -136,10 +136,9 @@ def cleared(replay, program: dict, forms: Forms):
 
 
 def _emit(replay, program, forms, fl, N, D, chosen) -> dict | None:
-    from .prove import _Steps, replays
 
     alg, values = replay.alg, replay.values
-    steps = _Steps(program)
+    steps = Steps(program)
     ((dexps, dcoef),) = D.to_dict().items()
     kappa = Fraction(int(dcoef.p), int(dcoef.q))
     if len(N) > MAX_TERMS:
