@@ -63,10 +63,10 @@ def claim_data(claim, data):
 def canonical(claim):
     """"lemma-4.5" under any name `bnproof list` shows for it (its id or an alias),
     else the Claim the name, file or object gives (verify decides it on user data)."""
+    if isinstance(claim, str) and claim in KNOWN_CLAIMS:
+        return claim  # before the import: the claims' registry is not needed for Lemma 4.5
     from ..claims.api import Claim, named
 
-    if isinstance(claim, str) and claim in KNOWN_CLAIMS:
-        return claim
     if isinstance(claim, Claim):
         c = claim
     elif isinstance(claim, (str, os.PathLike)) and str(claim).endswith(".py"):
