@@ -19,6 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..claims.api import Claim
+from .column_steps import OPERANDS
 from .fragment import OutsideFragment, RefusedAttribute, outside, poison, tracing
 
 MAX_STEPS = 4000
@@ -397,10 +398,6 @@ def _scalar(rec: Rec, value, what: str) -> int:
     if value._shape:
         outside(f"a {what} that is not one scalar (one per entry of a vector whose length is m or d)", rec)
     return value._i
-
-
-OPERANDS = {"add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "pow": 1, "sqrt": 1, "sum": 1,
-            "dot": 2, "expand": 1, "transpose": 1}
 
 
 def _prune(steps: list, roots: list) -> tuple[list, dict]:

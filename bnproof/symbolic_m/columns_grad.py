@@ -9,12 +9,11 @@ rule here is therefore a disagreement (exit 7), never a proof.
 
 from __future__ import annotations
 
+from .column_steps import OPERANDS
 from .fragment import outside
 
 
 def _operands(step: list) -> list:
-    from .columns import OPERANDS
-
     return step[1:1 + OPERANDS.get(step[0], 0)]
 
 
@@ -147,8 +146,6 @@ def _rules(w: _Writer, i: int, step: list, g: int, depends: dict):
 
 def substitute(rec, i: int, probe: int, x: int) -> int:
     """Step i written again with the placeholder `probe` replaced by the step x."""
-    from .columns import OPERANDS
-
     memo = {probe: x}
 
     def again(j: int) -> int:
