@@ -182,8 +182,8 @@ def room(module: str, package: Path) -> str:
 def upward(edges, floors: list[list[str]], package: Path) -> list[str]:
     """Every import from a floor to one above it (floors are listed top first)."""
     level = {r: i for i, floor in enumerate(floors) for r in floor}
-    return [f"{a}:{line} imports {b} ({room(a, package)} is below {room(b, package)})"
-            for a, b, line in edges if level[room(b, package)] < level[room(a, package)]]
+    return sorted({f"{a}:{line} imports {b} ({room(a, package)} is below {room(b, package)})"
+                   for a, b, line in edges if level[room(b, package)] < level[room(a, package)]})
 
 
 # ---------------------------------------------------------------- the finders, on made-up packages

@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from .application import EPILOG, app
-# The judgement lives in run_check, which imports no typer (bnproof check runs without
+# The judgement lives in _api/judgement.py, which imports no typer (bnproof check runs without
 # typer, see fast.py); tests import it from here too.
 from .run_check import bind, difference, judged, run, unreadable  # noqa: F401
 

@@ -230,7 +230,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
         except BnproofError as err:  # a run stopped by an error still reports the claims it finished
             supervisor.close()
             line.clear()
-            err.finished = results  # under --json, part of the one error object (cli/application.py)
+            err.finished = results  # under --json, part of the one error object (cli/guard.py)
             raise
         except KeyboardInterrupt as stop:
             _ignore_further_interrupts()
