@@ -176,21 +176,48 @@ def canonical(e):
     return value[e]
 
 
+def _radical_base(x):
+    """The rational base of a square root of a rational (√b, b^(k/2) with k odd), else None."""
+    if type(x).__name__ != "Pow":
+        return None
+    base, exponent = x.args
+    if is_rational(base) and type(exponent).__name__ in ("Rational", "Half") \
+            and int(exponent.get_num_den()[1]) == 2 and rational_sign(base) >= 0:
+        return base
+    return None
+
+
 def expansion_terms(order: list) -> int:
     """A bound on the terms symengine's expand makes of the expression whose nodes are
     `order` (children first), capped just above MAX_EXPAND_TERMS: a sum adds its terms', a
-    product multiplies them, an integer power k of n terms has at most C(n + k − 1, k)."""
+    product multiplies them, an integer power k of n terms has at most C(n + k − 1, k).
+    Below a node whose only leaves are rationals and k square roots of nonnegative
+    rationals, every value is a rational combination of products of distinct roots, so
+    at most 2^k terms survive collection; a sum or product (expanded a pair at a time,
+    collecting as it goes) passes at most that on, while a power's multinomial expansion
+    makes all of its terms before collecting them.  The bound is the largest number of
+    terms any node makes, so a power under a collecting product still counts whole."""
     cap = MAX_EXPAND_TERMS + 1
-    terms: dict = {}
+    terms: dict = {}  # terms a node passes on, after collection
+    roots: dict = {}  # the square-root bases below a node, None where another leaf is
+    made = 1
     for x in order:
         name = type(x).__name__
         args = x.args
-        if name == "Add":
-            n = sum(terms[a] for a in args)
+        base = _radical_base(x)
+        if base is not None:
+            n, below = 1, frozenset((base,))
+        elif name == "Add":
+            n = min(sum(terms[a] for a in args), cap)
+            below = _union(roots, args)
         elif name == "Mul":
+            below = _union(roots, args)
+            field = 2 ** len(below) if below is not None and len(below) < 64 else cap
             n = 1
             for a in args:
                 n = min(n * terms[a], cap)
+                made = max(made, n)
+                n = min(n, field)
         elif name == "Pow" and type(args[1]).__name__ in ("Integer", "NegativeOne") and \
                 type(args[0]).__name__ != "Exp1":
             k, n = abs(int(args[1])), 1
@@ -198,10 +225,24 @@ def expansion_terms(order: list) -> int:
                 n = n * (terms[args[0]] + i - 1) // i
                 if n > cap:
                     break
+            below = roots[args[0]]
         else:
-            n = 1
-        terms[x] = min(n, cap)
-    return terms[order[-1]]
+            n, below = 1, (frozenset() if name in RATIONAL else None)
+        n = min(n, cap)
+        made = max(made, n)
+        if below is not None and len(below) < 64:
+            n = min(n, 2 ** len(below))
+        terms[x], roots[x] = n, below
+    return made
+
+
+def _union(roots: dict, args) -> frozenset | None:
+    out = frozenset()
+    for a in args:
+        if roots[a] is None:
+            return None
+        out |= roots[a]
+    return out
 
 
 def sign(e, cache: dict | None = None) -> int:
