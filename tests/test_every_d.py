@@ -68,6 +68,15 @@ def test_near_misses_are_never_proved_and_fuzz_refutes_them(name, tmp_path):
     assert result.verdict == "refuted", result
 
 
+def test_a_near_miss_outside_the_fixed_d_tracer_shows_its_every_d_normal_form():
+    """All pairs of rows (X[:, None, :]) are traced only with d symbolic: the prover's answer
+    is then the every-d normal form, its sums written out."""
+    result = bnproof.prove(CLAIMS["distance-once"])
+    assert result.status == "not-proved"
+    assert result.text.startswith("not proved for every d: the residual's normal form is not 0: ")
+    assert "Σ_{i,j,k} X[i,j]·X[k,j]" in result.text and result.normal_form
+
+
 def test_observation_4_3_is_proved_for_every_d_with_the_checker_confirming(tmp_path):
     result = bnproof.prove("observation-4.3", out_dir=tmp_path)
     assert result.status == "proved" and result.text == "proved for every m and every d"

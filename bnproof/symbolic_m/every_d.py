@@ -54,8 +54,11 @@ def attempt(claim: Claim, certify: bool = True) -> Attempt | None:
         ev.run(ops)
     except Rejected as err:  # beyond the checker's limits (a sum over too many indices): outside
         return Attempt(OUTSIDE, f"not in the every-d fragment: {err}", {}, program)
-    if not ev.alg.is_zero(ev.t.value(ev.values[program["residual"]])):
-        return Attempt(NOT_PROVED, "not proved for every d: the residual's normal form is not 0", {}, program)
+    value = ev.t.value(ev.values[program["residual"]])
+    if not ev.alg.is_zero(value):
+        text = normal_form_text(value, ev.alg)
+        return Attempt(NOT_PROVED, f"not proved for every d: the residual's normal form is not 0: {text}", {},
+                       program, normal_form=text, normal_form_latex="")
     if claim.kind == "inequality" and claim.strict:
         return Attempt(NOT_PROVED, "not proved: the residual is ≡ 0, so the strict inequality fails "
                                    "with equality wherever it is defined", {}, program)
@@ -126,3 +129,52 @@ def bind_difference(claim: Claim, doc: dict, where: str, second_reading) -> str 
     from .crosscheck import gate_every_d
 
     return second_reading(lambda: gate_every_d(claim, doc["program"], batch, feature))
+
+
+BATCH_LETTERS, FEATURE_LETTERS = "iklabc", "jpqrst"
+MAX_SHOWN = 400  # characters of a normal form shown; the rest is "…"
+
+
+def normal_form_text(value, alg) -> str:
+    """The checker's normal form N/D in Unicode: atoms m, d, the scalar inputs, roots r_k and
+    the fully summed products Σ_{i,j} X[i,j]·w[j]."""
+    num, den = value
+    text = _polynomial(num)
+    factors = [(f"({_polynomial(dict(f))})" if len(f) > 1 else _polynomial(dict(f))) + (f"^{e}" if e > 1 else "")
+               for f, e in den.items()]
+    if factors:
+        text = f"({text}) / ({'·'.join(factors)})"
+    roots = "".join(f", r{k} = √({_polynomial(n)}{' / …' if d else ''})" for k, (n, d) in enumerate(alg.radicands))
+    text += f", where{roots[1:]}" if roots else ""
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"
+
+
+def _atom(atom) -> str:
+    if atom[0] in ("m", "d"):
+        return atom[0]
+    if atom[0] == "s":
+        return atom[1]
+    if atom[0] == "r":
+        return f"r{atom[1]}"
+    letters: dict = {}
+    for f in atom[1]:
+        for x in f[1:]:
+            if x not in letters:
+                pool = BATCH_LETTERS if x[1] == "m" else FEATURE_LETTERS
+                used = sum(1 for y in letters if y[1] == x[1])
+                letters[x] = pool[used] if used < len(pool) else f"{pool[0]}{used}"
+    body = "·".join(f"{f[0]}[{','.join(letters[x] for x in f[1:])}]" for f in atom[1])
+    return f"Σ_{{{','.join(letters.values())}}} {body}"
+
+
+def _polynomial(p: dict) -> str:
+    if not p:
+        return "0"
+    out = ""
+    for mono, c in sorted(p.items(), key=lambda mc: str(mc[0])):
+        body = "·".join(f"({_atom(a)})" + (f"^{e}" if e > 1 else "") if a[0] == "G" else _atom(a) + (f"^{e}" if e > 1 else "")
+                        for a, e in mono)
+        sign, c = ("−" if c < 0 else "+"), abs(c)
+        term = str(c) if not body else body if c == 1 else f"{c}·{body}"
+        out += (f" {sign} " if out else ("−" if sign == "−" else "")) + term
+    return out

@@ -159,7 +159,10 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
     for fixed in plan(claim):
         if deadline is not None and time.monotonic() > deadline:
             break
-        out.append(attempt(claim, fixed, certify))
+        made = attempt(claim, fixed, certify)
+        if made.status == OUTSIDE and first is not None and first.status == NOT_PROVED and not out:
+            made = first  # traced with d symbolic, but not at a fixed d: the every-d normal form says more
+        out.append(made)
         if on_attempt is not None:
             on_attempt(out[-1])
         if not out[-1].proved:
