@@ -257,6 +257,42 @@ def test_a_wrong_derivative_is_caught_by_the_second_reading(monkeypatch):
         _attempt(claim)
 
 
+# --- the identity (xp.eye): δ[a, b] summed out ---------------------------------------------
+
+PROJECTION = Claim(
+    id="me/projection", source="a test", statement=r"(I - ww^\top/\|w\|^2)\,w = 0",
+    kind="identity", variables=(X, W), sizes=SIZES,
+    residual=lambda xp, X, w: xp.sum(((xp.eye(X.shape[1]) - xp.outer(w, w) / (w @ w)) @ w) ** 2))
+PROJECTION_UNNORMALIZED = Claim(
+    id="me/projection-unnormalized", source="a test", statement=r"(I - ww^\top)\,w = 0",
+    kind="identity", variables=(X, W), sizes=SIZES,
+    residual=lambda xp, X, w: xp.sum(((xp.eye(X.shape[1]) - xp.outer(w, w)) @ w) ** 2))
+TRACE = Claim(id="me/trace", source="a test", statement=r"\operatorname{tr} I_d = d", kind="identity",
+              variables=(X,), sizes=SIZES, residual=lambda xp, X: xp.sum(xp.eye(X.shape[1])) - X.shape[1])
+
+
+@pytest.mark.parametrize("claim", [PROJECTION, TRACE], ids=lambda c: c.id)
+def test_claims_with_the_identity_are_proved_for_every_d(claim):
+    a = _attempt(claim)
+    assert a.proved, a.reason
+    assert "proved for every m and every d" in check_document(a.document)
+
+
+def test_a_projection_near_miss_is_never_proved():
+    a = _attempt(PROJECTION_UNNORMALIZED)
+    assert a.status == "not-proved" and a.document is None
+
+
+def test_a_certificate_whose_identity_is_of_the_other_length_is_rejected():
+    doc = _attempt(TRACE).document
+    forged = copy.deepcopy(doc)
+    k = next(i for i, s in enumerate(forged["program"]["steps"]) if s[0] == "eye")
+    forged["program"]["steps"][k][1] = "m"  # tr I_m = m, not d
+    _rejected(forged, "the residual's normal form is not 0")
+    forged["program"]["steps"][k][1] = "k"
+    _rejected(forged, "eye of a length that is not m or d")
+
+
 # --- not the same program at every d: outside, the proofs at each d kept ---------------------
 
 def _branching(xp, X, w):

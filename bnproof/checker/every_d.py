@@ -11,7 +11,8 @@ A tensor is a sum of terms c · Π factors: c a scalar of the every-m algebra
 (symbolic_length.Algebra), each factor an input's entry (X[i, j], y[i], w[j]) whose
 indices are the tensor's own axes (free) or summed over (bound).  Each rule is an
 identity of finite sums, true at every m, d >= 1:
-  1. a sum over an index that no factor reads is m (or d) times the term;
+  1. a sum over an index that no factor reads is m (or d) times the term; the identity's
+     entries δ[a, b] (xp.eye) are summed out, Σ_a δ[a, b] F(a) = F(b);
   2. a sum over the indices of factor groups that share no bound index is the product
      of the groups' sums (the index ranges are independent), so a group whose indices
      are all bound is one scalar, an atom ("G", key) of the algebra;
@@ -30,7 +31,7 @@ rows of d entries) and a program {"inputs", "steps", "residual", "hypotheses", "
 "strict"}: inputs [name, "scalar" | "vector" | "feature" | "matrix", domain] of shapes
 (), (m,), (d,), (m, d), exactly those the claim's variables give; each step's value has
 a tuple of axes ("m" or "d", at most 3), and the steps are ["input", name], ["const",
-"p/q"], ["m"], ["d"], ["add" | "sub" | "mul", a, b] (equal axes, or one a scalar),
+"p/q"], ["m"], ["d"], ["eye", "m" | "d"] (the identity), ["add" | "sub" | "mul", a, b] (equal axes, or one a scalar),
 ["div", a, s] (s a scalar), ["neg", a], ["pow", a, k], ["sqrt", s], ["sum", a, axis],
 ["dot", a, b, ia, ib] (axis ia of a against axis ib of b, of one length; the result's
 axes a's others then b's others), ["expand", a, axes, positions] (a broadcast: a's
@@ -58,7 +59,7 @@ PROGRAM = {"inputs", "steps", "residual", "hypotheses", "kind", "strict"}
 KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
         "strict-inequality": ("inequality", True)}
 SHAPES = {"scalar": (), "vector": ("m",), "feature": ("d",), "matrix": ("m", "d")}
-ARITY = {"input": 1, "const": 1, "m": 0, "d": 0, "add": 2, "sub": 2, "mul": 2, "div": 2,
+ARITY = {"input": 1, "const": 1, "m": 0, "d": 0, "eye": 1, "add": 2, "sub": 2, "mul": 2, "div": 2,
          "neg": 1, "pow": 2, "sqrt": 1, "sum": 2, "dot": 4, "expand": 3, "transpose": 1}
 OPERANDS = {"add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "pow": 1, "sqrt": 1, "sum": 1,
             "dot": 2, "expand": 1, "transpose": 1}
@@ -123,6 +124,9 @@ def _axes(op, shapes, literal, by_name, at) -> tuple:
         return SHAPES[by_name[literal[0]]]
     if op in ("const", "m", "d"):
         return ()
+    if op == "eye":
+        need(literal[0] in ("m", "d"), "eye of a length that is not m or d")
+        return (literal[0], literal[0])
     if op in ("add", "sub", "mul"):
         a, b = shapes
         need(a == b or not a or not b, f"{op} of shapes {a} and {b} (one must be a scalar, or both alike)")
@@ -212,6 +216,7 @@ class Tensors:
 
     def put(self, out: dict, factors, coef) -> None:
         """Add coef · Π factors to out, its closed groups taken out as atoms."""
+        factors, coef = self.kronecker(list(factors), coef)
         if len(factors) > MAX_FACTORS:
             raise Rejected(f"a term of more than {MAX_FACTORS} factors (the checker's limit)")
         groups = _groups(factors)
@@ -227,6 +232,22 @@ class Tensors:
             del out[key]
         if len(out) > MAX_TERMS:
             raise Rejected(f"a tensor of more than {MAX_TERMS} terms (the checker's limit)")
+
+    def kronecker(self, factors: list, coef) -> tuple:
+        """The identity's entries δ[a, b] (factor "=") summed out: Σ_a δ[a, b] F(a) = F(b) for a
+        summed index a (b of the same length), δ[a, a] = 1 (then Σ_a over nothing else is
+        the length m or d); a δ of two free indices stays, its indices in order."""
+        while True:
+            k = next((k for k, f in enumerate(factors) if f[0] == "=" and (_bound(f[1]) or _bound(f[2]))), None)
+            if k is None:
+                return [("=", *sorted(f[1:])) if f[0] == "=" else f for f in factors], coef
+            _, a, b = factors.pop(k)
+            if a == b:
+                if not any(a in f[1:] for f in factors):
+                    coef = self.alg.mul(coef, self.alg.atom(M if a[1] == "m" else D))
+                continue
+            gone, kept = (a, b) if _bound(a) else (b, a)
+            factors = [(f[0], *(kept if x == gone else x for x in f[1:])) for f in factors]
 
     def add(self, a: dict, b: dict, c=1) -> dict:
         out = dict(a)
@@ -316,6 +337,8 @@ class Evaluator:
             return t.scalar(alg.const(literal))
         if op in ("m", "d"):
             return t.scalar(alg.atom((op,)))
+        if op == "eye":
+            return {(("=", ("f", 0), ("f", 1)),): alg.const(1)}
         if op == "add":
             return t.add(*vals)
         if op == "sub":
@@ -402,6 +425,8 @@ def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
             out = {idx: emit(["input", literal, *idx]) for idx in cells(SHAPES[kinds[literal]])}
         elif op in ("const", "m", "d"):
             out = {(): const(literal if op == "const" else size[op])}
+        elif op == "eye":
+            out = {(i, j): const(1 if i == j else 0) for i, j in cells(axes)}
         elif op in ("add", "sub", "mul", "div"):
             for idx in cells(axes):
                 a = vals[0][idx if shapes[0] else ()]

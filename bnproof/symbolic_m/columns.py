@@ -329,6 +329,10 @@ class Namespace:
         g = gradient(self._rec, out._i, probe._i)
         return T(self._rec, substitute(self._rec, g, probe._i, x._i), x._shape)
 
+    def eye(self, n):
+        axis = self._size(n)
+        return T(self._rec, self._rec.emit(["eye", axis]), (axis, axis))
+
     def ones(self, n):
         axis = self._size(n)
         return T(self._rec, self._rec.emit(["expand", self._rec.emit(["const", "1"]), [axis], []]), (axis,))

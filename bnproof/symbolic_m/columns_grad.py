@@ -140,7 +140,7 @@ def _rules(w: _Writer, i: int, step: list, g: int, depends: dict):
             pa = [(q if q < ia else q - 1) if q != ia else last for q in range(len(aa))]
             t = w.sum_over(w.e(["mul", big, w.place(a, joint, pa)]), range(len(ra)))
             yield b, w.in_order(t, len(ab), ib)
-    elif op not in ("input", "const", "m", "d"):
+    elif op not in ("input", "const", "m", "d", "eye"):
         outside(f"a derivative of the step {op}", w.rec)
 
 
