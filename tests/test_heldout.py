@@ -144,3 +144,18 @@ def test_the_expansion_bound_still_refuses_a_power_whose_multinomial_expansion_i
     zero = _radical_sum() ** 60 - same ** 60  # C(67, 60) ≈ 8·10⁸ terms before collecting
     with pytest.raises(Inconclusive):
         signs.sign(zero)
+
+
+def test_a_comparison_the_second_reading_cannot_decide_is_not_called_undefined(monkeypatch):
+    """Those three proofs were blocked with "the residual is undefined", though the
+    residual was defined on both sides: it was the sign of their difference that the
+    exact reading could not decide.  The message says which, and why."""
+    from bnproof.reading import signs
+
+    monkeypatch.setattr(signs, "MAX_EXPAND_TERMS", 0)  # no expansion, no zero test: every
+    monkeypatch.setattr(signs, "ZERO_TEST_MAX_SIZE", 0)  # irrational zero is undecided
+    claim = next(c for c in CLAIMS if c.id == "published/ioffe2015/inference-affine")
+    result = bnproof.prove(claim)
+    assert result.status != "proved"
+    assert "the residual is undefined" not in result.text
+    assert "could not decide whether they are equal" in result.text and "over the exact zero test's cap" in result.text, result.text

@@ -166,7 +166,7 @@ def _compare(session, number: int, parts, values: list, reference):
     string when it could not be, a disagreeing Confirmation otherwise."""
     residual, hypotheses, equalities = reference
     outcomes = {"residual": [residual], "hypothesis": hypotheses, "equality": equalities}
-    position, residual_compared = 0, False
+    position, residual_compared, undecided = 0, False, None
     for what, indices in parts:
         claim_entries = []
         for outcome in outcomes[what]:
@@ -189,11 +189,20 @@ def _compare(session, number: int, parts, values: list, reference):
                 continue
             try:
                 s = _sign_of_difference(session, a, b)
-            except (Undefined, Inconclusive, Refused):
+            except Undefined:
+                continue
+            except (Inconclusive, Refused) as err:  # both defined: only their difference's sign is unknown
+                if what == "residual" and undecided is None:
+                    undecided = getattr(err, "reason", None) or str(err)
                 continue
             if s != 0:
                 return Confirmation(DISAGREES, f"instance {number}: the program's {what} {k + 1} is "
                                                f"{text(b.e, 60)}, the claim's is {text(a.e, 60)}")
             if what == "residual":
                 residual_compared = True
-    return True if residual_compared else f"instance {number}: the residual is undefined"
+    if residual_compared:
+        return True
+    if undecided is not None:
+        return (f"instance {number}: the program's residual and the claim's are both defined, but the "
+                f"exact reading could not decide whether they are equal: {undecided}")
+    return f"instance {number}: the residual is undefined"
