@@ -37,6 +37,11 @@ from .proof_steps import Steps, replays
 MAX_VECTORS = 4  # basis vectors besides ones: 24 orders at most
 MAX_GRAM = 24  # half-degree monomials in one Gram matrix
 MAX_WORK = 400_000  # term products, all strategies together
+# A decomposition found is written out as proof steps and replayed twice (proof_steps.replays,
+# the checker), which costs far more than the search: so the numerator searched is small,
+# and only a few decompositions are written out.
+MAX_NUMERATOR = 60  # terms
+MAX_EMITTED = 4  # decompositions written out and replayed, the cases' included
 ONES = "1"
 
 
@@ -45,10 +50,17 @@ class GramTooLarge(TooLarge):
 
 
 class Budget:
-    """Work units: one per product of two terms, one per Gram entry updated."""
+    """Work units: one per product of two terms, one per Gram entry updated; and the
+    decompositions written out (at most MAX_EMITTED)."""
 
     def __init__(self, limit: int = MAX_WORK):
-        self.used, self.limit = 0, limit
+        self.used, self.limit, self.emitted = 0, limit, 0
+
+    def emit(self) -> None:
+        self.emitted += 1
+        if self.emitted > MAX_EMITTED:
+            raise TooLarge(f"the sum-of-squares search wrote out {MAX_EMITTED} decompositions "
+                           "that its replay did not confirm")
 
     def charge(self, units: int) -> None:
         self.used += units
@@ -79,8 +91,9 @@ def _search(replay, program, budget: Budget, nested):
     if got is None:
         return None
     fl, N, D, chosen = got
-    if len(N) > SQ.MAX_TERMS:
-        return None
+    if len(N) > MAX_NUMERATOR:
+        raise TooLarge(f"the sum-of-squares search takes numerators of at most {MAX_NUMERATOR} "
+                       f"terms, this one has {len(N)}")
     alg = replay.alg
     numerator = fl.back(N)
     ((dexps, dcoef),) = D.to_dict().items()
@@ -386,7 +399,7 @@ class _Emitter:
             return False
 
     def proof(self, found: list, order: list, names: dict, root=None) -> dict | None:
-
+        self.budget.emit()
         alg, values, program = self.replay.alg, self.replay.values, self.program
         steps = self._Steps(program)
         builder = SQ._Builder(alg, values, program, self.forms, steps)
