@@ -324,6 +324,13 @@ def test_a_huge_gram_matrix_is_not_proved_within_its_bound():
     assert sos.LAST["work"] <= sos.MAX_WORK
 
 
+def test_a_numerator_too_large_to_write_out_is_not_proved_within_its_bound():
+    # each decomposition found is written out and replayed, which costs more than the search
+    result = attempt(_many_scalars(sos.MAX_NUMERATOR), certify=False)
+    assert not result.proved
+    assert f"numerators of at most {sos.MAX_NUMERATOR} terms" in result.reason
+
+
 def test_a_small_one_of_the_same_form_is_proved():
     result = attempt(_many_scalars(4))
     assert result.proved, result.reason
