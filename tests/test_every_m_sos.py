@@ -17,6 +17,7 @@ import pytest
 
 import bnproof
 from bnproof.checker import Rejected, check_document
+from bnproof.checker.symbolic_program import read_steps
 from bnproof.claims import Claim, Var
 from bnproof.symbolic_m import sos
 from bnproof.symbolic_m.prove import attempt
@@ -197,11 +198,24 @@ def test_a_bound_with_roots_divides_by_twice_the_root_and_has_the_case_z_0():
         check_document(_forge("BN_NORM_BOUND", drop))
 
 
-def test_a_case_may_not_have_cases_of_its_own():
-    def nested(proof):  # a case's proof that is itself "sos": cases within cases are refused
+def test_a_case_proof_that_divides_by_0_there_is_rejected():
+    def nested(proof):  # the main proof again inside the case b = 0: it divides by Σb² = 0 there
         proof["cases"][0]["proof"] = copy.deepcopy(proof)
-    with pytest.raises(Rejected, match="must be \"zero\", \"undefined\" or \"nonnegative\""):
+    with pytest.raises(Rejected, match="divides by a value whose normal form is 0 in this case"):
         check_document(_forge("CAUCHY_SCHWARZ", nested))
+
+
+def test_cases_of_cases_are_bounded_in_depth():
+    from bnproof.checker.sos import MAX_DEPTH, check_case
+    from bnproof.checker.symbolic_program import read_inputs
+
+    program = _cauchy_schwarz_program()
+    inputs = read_inputs(program["inputs"])
+    types: list = []
+    ops = read_steps(program["steps"], inputs, types, "steps")
+    deep = tuple(("b", []) for _ in range(MAX_DEPTH))
+    with pytest.raises(Rejected, match=f"cases at most {MAX_DEPTH} deep"):
+        check_case({"method": "sos"}, inputs, ops, types, {}, 10, set(), set(), frozenset(), deep, "case")
 
 
 def test_too_many_cases_are_refused():
@@ -237,6 +251,11 @@ def _document(steps, residual, scalars=()):
 proof_of = [None]
 
 # R = Σa²·Σb² − (Σab)² (step 10); q = a·B − b·C (steps 11..13), Σq² (15): R·B = Σq², B = Σb² (5)
+def _cauchy_schwarz_program():
+    return {"inputs": [["a", "vector", "real"], ["b", "vector", "real"]], "steps": _CS, "residual": 10,
+            "hypotheses": [], "kind": "inequality", "strict": False}
+
+
 _CS = [["input", "a"], ["input", "b"], ["mul", 0, 0], ["sum", 2], ["mul", 1, 1], ["sum", 4],
        ["mul", 3, 5], ["mul", 0, 1], ["sum", 7], ["pow", 8, 2], ["sub", 6, 9]]
 _LAGRANGE = [["mul", 5, 0], ["mul", 8, 1], ["sub", 11, 12], ["mul", 13, 13], ["sum", 14]]

@@ -25,6 +25,7 @@ from .symbolic_length import ONE
 from .symbolic_program import Evaluator, read_steps
 
 MAX_CASES = 8
+MAX_DEPTH = 3  # a case of a case of a case
 FRESH = "#lambda"  # the case's scalars: no input name starts with "#"
 
 
@@ -33,28 +34,38 @@ class Undefined(Exception):
 
 
 class CaseEvaluator(Evaluator):
-    """The program with the vector input `name` read as lambda_0 * 1 + sum lambda_w * w."""
+    """The program with each vector input `name` of `subs` read as lambda_0 * 1 + sum
+    lambda_w * w (the cases of a case: a later span never holds an earlier name, whose
+    generator no longer occurs)."""
 
-    def __init__(self, inputs: list, signs: dict, name: str, span: list):
-        super().__init__(inputs, {**signs, **{f"{FRESH}{j}": 0 for j in range(len(span))}})
-        a = self.alg
-        self.name = name
-        self.vector = {}
-        for j, w in enumerate(span):
-            mono = ONE if w == ONE else ((("v", w), 1),)
-            self.vector[mono] = a.atom(("s", f"{FRESH}{j}"))
-        inverse = a.inverse
+    def __init__(self, inputs: list, signs: dict, subs: list):
+        fresh = {f"{FRESH}{i}_{j}": 0 for i, (_, span) in enumerate(subs) for j in range(len(span))}
+        super().__init__(inputs, {**signs, **fresh})
+        self.subs = {name: (i, span) for i, (name, span) in enumerate(subs)}
+        inverse = self.alg.inverse
 
         def guarded(x, where):
             if not x[0]:
                 raise Undefined(where)
             return inverse(x, where)
 
-        a.inverse = guarded
+        self.alg.inverse = guarded
+
+    def vector(self, name: str, depth: int = 0) -> dict:
+        if name not in self.subs:
+            return {((("v", name), 1),): self.alg.const(1)}
+        if depth > len(self.subs):
+            raise Rejected("proof.cases: the cases' spans name each other in a circle")
+        a, (i, span) = self.alg, self.subs[name]
+        out = {}
+        for j, w in enumerate(span):
+            v = {ONE: a.const(1)} if w == ONE else self.vector(w, depth + 1)
+            out = a.vadd(out, a.vscale(v, a.atom(("s", f"{FRESH}{i}_{j}"))))
+        return out
 
     def step(self, op, xs, ts, literal, args, where):
-        if op == "input" and literal == self.name:
-            return dict(self.vector)
+        if op == "input" and literal in self.subs:
+            return self.vector(literal)
         return super().step(op, xs, ts, literal, args, where)
 
 
@@ -91,10 +102,9 @@ def span_of(alg, q: dict, name: str, vectors: set, where: str) -> list:
     return span
 
 
-def outcome(inputs: list, ops: list, types: list, signs: dict, residual: int, name: str,
-            span: list):
+def outcome(inputs: list, ops: list, types: list, signs: dict, subs: list):
     """(evaluator, None) after replaying the case, or (None, where) if it is undefined."""
-    ev = CaseEvaluator(inputs, signs, name, span)
+    ev = CaseEvaluator(inputs, signs, subs)
     try:
         ev.run(ops, types[:len(ops)])
     except Undefined as err:
@@ -103,7 +113,9 @@ def outcome(inputs: list, ops: list, types: list, signs: dict, residual: int, na
 
 
 def check_sos(ev: Evaluator, proof: dict, ops: list, types: list, residual: int, hyps: set,
-              positive: set, strict: bool, vectors: frozenset, inputs: list, signs: dict) -> str:
+              positive: set, strict: bool, vectors: frozenset, inputs: list, signs: dict,
+              subs: tuple = ()) -> str:
+    """subs: the substitutions of the case this proof is of (none for the program)."""
     if strict:
         raise Rejected("proof: the method \"sos\" proves >= 0, not a strict inequality")
     proof = keys(proof, "proof", {"method", "steps", "terms", "denominator", "cases"})
@@ -137,14 +149,14 @@ def check_sos(ev: Evaluator, proof: dict, ops: list, types: list, residual: int,
         q = pivot_vector(all_ops, types, case["pivot"], f"{where}.pivot")
         span = span_of(ev.alg, ev.values[q], name, names, f"{where}.pivot")
         check_case(case["proof"], inputs, ops, base, signs, residual, hyps, positive,
-                   vectors - {name}, name, span, f"{where}.proof")
+                   vectors - {name}, subs + ((name, span),), f"{where}.proof")
     return f"{said}, with {len(read)} case{'s' if len(read) > 1 else ''} for a pivot that may be 0"
 
 
-def check_case(proof, inputs, ops, types, signs, residual, hyps, positive, vectors, name, span,
+def check_case(proof, inputs, ops, types, signs, residual, hyps, positive, vectors, subs,
                where) -> None:
     method = proof.get("method") if type(proof) is dict else None
-    ev, undefined = outcome(inputs, ops, types, signs, residual, name, span)
+    ev, undefined = outcome(inputs, ops, types, signs, list(subs))
     if method == "undefined":
         keys(proof, where, {"method"})
         if ev is not None:
@@ -158,16 +170,26 @@ def check_case(proof, inputs, ops, types, signs, residual, hyps, positive, vecto
         keys(proof, where, {"method"})
         if not ev.alg.is_zero(ev.values[residual]):
             raise Rejected(f"{where}: the residual's normal form in this case is not 0")
-    elif method == "nonnegative":
-        check_nonnegative(ev, proof, ops, list(types), residual, set(hyps), positive, False, vectors)
+    elif method in ("nonnegative", "sos") and (method == "nonnegative" or len(subs) < MAX_DEPTH):
+        try:
+            if method == "nonnegative":
+                check_nonnegative(ev, proof, ops, list(types), residual, set(hyps), positive, False,
+                                  vectors)
+            else:  # the cases of a case, a few deep
+                check_sos(ev, proof, ops, list(types), residual, hyps, positive, False, vectors,
+                          inputs, signs, subs)
+        except Undefined as err:  # a proof step, not the program: the proof is wrong here
+            raise Rejected(f"{where}: {err} divides by a value whose normal form is 0 in this case")
     else:
-        raise Rejected(f"{where}.method: must be \"zero\", \"undefined\" or \"nonnegative\"")
+        raise Rejected(f"{where}.method: must be \"zero\", \"undefined\", \"nonnegative\" or "
+                       f"\"sos\" (cases at most {MAX_DEPTH} deep)")
 
 
-def settle(program: dict, proof: dict) -> list | None:
-    """The prover's question, for each case: (its span as this checker reads it, "zero" or
-    "undefined" as this checker finds it, or None for neither); None where a pivot is not
-    one (the checker judges the whole certificate again)."""
+def settle(program: dict, proof: dict, subs: tuple = ()) -> list | None:
+    """The prover's question, for each case of a proof of the program (or of its case
+    `subs`): (the span as this checker reads it, "zero" or "undefined" as this checker finds
+    it, or None for neither); None where a pivot is not one (the checker judges the whole
+    certificate again)."""
     from .roots import sign_facts
     from .symbolic_program import read_inputs
 
@@ -176,8 +198,9 @@ def settle(program: dict, proof: dict) -> list | None:
         types: list = []
         ops = read_steps(program["steps"], inputs, types, "program.steps")
         signs = sign_facts(inputs, ops, program["hypotheses"])
-        ev = Evaluator(inputs, signs)
-        ev.run(ops, types)
+        ev, _ = outcome(inputs, ops, types, signs, list(subs))
+        if ev is None:
+            return None
         extra = read_steps(proof["steps"], [], types, "proof.steps", proof=True)
         ev.run(extra, types)
         names = {n for n, t, _ in inputs if t == "V"}
@@ -185,12 +208,12 @@ def settle(program: dict, proof: dict) -> list | None:
         for case in proof["cases"]:
             q = pivot_vector(ops + extra, types, case["pivot"], "case")
             span = span_of(ev.alg, ev.values[q], case["input"], names, "case")
-            case_ev, _ = outcome(inputs, ops, types, signs, program["residual"], case["input"], span)
+            case_ev, _ = outcome(inputs, ops, types, signs, list(subs) + [(case["input"], span)])
             if case_ev is None:
                 out.append((span, "undefined"))
             else:
                 zero = case_ev.alg.is_zero(case_ev.values[program["residual"]])
                 out.append((span, "zero" if zero else None))
-    except Rejected:
+    except (Rejected, Undefined):
         return None
     return out

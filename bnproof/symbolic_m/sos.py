@@ -41,7 +41,8 @@ MAX_WORK = 400_000  # term products, all strategies together
 # the checker), which costs far more than the search: so the numerator searched is small,
 # and only a few decompositions are written out.
 MAX_NUMERATOR = 60  # terms
-MAX_EMITTED = 4  # decompositions written out and replayed, the cases' included
+MAX_EMITTED = 8  # decompositions written out and replayed, the cases' included
+MAX_DEPTH = 3  # cases of cases, as deep as the checker takes them (checker/sos.py)
 ONES = "1"
 
 
@@ -78,14 +79,15 @@ def sos_proof(replay, program: dict, strict: bool, budget: Budget | None = None)
     budget = budget or Budget()
     LAST["work"] = 0
     try:
-        return _search(replay, program, budget, None)
+        return _search(replay, program, budget, ())
     finally:
         LAST["work"] = budget.used
 
 
 def _search(replay, program, budget: Budget, nested):
-    """nested: (input, span) when replay is that case of the program (_CaseReplay), whose
-    proof may not have cases of its own; None for the program itself."""
+    """nested: the substitutions ((input, span), …) of the case of the program that replay
+    is (_CaseReplay), whose proof may have cases of its own up to MAX_DEPTH; () for the
+    program itself."""
     forms = Forms(program)
     got = SQ.cleared(replay, program, forms)
     if got is None:
@@ -501,15 +503,15 @@ class _Emitter:
         proof = {"method": "nonnegative", "steps": steps.extra, "terms": terms,
                  "denominator": denominator}
         if pivots:
-            if self.nested:  # a case's own proof has no cases of its own
+            if len(self.nested) >= MAX_DEPTH:  # the checker's bound on cases of cases
                 return None
             proof["method"] = "sos"
             proof["cases"] = [{"pivot": p, "input": pivots[p], "proof": {"method": "zero"}}
                               for p in sorted(pivots)]
-            if not _cases(program, proof, self.budget):
+            if not _cases(program, proof, self.budget, self.nested):
                 return None
         if self.nested:
-            return proof if _replays(_CaseReplay(program, *self.nested), proof) else None
+            return proof if _replays(_CaseReplay(program, self.nested), proof) else None
         return proof if replays(program, proof) else None
 
 
@@ -555,13 +557,13 @@ def _replays(replay, proof: dict) -> bool:
         return False
 
 
-def _cases(program: dict, proof: dict, budget: Budget) -> bool:
+def _cases(program: dict, proof: dict, budget: Budget, subs: tuple) -> bool:
     """Each case's proof: "zero" or "undefined" as the checker finds it, else a
     "nonnegative" proof found again in the program with the input replaced."""
     from ..checker.sos import settle
     from .fragment import NotDefined, OutsideFragment
 
-    settled = settle(program, proof)
+    settled = settle(program, proof, subs)
     if settled is None:
         return False
     for case, (span, method) in zip(proof["cases"], settled):
@@ -569,33 +571,40 @@ def _cases(program: dict, proof: dict, budget: Budget) -> bool:
             case["proof"] = {"method": method}
             continue
         try:
-            found = _search(_CaseReplay(program, case["input"], span), program, budget,
-                            (case["input"], span))
+            inner = subs + ((case["input"], span),)
+            found = _search(_CaseReplay(program, inner), program, budget, inner)
         except (TooLarge, NotDefined, OutsideFragment, ValueError):
             return False
-        if found is None or found["method"] != "nonnegative":
+        if found is None:
             return False
         case["proof"] = found
     return True
 
 
 class _CaseReplay(Replay):
-    """The program's values with the vector input `name` read as λ_0·1 + Σ λ_w·w (fresh
+    """The program's values with each vector input of `subs` read as λ_0·1 + Σ λ_w·w (fresh
     scalars λ; w = () the ones vector): the case as the checker replays it (checker/sos.py)."""
 
-    def __init__(self, program: dict, name: str, span: list):
-        self.case = name, span
+    def __init__(self, program: dict, subs: tuple):
+        self.subs = {name: (i, span) for i, (name, span) in enumerate(subs)}
         super().__init__(program)
         self.residual = program["residual"]
 
-    def _step(self, step):
-        name, span = self.case
-        if step[0] != "input" or step[1] != name:
-            return super()._step(step)
+    def _vector(self, name: str, depth: int = 0) -> Vector:
         alg = self.alg
+        if name not in self.subs:
+            return Vector({((alg.gen(("in", name)), 1),): alg.const(1)})
+        if depth > len(self.subs):
+            raise ValueError("the cases' spans name each other in a circle")
+        i, span = self.subs[name]
         out = Vector({})
         for j, w in enumerate(span):
-            lam = alg.var(alg.atom(("in", f"#lambda{j}")))
-            v = alg.ones() if w == () else Vector({((alg.gen(("in", w)), 1),): alg.const(1)})
+            lam = alg.var(alg.atom(("in", f"#lambda{i}_{j}")))
+            v = alg.ones() if w == () else self._vector(w, depth + 1)
             out = alg.vec_add(out, alg.vec_scale(v, lam))
         return out
+
+    def _step(self, step):
+        if step[0] != "input" or step[1] not in self.subs:
+            return super()._step(step)
+        return self._vector(step[1])
