@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -131,6 +132,18 @@ def summary(rows: list) -> dict:
             "seconds": round(sum(r["seconds"] for r in rows), 1)}
 
 
+def commit() -> str:
+    """The commit measured, with "+ changes" when the working tree differs from it."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + (" + uncommitted changes" if dirty else "")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="one JSON object: rows and summary")
@@ -149,6 +162,7 @@ def main(argv=None) -> int:
             r = rows[-1]
             print(f"  {r['claim']}: {r['status']} ({r['seconds']} s)", file=sys.stderr, flush=True)
     result = summary(rows)
+    result["commit"] = commit()
     if args.json:
         print(json.dumps({"rows": rows, "summary": result}, indent=1, ensure_ascii=False))
     else:
@@ -159,7 +173,7 @@ def main(argv=None) -> int:
         print(f"counting the proofs at fixed d = 1, 2, 3 only: {result['proved_counting_fixed_d']} / "
               f"{result['claims']} = {100 * result['proportion_counting_fixed_d']:.1f} %")
         print(f"false proofs (proved, and refuted by fuzz): {result['false_proofs']}")
-        print(f"total time: {result['seconds']} s")
+        print(f"total time: {result['seconds']} s (at {result['commit']})")
     return 1 if result["false_proofs"] else 0
 
 
