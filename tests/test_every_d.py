@@ -98,6 +98,17 @@ def test_the_command_line_checker_accepts_the_certificates(tmp_path):
     assert "proved for every m and every d" in proc.stdout
 
 
+def test_export_says_an_every_d_proof_is_not_stated_at_one_m(tmp_path):
+    from bnproof.errors import ExitCode
+
+    result = bnproof.prove(CLAIMS["centroid"], out_dir=tmp_path)
+    from cli_runner import run_cli
+
+    done = run_cli("export", "--smtlib", str(result.certificate_paths[0]), "--m", "3", cwd=tmp_path)
+    assert done.returncode == ExitCode.BAD_INPUT, done.stdout + done.stderr
+    assert "a proof for every m and every d" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_latex_of_an_every_d_proof():
     text = bnproof.latex(bnproof.prove(CLAIMS["kohler-variance"]))
     assert "for every batch size and every feature count" in text

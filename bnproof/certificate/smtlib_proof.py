@@ -41,6 +41,10 @@ def proof_smt(doc: dict, m: int) -> str:
     """The SMT-LIB 2 text: assumptions asserted, the claim negated (unsat confirms it at m)."""
     if type(m) is not int or not 1 <= m <= MAX_M:
         raise BadInput(f"--m must be an integer from 1 to {MAX_M}")
+    if type(doc.get("proof")) is dict and doc["proof"].get("method") == "every-d":
+        raise BadInput(f"{doc.get('claim', {}).get('id', 'the certificate')} is a proof for every m and every d "
+                       "(method every-d): export states a proof at one batch size m only, not at a d; "
+                       "`bnproof check` confirms it")
     claim, inputs, ops, types, residual, hyps = stage(read_statement, CertificateRejected, doc)
     steps, vals = stage(instantiate, CertificateRejected, inputs, ops, types, m)
     domains = {name: domain for name, _, domain in inputs}
