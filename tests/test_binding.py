@@ -20,7 +20,7 @@ import sympy
 from bnproof.certificate.io import seal
 from bnproof.certificate.program import build, claim_object
 from bnproof.checker import Rejected, check_document, check_file
-from bnproof.checker.algebra import Surd, sign
+from bnproof.checker.surds import Number, root, sign
 from bnproof.checker.formulas import FORMULAS, bound
 from bnproof.checker.papers import CLAIMS as RESERVED, NAMES, paper_claim
 from bnproof.checker.parse import sha256_of
@@ -49,8 +49,8 @@ def ours(claim_id: str, instance: dict):
 
 
 def symbolic(x):
-    if isinstance(x, Surd):
-        return symbolic(x.a) + symbolic(x.b) * sympy.sqrt(symbolic(x.r))
+    if isinstance(x, Number):
+        return sum(symbolic(c) * sympy.sqrt(n) for c, n in x.terms())
     return sympy.Rational(x.numerator, x.denominator)
 
 
@@ -141,11 +141,11 @@ def test_formula_equals_the_claim_file_s_residual(claim_id):
 #   c = -2/3, Xc^T Xc = 2/3, b = sign(gamma)(-1) = 1, <W0,b> < 0 so lhs = |W0|^2 = 1, rhs = 0: -1.
 # Lemma 4.5 on Example 3.2: rhs = 0 (W0 = W*), lhs = 72/17 (Dannemann & Junike): -72/17.
 HAND = [
-    ("santurkar2018/theorem-4.1", {"y": [0, 1], "g": [0, 1], "gamma": 1}, Surd(2, -2, F(2))),
+    ("santurkar2018/theorem-4.1", {"y": [0, 1], "g": [0, 1], "gamma": 1}, 2 - 2 * root(F(2))),
     ("santurkar2018/theorem-4.1/as-derived", {"y": [0, 1], "g": [0, 1], "gamma": 1}, F(0)),
     ("santurkar2018/theorem-4.4", {"y": [0, 1], "g": [0, 1], "gamma": 1, "lam": 1}, F(-2)),
     ("santurkar2018/theorem-4.4/as-derived", {"y": [0, 1], "g": [0, 1], "gamma": 1, "lam": 1},
-     Surd(2, -2, F(2))),
+     2 - 2 * root(F(2))),
     ("santurkar2018/observation-4.3/minima-preserved",
      {"X": [[0, 1], [0, 0], [1, 0]], "y": [0, 1, 1], "gamma": 1, "beta": 0}, F(9, 2)),
     ("dannemann2025/remark-2.7", {"z": [0, 1]}, F(1, 2)),

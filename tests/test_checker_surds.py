@@ -373,3 +373,48 @@ def test_random_programs_against_mpmath_and_sympy():
                 v = mpmath.mpf(sympy.N(sym[last], 300))
             assert (v > 0) - (v < 0) == s, steps
     assert zeros >= 10  # the generator makes exact zeros (x − x, √8 vs 2√2, ...)
+
+
+# --- one representation: Q(√r) is the field's case k = 1 (issue 25) ---------------------
+
+def pell(n):
+    """(x, y) with x + y √2 = (1 + √2)^n, so x − y √2 = (1 − √2)^n, about 2^(−1.27 n)."""
+    x, y = 1, 0
+    for _ in range(n):
+        x, y = x + 2 * y, x + y
+    return x, y
+
+
+def test_one_generator_signs_are_exact_however_close_to_zero():
+    # |x − y √2| < 2^(−2^17): enclosures of √2 to MAX_SIGN_BITS bits cannot separate it
+    # from 0 (the sign was None before); a + b √g's sign by a² against b² g is exact
+    x, y = pell(60_001)
+    f = surds.Field([], lambda units: None, 10**6, {})
+    f.gens = [2]
+    assert f.sign_of({0: Fraction(x), 1: Fraction(-y)}) == -1  # n odd: (1 − √2)^n < 0
+    assert f.sign_of({0: Fraction(-x), 1: Fraction(y)}) == 1
+
+
+def test_a_formula_s_values_are_the_field_s_numbers():
+    r2 = surds.root(Fraction(2))
+    assert type(r2) is surds.Number and r2.terms() == [(1, 2)]
+    assert surds.root(Fraction(9, 4)) == Fraction(3, 2)  # a rational square stays rational
+    assert (r2 + 1) * (r2 - 1) == 1 and type((r2 + 1) * (r2 - 1)) is Fraction
+    third = surds.root(Fraction(1, 3))  # √(1/3) = √3 / 3
+    assert third.terms() == [(Fraction(1, 3), 3)] and third * third == Fraction(1, 3)
+    assert surds.sign(1 / (r2 - 1) - r2 - 1) == 0  # 1/(√2 − 1) = √2 + 1
+    x, y = pell(601)
+    assert surds.sign(x - y * r2) == -1 and surds.sign(y * r2 - x) == 1
+    with pytest.raises(ZeroDivisionError):
+        r2 / (r2 - r2)
+    with pytest.raises(ValueError):  # a formula's values share one radicand
+        r2 + surds.root(Fraction(3))
+
+
+def test_a_program_step_equals_a_formula_s_number():
+    p = P()
+    s = p.add("add", p.k(1), p.root(8))  # 1 + 2 √2 as a program computes it
+    f = field(p.steps)
+    assert f.equals(s, 1 + 2 * surds.root(Fraction(2))) is True
+    assert f.equals(s, 1 + surds.root(Fraction(8))) is True
+    assert f.equals(s, 1 + 2 * surds.root(Fraction(3))) is False

@@ -15,7 +15,7 @@ uninterpreted, which would be a different query; the checker judges it alone."""
 
 from __future__ import annotations
 
-from ..checker.algebra import Surd
+from ..checker.surds import Number
 from ..checker.program import read_program
 from ..checker.variables import declared
 from ..checker.series import BOUNDS
@@ -102,9 +102,12 @@ def _domains(smt: Smt, claim: dict, values: dict) -> None:
 
 def _formula(smt: Smt, claim: dict, ours, residual: int) -> None:
     """The checker's own residual R: its refuting sign, and the program equal to it."""
-    if type(ours) is Surd:
-        root = smt.root("formula_sqrt_r", literal(ours.r), "the formula's square root")
-        value = smt.let("formula_r", f"(+ {literal(ours.a)} (* {literal(ours.b)} {root}))")
+    if type(ours) is Number:  # Σ c √n (0 first: + takes two operands at least)
+        terms = [literal(0)]
+        for i, (c, n) in enumerate(ours.terms()):
+            root = n > 1 and smt.root(f"formula_sqrt_{i}", literal(n), "the formula's square root")
+            terms.append(f"(* {literal(c)} {root})" if root else literal(c))
+        value = smt.let("formula_r", f"(+ {' '.join(terms)})")
     else:
         value = smt.let("formula_r", literal(ours))
     sign = {"inequality": "negative", "strict-inequality": "nonpositive", "identity": "nonzero"}

@@ -1,9 +1,9 @@
-"""Exact arithmetic: linear algebra over the integers and rationals with a work budget,
-and the field Q(sqrt r), where equality and sign are decided by algebra alone (no
-interval, no rounding)."""
+"""Exact linear algebra over the integers and rationals with a work budget (Lemma 4.5's
+and Observation 4.3's eliminations, ranks and Gram matrices).  Exact algebraic values,
+Q(sqrt r) included, are surds.py's."""
 
 from fractions import Fraction
-from math import isqrt, lcm
+from math import lcm
 from operator import lshift, mul
 
 from .parse import Rejected, op
@@ -161,70 +161,3 @@ def solve(A, b, budget: Budget, what: str) -> list | None:
     for i in reversed(range(n)):
         x[i] = (U[i][n] - sum(U[i][j] * x[j] for j in range(i + 1, n))) / Fraction(U[i][i])  # never int / int
     return x
-
-
-def rational_sqrt(q: Fraction) -> Fraction | None:
-    """sqrt(q) if q >= 0 is the square of a rational, else None (q is in lowest
-    terms, so it is a square exactly when numerator and denominator are)."""
-    if q < 0:
-        return None
-    a, b = isqrt(q.numerator), isqrt(q.denominator)
-    return Fraction(a, b) if a * a == q.numerator and b * b == q.denominator else None
-
-
-class Surd:
-    """a + b sqrt(r), rationals a, b, and r > 0 not a rational square, so that the
-    value is 0 only if a = b = 0: every nonzero value has the inverse
-    (a - b sqrt r)/(a^2 - b^2 r), and sign() below is exact."""
-
-    __slots__ = ("a", "b", "r")
-
-    def __init__(self, a, b, r):
-        self.a, self.b, self.r = Fraction(a), Fraction(b), r
-
-    def _lift(self, x):
-        if type(x) is Surd and x.r != self.r:  # one radicand per computation, by design
-            raise ValueError("two different radicands")
-        return x if type(x) is Surd else Surd(x, 0, self.r)
-
-    def __add__(self, o):
-        o = self._lift(o)
-        return Surd(self.a + o.a, self.b + o.b, self.r)
-
-    def __mul__(self, o):
-        o = self._lift(o)
-        return Surd(self.a * o.a + self.b * o.b * self.r, self.a * o.b + self.b * o.a, self.r)
-
-    def __truediv__(self, o):
-        o = self._lift(o)
-        n = o.a * o.a - o.b * o.b * self.r  # 0 only for o = 0: ZeroDivisionError
-        return self * Surd(o.a / n, -o.b / n, self.r)
-
-    def __neg__(self):
-        return Surd(-self.a, -self.b, self.r)
-
-    def __sub__(self, o):
-        return self + -self._lift(o)
-
-    def __rsub__(self, o):
-        return self._lift(o) - self
-
-    def __rtruediv__(self, o):
-        return self._lift(o) / self
-
-    __radd__, __rmul__ = __add__, __mul__
-
-
-def root(r: Fraction):
-    """sqrt(r) for r > 0: a Fraction when r is a rational square, else a Surd."""
-    q = rational_sqrt(r)
-    return q if q is not None else Surd(0, 1, r)
-
-
-def sign(x) -> int:
-    """The exact sign of a Fraction or a Surd: when a and b sqrt r have opposite
-    signs, the larger of a^2 and b^2 r wins (they differ, r being no square)."""
-    if type(x) is not Surd:
-        return (x > 0) - (x < 0)
-    sa, sb = sign(x.a), sign(x.b)
-    return (sa or sb) if sa * sb >= 0 else sa if x.a * x.a > x.b * x.b * x.r else sb

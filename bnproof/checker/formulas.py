@@ -4,8 +4,8 @@ cannot refute a paper's claim with a program of its choosing.
 Each formula is written from the statement as printed, under the reading in
 docs/certificates.md, not from bnproof's claim code; derivatives of the BN map
 come from its definition by the chain rule, never from the Facts C.1/C.2 under
-test.  Values are exact, in Q or in Q(sqrt r) for one r (sigma^2 or m), so
-their signs are decided by algebra.  Each claim's text and declared variables are
+test.  Values are exact, in Q or in Q(sqrt r) for one r (sigma^2 or m; surds.py's
+field with one generator), so their signs are decided by algebra.  Each claim's text and declared variables are
 pinned by a hash, so the variables arrive with the shapes and domains read here.
 
 The work is bounded before it starts: the eliminations of Lemma 4.5 and Observation
@@ -16,10 +16,11 @@ instance's common-denominator form."""
 from fractions import Fraction
 from functools import partial
 
-from .algebra import Budget, dot, matvec, root, sign, solve
+from .algebra import Budget, dot, matvec, solve
 from .lemma import Batch, closest, rhs_of
 from .papers import paper_claim
 from .parse import MAX_LEMMA_WORK, Rejected, flat, instance_bits, lemma_work, op, sha256_of
+from .surds import root, sign
 
 
 def need(ok: bool, what: str) -> None:

@@ -5,7 +5,8 @@ searched.  The claim's text is a constant here, so it cannot be changed."""
 
 from fractions import Fraction
 
-from .algebra import Budget, dot, gram_int, imatvec, integral, rank, scale, sign, transpose
+from .algebra import Budget, dot, gram_int, imatvec, integral, rank, scale, transpose
+from .surds import sign
 from .parse import (MAX_D, MAX_LEMMA_WORK, MAX_WITNESS_DIGITS, Rejected, array, check_envelope,
                     flat, instance_bits, keys, lemma_work, vector)
 from .variables import bind

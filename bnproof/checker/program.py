@@ -24,8 +24,7 @@ from fractions import Fraction
 from math import isqrt
 
 from . import formulas, series
-from .surds import Field
-from .algebra import rational_sqrt, sign
+from .surds import Field, rational_sqrt, sign
 from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show
 from .variables import bind, declared, stated_sizes
 

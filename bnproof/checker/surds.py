@@ -27,16 +27,29 @@ undecided; never a value): square roots of irrational values (√(3 + 2√2) = 1
 None), transcendental steps except at their rational points, more than MAX_GENERATORS
 generators, radicands beyond MAX_RADICAND_BITS bits, coordinates beyond the checker's size
 limit, a sign not found by MAX_SIGN_BITS, more than MAX_TERMS coordinate operations in all.
-Big-number work is charged on the checker's work counter."""
+Big-number work is charged on the checker's work counter.
+
+This is the checker's one representation of exact algebraic values: a program's steps
+(Field, below) and the formulas' residuals (Number, root(), sign(): Q(√r) is the case
+k = 1) both live here.  It is written for the checker alone (coprime refinement in place
+of the producer's flint root relations), so a mistake in bnproof's exact algebra is not
+repeated in the judge of its output."""
 
 from fractions import Fraction
 from math import gcd, isqrt
 
-from .algebra import Surd, rational_sqrt
-
 MAX_GENERATORS, MAX_RADICAND_BITS, MAX_SIGN_BITS = 12, 4096, 1 << 17
 MAX_TERMS, MAX_REFINE = 2_000_000, 4096  # interpreter-level operations: a time bound
 ABSENT = object()  # a guarded value whose condition is < 0
+
+
+def rational_sqrt(q: Fraction) -> Fraction | None:
+    """sqrt(q) if q >= 0 is the square of a rational, else None (q is in lowest
+    terms, so it is a square exactly when numerator and denominator are)."""
+    if q < 0:
+        return None
+    a, b = isqrt(q.numerator), isqrt(q.denominator)
+    return Fraction(a, b) if a * a == q.numerator and b * b == q.denominator else None
 
 
 class GiveUp(Exception):
@@ -88,10 +101,10 @@ class Field:
     requested step), with `charge(units)` the checker's work counter and `rational_at`
     the points where a transcendental step is rational."""
 
-    def __init__(self, ops: list, charge, max_bits: int, rational_at: dict):
+    def __init__(self, ops: list, charge, max_bits: int, rational_at: dict, terms: int = MAX_TERMS):
         self.ops, self.charge, self.max_bits, self.rational_at = ops, charge, max_bits, rational_at
         self.gens, self.memo, self.signs, self.prods = [], {}, {}, {}
-        self.terms, self.dead = MAX_TERMS, False
+        self.terms, self.dead = terms, False
 
     def spend(self, terms: int, bit_length: int) -> None:
         self.terms -= terms
@@ -127,18 +140,17 @@ class Field:
         return self.signs[j, minus]
 
     def equals(self, j: int, ours) -> bool | None:
-        """Whether step j equals ours (a Fraction or an algebra.Surd) exactly; None if
-        either is not in the field."""
+        """Whether step j equals ours (a Fraction or a Number) exactly; None if either
+        is not in the field."""
         try:
             if self.value(j) is None or self.value(j) is ABSENT:
                 return None
-            if type(ours) is Surd:  # a + b √r
-                e = self.root(ours.r)
-                if e is None:
+            e = self.constant(ours) if type(ours) is not Number else {}
+            for c, n in ours.terms() if type(ours) is Number else ():  # Σ c √n, each √n here
+                r = self.root(Fraction(n))
+                if r is None:
                     return None
-                e = self.add(self.mul(e, self.constant(ours.b)), self.constant(ours.a))
-            else:
-                e = self.constant(ours)
+                e = self.add(e, self.mul(r, self.constant(c)))
             return not self.add(self.memo[j], self.neg(e))  # root() may have moved memo[j]
         except GiveUp:
             self.dead = True
@@ -244,6 +256,11 @@ class Field:
         if set(x) <= {0}:
             c = x.get(0, 0)
             return (c > 0) - (c < 0)
+        if len(self.gens) == 1:  # a + b √g: when the signs differ, the larger of a², b² g wins
+            a, b = x.get(0, Fraction(0)), x[1]
+            sa, sb = (a > 0) - (a < 0), (b > 0) - (b < 0)
+            self.spend(1, 2 * bits(x) + self.gens[0].bit_length())
+            return (sa or sb) if sa * sb >= 0 else sa if a * a > b * b * self.gens[0] else sb
         terms = [(c.numerator, c.denominator, self.prod(s)) for s, c in x.items()]
         b = 64
         while b <= MAX_SIGN_BITS:
@@ -307,3 +324,79 @@ class Field:
                     mask, c = mask | mi, c * ci
             out[mask] = c
         return out
+
+
+class Number:
+    """An element of a Field that is not a program's (one made by root() below), with
+    the arithmetic of Fractions: a formula is written as it is printed, and a value
+    whose irrational part cancels is a Fraction again.  Values over other generators never
+    meet (a formula takes its roots of one radicand, by design)."""
+
+    __slots__ = ("field", "x")
+
+    def __init__(self, field: Field, x: dict):
+        self.field, self.x = field, x
+
+    def terms(self) -> list:
+        """[(c, n)]: the value Σ c √n, each n a product of the field's generators."""
+        return [(c, self.field.prod(s)) for s, c in sorted(self.x.items())]
+
+    def _of(self, o) -> dict:
+        if type(o) is Number:
+            if o.field.gens != self.field.gens:  # the same generators: the same masks
+                raise ValueError("values of two different fields")
+            return o.x
+        return self.field.constant(o)
+
+    def _make(self, x: dict):
+        return Number(self.field, x) if set(x) - {0} else x.get(0, Fraction(0))
+
+    def __add__(self, o):
+        return self._make(self.field.add(self.x, self._of(o)))
+
+    def __sub__(self, o):
+        return self._make(self.field.add(self.x, self.field.neg(self._of(o))))
+
+    def __rsub__(self, o):
+        return self._make(self.field.add(self._of(o), self.field.neg(self.x)))
+
+    def __mul__(self, o):
+        return self._make(self.field.mul(self.x, self._of(o)))
+
+    def __truediv__(self, o):
+        o = self._of(o)
+        if not o:
+            raise ZeroDivisionError("division by an exact 0")
+        return self._make(self.field.mul(self.x, self.field.inverse(o)))
+
+    def __rtruediv__(self, o):
+        return self._make(self.field.mul(self._of(o), self.field.inverse(self.x)))
+
+    def __neg__(self):
+        return Number(self.field, self.field.neg(self.x))
+
+    __radd__, __rmul__ = __add__, __mul__
+
+
+def root(r: Fraction):
+    """sqrt(r) for r > 0: a Fraction when r is a rational square, else a Number in a
+    field of its own, Q(√(ab)) for r = a/b in lowest terms (ab is no square, a and b being
+    coprime and not both squares), √r = √(ab)/b.  A formula's work is bounded before it
+    starts (formulas.py), so this field has no term or radicand limit of its own."""
+    r = Fraction(r)
+    q = rational_sqrt(r)
+    if q is not None:
+        return q
+    field = Field([], lambda units: None, 0, {}, terms=float("inf"))  # no steps: no max_bits
+    field.gens = [r.numerator * r.denominator]
+    return Number(field, {1: Fraction(1, r.denominator)})
+
+
+def sign(x) -> int:
+    """The exact sign of a Fraction or a Number."""
+    if type(x) is Number:
+        s = x.field.sign_of(x.x)
+        if s is None:
+            raise ValueError("a sign beyond the field's limits")
+        return s
+    return (x > 0) - (x < 0)

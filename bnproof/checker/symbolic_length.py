@@ -19,7 +19,7 @@ and matrix against a size bound, so a hostile program is rejected, never run for
 import math
 from fractions import Fraction
 
-from .algebra import rational_sqrt
+from .surds import rational_sqrt
 from .parse import Rejected
 from .roots import split
 
