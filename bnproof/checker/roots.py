@@ -10,7 +10,10 @@ where for a scalar input a:
     and an odd remainder is its own root sqrt(a);
   - a hypothesis that is -a (a < 0): (-a)^floor(e/2) leaves, the remainder stays;
   - otherwise (sign unknown): a^(2 floor(e/4)) leaves, an even power whatever a's sign;
-m, batch sums and roots stay inside; and k = s^2 t leaves as s.
+  - a root symbol, or a batch sum of a square monomial (>= 0 by what it is, NONNEG):
+    a^floor(e/2) leaves, an odd remainder stays inside (sqrt(V/r^2) = sqrt(V)/r: where
+    e < 0 the atom divides, so it is nonzero wherever the program is defined);
+m and other batch sums stay inside; and k = s^2 t leaves as s.
 
 Why this is sound: outside^2 * inside * prod a is the radicand as rational functions, and
 outside >= 0 wherever the hypotheses hold (each factor that leaves is a positive
@@ -23,6 +26,7 @@ from fractions import Fraction
 from math import gcd, isqrt
 
 PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, isqrt(p) + 1))]
+NONNEG = 2  # an atom >= 0 that may be 0: an even power leaves, no odd part becomes its own root
 
 
 def sign_facts(inputs: list, ops: list, hypotheses: list) -> dict:
@@ -51,6 +55,23 @@ def sign_facts(inputs: list, ops: list, hypotheses: list) -> dict:
     # such vectors alone has m >= 1 positive terms, so it is > 0 (split)
     signs.update({("v", name): 1 for name, kind, domain in inputs if kind == "V" and domain == "positive"})
     return signs
+
+
+def sign_of(a: tuple, signs: dict):
+    """+1, -1, 0 (unknown) for a scalar input by sign_facts; +1 for a batch sum of a
+    monomial in vectors declared positive; NONNEG for an atom >= 0 by what it is (a root
+    symbol, a batch sum of a monomial whose exponents are all even); None otherwise.  Read
+    from the atom and the program's own sign facts, never from the proof."""
+    if a[0] == "s":
+        return signs.get(a[1])
+    if a[0] == "r":
+        return NONNEG
+    if a[0] == "S" and a[1]:
+        if all(signs.get(g) == 1 for g, _ in a[1]):
+            return 1
+        if all(e % 2 == 0 for _, e in a[1]):
+            return NONNEG
+    return None
 
 
 def squares_out(k: int) -> tuple:
@@ -97,14 +118,11 @@ def split(num: dict, den: dict, signs: dict) -> tuple:
             net[a] = net.get(a, 0) - e
     out_up, out_down, in_up, in_down, own, flip = {}, {}, {}, {}, [], 1
     for a, e in sorted(net.items()):
-        if a[0] == "s":
-            s = signs.get(a[1])
-        elif a[0] == "S" and a[1] and all(signs.get(g) == 1 for g, _ in a[1]):
-            s = 1
-        else:
-            s = None
+        s = sign_of(a, signs)
         if s is None:
             q = 0
+        elif s == NONNEG:
+            q = e // 2  # e < 0 only where a divides: a > 0 there
         elif s == 0:
             q = 2 * (e // 4)
         else:

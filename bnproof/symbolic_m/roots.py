@@ -12,8 +12,12 @@ with what leaves the root chosen by what is known of each scalar input's sign:
   * a of unknown sign: only a^(2⌊e/4⌋) leaves (√(s⁴V) = s²√V, but √(s²V) = |s|√V is
     kept whole: abs is outside the fragment);
   * a batch sum Σw of a monomial w in vectors declared positive is > 0 and leaves as a
-    positive input does (√((Σy)²) = Σy); m, other batch sums and roots never leave (σ
-    stays the atom the decomposition searches with);
+    positive input does (√((Σy)²) = Σy);
+  * a root r, and a batch sum Σw of a square monomial w (Σv² ≥ 0), are ≥ 0 (NONNEG):
+    r^⌊e/2⌋ leaves and an odd remainder stays inside (√(V/r₁²) = √V/r₁, √(V·r₁²) =
+    r₁·√V; where e < 0 the atom divides, so it is > 0 wherever the program is defined);
+    m and other batch sums never leave (σ stays the atom the decomposition searches
+    with);
 and k = s²·t leaves as s (t with no square of a small prime, or a square).  A
 denominator's factor that is not a monomial stays inside as it is.
 
@@ -35,6 +39,10 @@ from . import poly as P
 # primes whose squares leave a rational content (a larger square factor stays inside:
 # canonical still, since the split is a function of the number)
 _PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, isqrt(p) + 1))]
+
+# sign_of's answer for an atom that is ≥ 0 but may be 0 (a root; a batch sum of a square
+# monomial): an even power leaves, none of it becomes its own root (√r would need r > 0)
+NONNEG = 2
 
 
 def sign_facts(program: dict) -> dict[str, int]:
@@ -112,6 +120,10 @@ def split(n: dict, d: dict, sign_of) -> tuple | None:
         s = sign_of(v)
         if s is None:
             q, rest = 0, e
+        elif s == NONNEG:
+            # a ≥ 0: √(a^(2q)·B) = a^q·√B; q < 0 only where a divides, so a > 0 there
+            q = e // 2
+            rest = e - 2 * q
         elif s == 0:
             q = 2 * (e // 4)
             rest = e - 2 * q
