@@ -4,6 +4,7 @@ are what the file holds; the JSON report is written once; the closed forms are
 written from the neuron's moments, never from its m×d batch.  Behaviour only: no
 test here measures time."""
 
+import functools
 import json
 import math
 import os
@@ -182,12 +183,19 @@ def test_the_closed_forms_are_written_from_the_moments_not_the_batch():
 
 
 def _trial_division_sqrt(n: int, limit: int, is_prime):
-    """The reduction as it was written before: every odd number up to the bound."""
+    """The reduction as it was written before: trial division up to the bound.  It divides
+    by the primes of its own sieve only (an odd composite never divides what its prime
+    factors have left, so the result is the same as trying every odd number, at a fifth
+    of the divisions), then asks about the rest as the odd-number loop did at its end."""
     root = math.isqrt(n)
     if root * root == n:
         return root, 1
-    outside, inside, rest, p = 1, 1, n, 2
-    while p <= limit and p * p <= rest:
+    outside, inside, rest = 1, 1, n
+    stopped = False  # ended as the odd-number loop did on p * p > rest
+    for p in _primes_up_to(limit):
+        if p * p > rest:
+            stopped = True
+            break
         if rest % p == 0:
             e = 0
             while rest % p == 0:
@@ -195,10 +203,23 @@ def _trial_division_sqrt(n: int, limit: int, is_prime):
                 e += 1
             outside *= p ** (e // 2)
             inside *= p ** (e % 2)
-        p += 1 if p == 2 else 2
-    if rest > 1 and p * p <= rest and not is_prime(rest):
+    # the odd-number loop's next candidate past the bound: the first odd number above it
+    # (rest < that square: rest is 1 or a prime, as the loop would have stopped earlier)
+    after = limit + 1 if limit % 2 == 0 else limit + 2
+    if not stopped and rest > 1 and after * after <= rest and not is_prime(rest):
         return None
     return outside, inside * rest
+
+
+@functools.cache
+def _primes_up_to(limit: int) -> list[int]:
+    """Eratosthenes, the test's own (not exact_text's list)."""
+    sieve = bytearray([1]) * (limit + 1)
+    sieve[:2] = b"\0\0"
+    for p in range(2, math.isqrt(limit) + 1):
+        if sieve[p]:
+            sieve[p * p::p] = bytes(len(range(p * p, limit + 1, p)))
+    return [p for p in range(limit + 1) if sieve[p]]
 
 
 def test_square_roots_reduce_as_by_trial_division():
