@@ -574,7 +574,9 @@ def test_the_namespaces_refuse_hostile_sizes_before_allocating(monkeypatch):
     from bnproof.symbolic_m.fragment import OutsideFragment
     from bnproof.symbolic_m.trace import program_for
 
-    for module in (namespaces, reference_namespace, symbolic_namespace):
+    from bnproof.claims import object_xp
+
+    for module in (namespaces, object_xp, reference_namespace, symbolic_namespace):
         monkeypatch.setattr(module, "MAX_ENTRIES", 10)
     hostile = {"ones": lambda xp, y: xp.sum(xp.ones(11)), "zeros": lambda xp, y: xp.sum(xp.zeros(11)),
                "eye": lambda xp, y: xp.sum(xp.eye(4)), "outer": lambda xp, y: xp.sum(xp.outer(xp.ones(4),
