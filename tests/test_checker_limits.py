@@ -246,3 +246,15 @@ def test_lemma_refusal_tells_the_writer_before_any_work():
     assert "longer than 2000 characters" in lemma_refusal(small(3, 2), small(3, 1), small(1, 2),
                                                           [Fraction(10) ** 2000])
     assert "d and n <= 1000" in lemma_refusal(small(2, 1001), small(2, 1), small(1, 1001))
+
+
+def test_moments_n_polynomials_share_the_normal_form_s_exponent_limit():
+    """moments_n.py multiplies with symbolic_length.py's polynomials (issue 25), and with
+    them comes the limit on an exponent: (n^24)^24 = n^576 is refused, not built."""
+    from bnproof.checker import moments_n
+    from bnproof.checker.symbolic_length import MAX_EXPONENT
+
+    assert MAX_EXPONENT < 576
+    assert moments_n.p_pow(moments_n.p_pow(moments_n.p_var("n"), 24), 21) == {(("n", 504),): 1}
+    with pytest.raises(Rejected, match=f"an exponent beyond {MAX_EXPONENT}"):
+        moments_n.p_pow(moments_n.p_pow(moments_n.p_var("n"), 24), 24)

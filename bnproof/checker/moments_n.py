@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from .named import named
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, tensor
+from .symbolic_length import add_into, multiply
 from .variables import declared
 
 TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
@@ -44,34 +45,14 @@ ONE = {(): Fraction(1)}
 
 def p_add(a, b, sign=1):
     charge(len(b))
-    out = dict(a)
-    for m, c in b.items():
-        v = out.get(m, 0) + sign * c
-        if v:
-            out[m] = v
-        else:
-            out.pop(m, None)
-    return out
-
-
-def m_mul(x, y):
-    d = dict(x)
-    for v, e in y:
-        d[v] = d.get(v, 0) + e
-    return tuple(sorted(d.items()))
+    return add_into(dict(a), b, sign)
 
 
 def p_mul(a, b):
     if len(a) * len(b) > MAX_PRODUCTS:  # a hostile program stops here, before the work
         raise Rejected(f"program: a product of more than {MAX_PRODUCTS} term pairs")
     charge(len(a) * len(b))
-    out = {}
-    for m1, c1 in a.items():
-        for m2, c2 in b.items():
-            m = m_mul(m1, m2)
-            out[m] = out.get(m, 0) + c1 * c2
-            if not out[m]:
-                del out[m]
+    out = multiply(a, b)
     if len(out) > MAX_TERMS:
         raise Rejected(f"program: a polynomial of more than {MAX_TERMS} terms")
     return out

@@ -62,13 +62,7 @@ class Algebra:
     def padd_into(self, out: dict, b: dict, c=1) -> dict:
         """padd(out, b, c), changing out: a sum of many terms in linear time, not quadratic."""
         self.charge(len(b) + 1)
-        for mono, x in b.items():
-            y = out.get(mono, 0) + c * x
-            if y:
-                out[mono] = y
-            else:
-                out.pop(mono, None)
-        return self.sized(out)
+        return self.sized(add_into(out, b, c))
 
     def pmul(self, a: dict, b: dict) -> dict:
         # a product of coefficients costs more as they grow: one unit per 128 bits
@@ -80,18 +74,7 @@ class Algebra:
             return self._times_one(b, bb)
         if len(b) == 1 and b.get(ONE) == 1 and type(b[ONE]) is Fraction:
             return self._times_one(a, ba)
-        # over integers (each factor times the lcm of its denominators), one Fraction per term
-        # of the product at the end: a Fraction's arithmetic reduces by a gcd at every step
-        da, ia = _integral(a)
-        db, ib = _integral(b)
-        acc = {}
-        get = acc.get
-        for ma, x in ia:
-            for mb, y in ib:
-                mono = mono_mul(ma, mb)
-                acc[mono] = get(mono, 0) + x * y
-        d = da * db
-        out = {mono: Fraction(z, d) for mono, z in acc.items() if z}
+        out = multiply(a, b)
         for z in out.values():
             if max(abs(z.numerator), z.denominator).bit_length() > MAX_COEFFICIENT_BITS:
                 raise Rejected(f"a coefficient beyond {MAX_COEFFICIENT_BITS} bits (the checker's limit)")
@@ -398,6 +381,35 @@ class Algebra:
                 raise Rejected("grad: H applied to a vector that depends on the variable, inside "
                                "another H (outside this checker's fragment)")
         return out
+
+
+# --- polynomials over Fractions, {monomial: coefficient}, for every module that has them
+# (moments_n.py too); each caller charges its work and bounds the sizes
+
+def add_into(out: dict, b: dict, c=1) -> dict:
+    """out + c b, changing out: a sum of many terms in linear time, not quadratic."""
+    for mono, x in b.items():
+        y = out.get(mono, 0) + c * x
+        if y:
+            out[mono] = y
+        else:
+            out.pop(mono, None)
+    return out
+
+
+def multiply(a: dict, b: dict) -> dict:
+    """a b over integers (each factor times the lcm of its denominators), one Fraction per
+    term of the product at the end: a Fraction's arithmetic reduces by a gcd at every step."""
+    da, ia = _integral(a)
+    db, ib = _integral(b)
+    acc = {}
+    get = acc.get
+    for ma, x in ia:
+        for mb, y in ib:
+            mono = mono_mul(ma, mb)
+            acc[mono] = get(mono, 0) + x * y
+    d = da * db
+    return {mono: Fraction(z, d) for mono, z in acc.items() if z}
 
 
 def _integral(p: dict) -> tuple:
