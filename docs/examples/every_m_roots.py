@@ -25,6 +25,13 @@ proof's certificate):
   of weight normalization does not depend on the scale of v).
 * ROOT_PRODUCT: √(c³)·√(σ²/c) = c·σ for c > 0 (products and quotients of roots:
   √(c³) = c·√c and √(σ²/c) = √c·σ/c).
+* WEIGHT_NORM_LENGTH: ‖g·v/‖v‖‖ = g for g > 0 (Salimans & Kingma 2016: the length of
+  w = g v/‖v‖ is g).  A root inside a root: √(g²Σv²/r²) with r = ‖v‖ = √(Σv²).  A
+  root is ≥ 0 by definition and r divides, so r > 0 wherever the claim is defined,
+  and r² leaves: √(Σv²/r²) = √(Σv²)/r = 1.
+* EFFECTIVE_LEARNING_RATE: (w − η∇L(w))/‖w‖ = ŵ − (η/‖w‖²)∇L(ŵ), ŵ = w/‖w‖, for
+  L(w) = ½ Σ (BN(w) − t)² (van Laarhoven 2017, §3: a step of size η on w is a step of
+  size η/‖w‖² on the direction).  BN(ŵ) has σ(ŵ) = √(V/‖w‖²) = σ(w)/‖w‖.
 
 Near misses, refuted with a certificate:
 
@@ -33,6 +40,8 @@ Near misses, refuted with a certificate:
 * EPSILON_WRONG_POWER: BN_ε(c·y) = BN_{ε/c}(y).
 * EPSILON_MISSING: BN_ε(c·y) = BN_ε(y).
 * VARIANCE_SWAPPED: Bessel's variance on the left, the biased one on the right.
+* WEIGHT_NORM_LENGTH_ANY_SIGN: ‖g·v/‖v‖‖ = g with g ≠ 0 only (false for g < 0: the
+  length is |g|; √(g²Σv²) = |g|·√(Σv²) stays whole, g's sign being unknown).
 
 ``bnproof prove docs/examples/every_m_roots.py`` proves the true ones for every m;
 ``bnproof fuzz docs/examples/every_m_roots.py`` refutes the near misses.
@@ -147,6 +156,48 @@ ROOT_PRODUCT = Claim(
     residual=lambda xp, y, c: xp.sqrt(c**3) * xp.sqrt(_spread(xp, y) / c) - c * xp.sqrt(_spread(xp, y)),
 )
 
+def _norm(xp, v):
+    return xp.sqrt(xp.sum(v * v))
+
+
+def _nonzero(xp, v, **_):
+    """‖v‖² > 0: weight normalization divides by ‖v‖."""
+    return xp.sum(v * v)
+
+
+WEIGHT_NORM_LENGTH = Claim(
+    id="gallery/every_m_roots/weight-norm-length",
+    source="Salimans & Kingma 2016, Section 2, below Eq. 2 (||w|| = g)",
+    statement=r"\left\lVert g\,\frac{v}{\lVert v \rVert} \right\rVert = g \quad (g > 0)",
+    title="the length of a weight-normalized vector is g",
+    kind="identity", variables=(Var("v", ("m",)), Var("g", (), "positive")), sizes=SIZES,
+    hypotheses=(_nonzero,),
+    residual=lambda xp, v, g: _norm(xp, g * v / _norm(xp, v)) - g,
+)
+
+
+def _bn_loss(xp, t):
+    return lambda w: xp.sum((_bn(xp, w) - t) ** 2) / 2
+
+
+def _effective_step(xp, w, t, eta):
+    norm = _norm(xp, w)
+    on_w = (w - eta * xp.grad(_bn_loss(xp, t), w)) / norm
+    on_direction = w / norm - eta / norm**2 * xp.grad(_bn_loss(xp, t), w / norm)
+    return _gap(xp, on_w, on_direction)
+
+
+EFFECTIVE_LEARNING_RATE = Claim(
+    id="gallery/every_m_roots/effective-learning-rate",
+    source="van Laarhoven 2017, Section 3 (the effective learning rate is eta/||w||^2)",
+    statement=(r"\frac{w - \eta \nabla L(w)}{\lVert w \rVert} = \hat w - \frac{\eta}{\lVert w \rVert^2}"
+               r" \nabla L(\hat w), \quad \hat w = \frac{w}{\lVert w \rVert}"),
+    title="a step on a scale-invariant loss, seen on the direction",
+    kind="identity", variables=(Var("w", ("m",)), Var("t", ("m",)), Var("eta")), sizes=SIZES,
+    hypotheses=(lambda xp, w, **_: _spread(xp, w),),
+    residual=_effective_step,
+)
+
 SCALE_ANY_SIGN = Claim(
     id="gallery/every_m_roots/scale-any-sign",
     source=SOURCE + " (a false claim: no sign declared)",
@@ -193,6 +244,16 @@ VARIANCE_SWAPPED = Claim(
     residual=lambda xp, y, c, eps: _gap(xp, _bn(xp, c * y, eps, True), _bn(xp, y, eps / c**2)),
 )
 
+WEIGHT_NORM_LENGTH_ANY_SIGN = Claim(
+    id="gallery/every_m_roots/weight-norm-length-any-sign",
+    source=SOURCE + " (a false claim: ||g v/||v|||| = |g|)",
+    statement=r"\left\lVert g\,\frac{v}{\lVert v \rVert} \right\rVert = g \quad (g \ne 0)",
+    title="the length of a weight-normalized vector without g > 0 (false)",
+    kind="identity", variables=(Var("v", ("m",)), Var("g", (), "nonzero")), sizes=SIZES,
+    hypotheses=(_nonzero,),
+    residual=lambda xp, v, g: _norm(xp, g * v / _norm(xp, v)) - g,
+)
+
 EXPECTED = {
     "gallery/every_m_roots/scale-invariance": "survived",
     "gallery/every_m_roots/square-scale": "survived",
@@ -202,9 +263,12 @@ EXPECTED = {
     "gallery/every_m_roots/rms-norm": "survived",
     "gallery/every_m_roots/weight-norm": "survived",
     "gallery/every_m_roots/root-product": "survived",
+    "gallery/every_m_roots/weight-norm-length": "survived",
+    "gallery/every_m_roots/effective-learning-rate": "survived",
     "gallery/every_m_roots/scale-any-sign": "refuted",
     "gallery/every_m_roots/negative-scale-same": "refuted",
     "gallery/every_m_roots/epsilon-wrong-power": "refuted",
     "gallery/every_m_roots/epsilon-missing": "refuted",
     "gallery/every_m_roots/variance-swapped": "refuted",
+    "gallery/every_m_roots/weight-norm-length-any-sign": "refuted",
 }
