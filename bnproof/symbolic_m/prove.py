@@ -144,6 +144,12 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
     checked before each attempt: an attempt under way is not interrupted here (a worker
     process is killed for that, search/worker.py).  `on_attempt(attempt)` hears of each."""
     out = []
+    reserved = _reserved_name(claim)
+    if reserved:  # the checker would reject the certificate only after the whole proof: say so first
+        refused = Attempt(NOT_PROVED, reserved, {})
+        if on_attempt is not None:
+            on_attempt(refused)
+        return [refused]
     from ..errors import Disagreement
     from .every_d import attempt as every_d  # every m and every d at once, where it proves
     try:
@@ -168,6 +174,22 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
         if not out[-1].proved:
             break
     return out
+
+
+def _reserved_name(claim: Claim) -> str:
+    """Why the checker would refuse a proof under this claim's id (checker/named.py's rule:
+    a name that reads as one of the papers' claims, but is not its exact id), or ''."""
+    from ..checker.named import REFUTED
+    from ..checker.papers import paper_claim
+
+    paper = paper_claim(claim.id)
+    if paper is not None and paper != claim.id:
+        return (f"not proved: the id {claim.id} reads as the name of a claim of the papers"
+                + (f" ({paper})" if paper else "") + ", which only that claim's exact id may carry; "
+                "rename the claim (for example without the authors' names) to prove it")
+    if claim.id in REFUTED:
+        return f"not proved: {claim.id} is a claim of the papers that bnproof's certificates refute"
+    return ""
 
 
 # ---------------------------------------------------------------- the decomposition
