@@ -10,9 +10,10 @@ where for a scalar input a:
     and an odd remainder is its own root sqrt(a);
   - a hypothesis that is -a (a < 0): (-a)^floor(e/2) leaves, the remainder stays;
   - otherwise (sign unknown): a^(2 floor(e/4)) leaves, an even power whatever a's sign;
-  - a root symbol, or a batch sum of a square monomial (>= 0 by what it is, NONNEG):
-    a^floor(e/2) leaves, an odd remainder stays inside (sqrt(V/r^2) = sqrt(V)/r: where
-    e < 0 the atom divides, so it is nonzero wherever the program is defined);
+  - a root symbol, or a batch sum of a square monomial (>= 0 by what it is):
+    a^floor(e/2) leaves (sqrt(V/r^2) = sqrt(V)/r: where e < 0 the atom divides, so it
+    is nonzero wherever the program is defined); an odd remainder stays inside for a
+    root and is its own root sqrt(a) for the sum (sqrt(s B) = sqrt(s) sqrt(B), s >= 0);
 m and other batch sums stay inside; and k = s^2 t leaves as s.
 
 Why this is sound: outside^2 * inside * prod a is the radicand as rational functions, and
@@ -26,7 +27,10 @@ from fractions import Fraction
 from math import gcd, isqrt
 
 PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, isqrt(p) + 1))]
-NONNEG = 2  # an atom >= 0 that may be 0: an even power leaves, no odd part becomes its own root
+# atoms >= 0 that may be 0: a root symbol (NONNEG: an even power leaves, an odd one stays
+# inside) and a batch sum of a square monomial (SQUARES: an odd power is its own root, as
+# for a > 0, since sqrt(s B) = sqrt(s) sqrt(B) for a real s >= 0)
+NONNEG, SQUARES = 2, 3
 
 
 def sign_facts(inputs: list, ops: list, hypotheses: list) -> dict:
@@ -59,8 +63,9 @@ def sign_facts(inputs: list, ops: list, hypotheses: list) -> dict:
 
 def sign_of(a: tuple, signs: dict):
     """+1, -1, 0 (unknown) for a scalar input by sign_facts; +1 for a batch sum of a
-    monomial in vectors declared positive; NONNEG for an atom >= 0 by what it is (a root
-    symbol, a batch sum of a monomial whose exponents are all even); None otherwise.  Read
+    monomial in vectors declared positive; NONNEG for a root symbol and SQUARES for a
+    batch sum of a monomial whose exponents are all even (>= 0 by what they are); None
+    otherwise.  Read
     from the atom and the program's own sign facts, never from the proof."""
     if a[0] == "s":
         return signs.get(a[1])
@@ -70,7 +75,7 @@ def sign_of(a: tuple, signs: dict):
         if all(signs.get(g) == 1 for g, _ in a[1]):
             return 1
         if all(e % 2 == 0 for _, e in a[1]):
-            return NONNEG
+            return SQUARES
     return None
 
 
@@ -98,7 +103,7 @@ def atom_of(factor: tuple):
 
 def split(num: dict, den: dict, signs: dict) -> tuple:
     """(outside, inside, own): outside a scalar (N, D), inside the radicand left under
-    the root, own the atoms of positive inputs that become their own roots."""
+    the root, own the atoms (of positive inputs, of sums of squares) that become their own roots."""
     lead = next(iter(num))
     mu = {a: min(dict(mono).get(a, 0) for mono in num) for a, _ in lead}
     mu = {a: e for a, e in mu.items() if e}
@@ -121,7 +126,7 @@ def split(num: dict, den: dict, signs: dict) -> tuple:
         s = sign_of(a, signs)
         if s is None:
             q = 0
-        elif s == NONNEG:
+        elif s in (NONNEG, SQUARES):
             q = e // 2  # e < 0 only where a divides: a > 0 there
         elif s == 0:
             q = 2 * (e // 4)
@@ -130,7 +135,7 @@ def split(num: dict, den: dict, signs: dict) -> tuple:
         rest = e - 2 * q
         if s == -1 and q % 2:
             flip = -flip
-        if s == 1 and rest:
+        if s in (1, SQUARES) and rest:
             own.append(a)
             rest = 0
         (out_up if q > 0 else out_down)[a] = abs(q)

@@ -228,7 +228,7 @@ class Algebra:
 
     def sign_of(self, v: int):
         """What roots.split may take out of a root: a scalar input's sign (+1, −1, 0 for
-        unknown), R.NONNEG for an atom ≥ 0 (a root, Σ of a square), or None."""
+        unknown), R.NONNEG for a root, R.SQUARES for Σ of a square monomial, or None."""
         desc = self.atoms[v]
         if desc[0] == "r":  # a root is ≥ 0 by definition
             return R.NONNEG
@@ -237,7 +237,7 @@ class Algebra:
             positive = gens and all(d[0] == "in" and self.signs.get(("vector", d[1])) == 1 for d in gens)
             if positive:
                 return 1
-            return R.NONNEG if desc[2] and all(e % 2 == 0 for _, e in desc[2]) else None
+            return R.SQUARES if desc[2] and all(e % 2 == 0 for _, e in desc[2]) else None
         if desc[0] != "in" or desc[1] not in self.signs:
             return None
         return self.signs[desc[1]]

@@ -13,9 +13,12 @@ with what leaves the root chosen by what is known of each scalar input's sign:
     kept whole: abs is outside the fragment);
   * a batch sum Σw of a monomial w in vectors declared positive is > 0 and leaves as a
     positive input does (√((Σy)²) = Σy);
-  * a root r, and a batch sum Σw of a square monomial w (Σv² ≥ 0), are ≥ 0 (NONNEG):
-    r^⌊e/2⌋ leaves and an odd remainder stays inside (√(V/r₁²) = √V/r₁, √(V·r₁²) =
-    r₁·√V; where e < 0 the atom divides, so it is > 0 wherever the program is defined);
+  * a root r, and a batch sum Σw of a square monomial w (Σv² ≥ 0), are ≥ 0: a^⌊e/2⌋
+    leaves (√(V/r₁²) = √V/r₁; where e < 0 the atom divides, so it is > 0 wherever the
+    program is defined); an odd remainder stays inside for a root (NONNEG) and is its
+    own root for Σw (SQUARES: √(V·Σv²) = √(Σv²)·√V, the principal root being
+    multiplicative where one factor is a real ≥ 0; so √(V·r₁²) = r₁·√V once r₁² is
+    its radicand Σv²);
     m and other batch sums never leave (σ stays the atom the decomposition searches
     with);
 and k = s²·t leaves as s (t with no square of a small prime, or a square).  A
@@ -40,9 +43,11 @@ from . import poly as P
 # canonical still, since the split is a function of the number)
 _PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, isqrt(p) + 1))]
 
-# sign_of's answer for an atom that is ≥ 0 but may be 0 (a root; a batch sum of a square
-# monomial): an even power leaves, none of it becomes its own root (√r would need r > 0)
-NONNEG = 2
+# sign_of's answers for an atom that is ≥ 0 but may be 0: a root (NONNEG: an even power
+# leaves, an odd one stays inside, √r being no root of the fragment), a batch sum of a
+# square monomial (SQUARES: an even power leaves, an odd one becomes its own root, as for
+# a > 0: √(s·B) = √s·√B for a real s ≥ 0, so √(V·Σy²) = ‖y‖·√V)
+NONNEG, SQUARES = 2, 3
 
 
 def sign_facts(program: dict) -> dict[str, int]:
@@ -120,10 +125,13 @@ def split(n: dict, d: dict, sign_of) -> tuple | None:
         s = sign_of(v)
         if s is None:
             q, rest = 0, e
-        elif s == NONNEG:
+        elif s in (NONNEG, SQUARES):
             # a ≥ 0: √(a^(2q)·B) = a^q·√B; q < 0 only where a divides, so a > 0 there
             q = e // 2
             rest = e - 2 * q
+            if rest and s == SQUARES:
+                own.append(v)
+                rest = 0
         elif s == 0:
             q = 2 * (e // 4)
             rest = e - 2 * q
