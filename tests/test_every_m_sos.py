@@ -35,10 +35,10 @@ def _gallery():
 
 
 G = _gallery()
-TRUE = ["CAUCHY_SCHWARZ", "AM_GM", "GRAM_DETERMINANT", "COVARIANCE", "REGRESSION", "MEAN_SQUARE", "BN_NORM_BOUND", "BN_EPS_PROJECTION", "TWO_SQUARES"]
+TRUE = ["CAUCHY_SCHWARZ", "AM_GM", "GRAM_DETERMINANT", "TWO_GAPS", "COVARIANCE", "REGRESSION", "MEAN_SQUARE", "BN_NORM_BOUND", "BN_EPS_PROJECTION", "TWO_SQUARES"]
 # each near miss beside the true claim it misses: the pair fails unless the search proves
 # the one and not the other
-NEAR = {"REVERSED": "CAUCHY_SCHWARZ", "FACTOR_TWO": "CAUCHY_SCHWARZ", "AM_GM_QUARTER": "AM_GM",
+NEAR = {"REVERSED": "CAUCHY_SCHWARZ", "TWO_GAPS_TWICE": "TWO_GAPS", "FACTOR_TWO": "CAUCHY_SCHWARZ", "AM_GM_QUARTER": "AM_GM",
         "UNBIASED_COVARIANCE": "COVARIANCE", "REGRESSION_HALF": "REGRESSION", "BN_EPS_MINUS_ONE": "BN_EPS_PROJECTION",
         "BN_NORM_BOUND_MINUS_ONE": "BN_NORM_BOUND"}
 
@@ -196,6 +196,25 @@ def test_a_bound_with_roots_divides_by_twice_the_root_and_has_the_case_z_0():
         proof["terms"].pop()
     with pytest.raises(Rejected, match="does not reduce to 0"):
         check_document(_forge("BN_NORM_BOUND", drop))
+
+
+def test_cases_have_cases_and_read_the_case_scalars():
+    # b = λ·a: the residual there is λ²·(Σa²Σc² − (Σa∘c)²), a case proof of its own (method
+    # "sos", with the case a = 0 in it) whose factor λ² reads λ at the step after the program's
+    result = proved("TWO_GAPS")
+    program = result.program
+    (case,) = [c for c in result.proof["cases"] if c["input"] == "b"]
+    inner = case["proof"]
+    assert inner["method"] == "sos" and inner["cases"]
+    lam = len(program["steps"])  # the case's one scalar λ (b = λ·a)
+    squares = [i for i, s in enumerate(inner["steps"]) if s == ["pow", lam, 2]]
+    assert squares, inner["steps"]
+
+    def odd(proof):  # λ² made λ: λ has no sign
+        (c,) = [c for c in proof["cases"] if c["input"] == "b"]
+        c["proof"]["steps"][squares[0]][2] = 1
+    with pytest.raises(Rejected, match="not manifestly >= 0"):
+        check_document(_forge("TWO_GAPS", odd))
 
 
 def test_a_case_proof_that_divides_by_0_there_is_rejected():
@@ -359,7 +378,7 @@ def test_a_small_one_of_the_same_form_is_proved():
 def test_too_many_vectors_is_not_proved_within_its_bound():
     result = attempt(_many_vectors(sos.MAX_VECTORS + 2), certify=False)
     assert not result.proved
-    assert f"Gram basis has {sos.MAX_VECTORS + 2} vectors" in result.reason
+    assert f"Gram basis has {sos.MAX_VECTORS + 2} vectors (at most {sos.MAX_VECTORS}" in result.reason
 
 
 def test_the_work_bound_stops_the_search():

@@ -66,7 +66,16 @@ class CaseEvaluator(Evaluator):
     def step(self, op, xs, ts, literal, args, where):
         if op == "input" and literal in self.subs:
             return self.vector(literal)
+        if op == "input" and literal.startswith(FRESH):  # a case's scalar (lambda_steps)
+            return self.alg.atom(("s", literal))
         return super().step(op, xs, ts, literal, args, where)
+
+
+def lambda_steps(subs, first: int = 0) -> list:
+    """One scalar step for each lambda of the substitutions from `first` on: a case's own
+    proof reads them at the indices right after the program's steps (and its parent's)."""
+    return [("input", (), f"{FRESH}{i}_{j}") for i, (_, span) in enumerate(subs) if i >= first
+            for j in range(len(span))]
 
 
 def pivot_vector(all_ops: list, types: list, p: int, where: str) -> int:
@@ -155,7 +164,11 @@ def check_sos(ev: Evaluator, proof: dict, ops: list, types: list, residual: int,
 
 def check_case(proof, inputs, ops, types, signs, residual, hyps, positive, vectors, subs,
                where) -> None:
+    """ops, types: the program's steps and its parent case's lambdas; this case's lambdas
+    follow them."""
     method = proof.get("method") if type(proof) is dict else None
+    fresh = lambda_steps(subs, len(subs) - 1)
+    ops, types = ops + fresh, list(types) + ["S"] * len(fresh)
     ev, undefined = outcome(inputs, ops, types, signs, list(subs))
     if method == "undefined":
         keys(proof, where, {"method"})
@@ -198,6 +211,8 @@ def settle(program: dict, proof: dict, subs: tuple = ()) -> list | None:
         types: list = []
         ops = read_steps(program["steps"], inputs, types, "program.steps")
         signs = sign_facts(inputs, ops, program["hypotheses"])
+        fresh = lambda_steps(subs)
+        ops, types = ops + fresh, types + ["S"] * len(fresh)
         ev, _ = outcome(inputs, ops, types, signs, list(subs))
         if ev is None:
             return None

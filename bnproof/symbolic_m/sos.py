@@ -34,7 +34,10 @@ from .evaluate import Replay
 from .forms import Forms
 from .proof_steps import Steps, replays
 
-MAX_VECTORS = 4  # basis vectors besides ones: 24 orders at most
+# basis vectors, the ones vector included: a proof in four (Gram's determinant of four
+# vectors, wᵀSw at d = 3) is found, but its ℓ's nest so deep that writing it out and
+# replaying it took minutes
+MAX_VECTORS = 3
 MAX_GRAM = 24  # half-degree monomials in one Gram matrix
 MAX_WORK = 400_000  # term products, all strategies together
 # A decomposition found is written out as proof steps and replayed twice (proof_steps.replays,
@@ -84,10 +87,11 @@ def sos_proof(replay, program: dict, strict: bool, budget: Budget | None = None)
         LAST["work"] = budget.used
 
 
-def _search(replay, program, budget: Budget, nested):
-    """nested: the substitutions ((input, span), …) of the case of the program that replay
-    is (_CaseReplay), whose proof may have cases of its own up to MAX_DEPTH; () for the
-    program itself."""
+def _search(replay, program, budget: Budget, nested, original=None):
+    """nested: the substitutions ((input, span), …) of the case of the program `original`
+    that replay is (_CaseReplay: `program` is then original with the case's scalars λ
+    appended as inputs and steps), whose proof may have cases of its own up to MAX_DEPTH;
+    () for the program itself."""
     forms = Forms(program)
     got = SQ.cleared(replay, program, forms)
     if got is None:
@@ -102,6 +106,7 @@ def _search(replay, program, budget: Budget, nested):
     kappa = Fraction(int(dcoef.p), int(dcoef.q))
     denominator_atoms = [(fl.atoms[i], e) for i, e in enumerate(dexps) if e]
     emit = _Emitter(replay, program, forms, chosen, denominator_atoms, kappa, nested, budget)
+    emit.original = original or program
     bound: list = []  # a Gram matrix past MAX_GRAM in one reading need not be so in the next
     proof = _readings(alg, program, numerator, emit, budget, bound, None)
     if proof is None and not nested:
@@ -132,9 +137,9 @@ def _readings(alg, program, numerator, emit, budget, bound, root):
     if basis is None:
         return None
     ones, vectors = basis
-    if len(vectors) > MAX_VECTORS:
-        raise TooLarge(f"the sum-of-squares search's Gram basis has {len(vectors)} vectors "
-                       f"(at most {MAX_VECTORS})")
+    if len(vectors) + ones > MAX_VECTORS:
+        raise TooLarge(f"the sum-of-squares search's Gram basis has {len(vectors) + ones} vectors "
+                       f"(at most {MAX_VECTORS}, the ones vector included)")
     for order in itertools.permutations(vectors):
         order = ([ONES] if ones else []) + list(order)
         gs = _GramSchmidt(alg, order)
@@ -508,10 +513,10 @@ class _Emitter:
             proof["method"] = "sos"
             proof["cases"] = [{"pivot": p, "input": pivots[p], "proof": {"method": "zero"}}
                               for p in sorted(pivots)]
-            if not _cases(program, proof, self.budget, self.nested):
+            if not _cases(self.original, proof, self.budget, self.nested):
                 return None
         if self.nested:
-            return proof if _replays(_CaseReplay(program, self.nested), proof) else None
+            return proof if _replays(_CaseReplay(self.original, self.nested), proof) else None
         return proof if replays(program, proof) else None
 
 
@@ -572,7 +577,8 @@ def _cases(program: dict, proof: dict, budget: Budget, subs: tuple) -> bool:
             continue
         try:
             inner = subs + ((case["input"], span),)
-            found = _search(_CaseReplay(program, inner), program, budget, inner)
+            replay = _CaseReplay(program, inner)
+            found = _search(replay, replay.program, budget, inner, program)
         except (TooLarge, NotDefined, OutsideFragment, ValueError):
             return False
         if found is None:
@@ -583,11 +589,16 @@ def _cases(program: dict, proof: dict, budget: Budget, subs: tuple) -> bool:
 
 class _CaseReplay(Replay):
     """The program's values with each vector input of `subs` read as λ_0·1 + Σ λ_w·w (fresh
-    scalars λ; w = () the ones vector): the case as the checker replays it (checker/sos.py)."""
+    scalars λ; w = () the ones vector): the case as the checker replays it (checker/sos.py).
+    Its `program` has the λ as scalar inputs, each read by one step after the program's,
+    where the checker puts them (checker/sos.py lambda_steps), so a case's proof names them."""
 
     def __init__(self, program: dict, subs: tuple):
         self.subs = {name: (i, span) for i, (name, span) in enumerate(subs)}
-        super().__init__(program)
+        fresh = [f"#lambda{i}_{j}" for i, (_, span) in enumerate(subs) for j in range(len(span))]
+        self.program = {**program, "inputs": program["inputs"] + [[n, "scalar", "real"] for n in fresh],
+                        "steps": program["steps"] + [["input", n] for n in fresh]}
+        super().__init__(self.program)
         self.residual = program["residual"]
 
     def _vector(self, name: str, depth: int = 0) -> Vector:

@@ -20,6 +20,9 @@ True, proved for every m (fuzz: survived, with the note "proved for every m"):
   and a case for a = 0 where the residual ½‖b‖² is proved ≥ 0 on its own.
 * GRAM_DETERMINANT: the Gram determinant of three batch vectors is ≥ 0 (the product of
   the three pivots ‖q_1‖²‖q_2‖²‖q_3‖², with a case for each of the first two).
+* TWO_GAPS: (Σa²Σb² − (Σa∘b)²) + (Σb²Σc² − (Σb∘c)²) ≥ 0, two Cauchy–Schwarz gaps that
+  share b: its cases have cases (a = 0, then b = 0; b = λa, where the residual is
+  λ²·(Σa²Σc² − (Σa∘c)²), proved with the case's own scalar λ).
 * COVARIANCE: cov(x, y)² ≤ var(x)·var(y), biased (÷ m) moments; a case for a constant x.
 * REGRESSION: cov(x, y)²/var(x) ≤ var(y), the variance a least-squares line explains is
   at most the variance; the case of a constant x is outside the claim (it divides by
@@ -46,6 +49,7 @@ manifestly nonnegative decomposition found"):
 * REVERSED: (Σ a∘b)² ≥ Σa²·Σb².
 * FACTOR_TWO: 2·(Σ a∘b)² ≤ Σa²·Σb².
 * REGRESSION_HALF: cov(x, y)²/var(x) ≤ var(y)/2.
+* TWO_GAPS_TWICE: the second gap counted twice, (Σb∘c)² doubled.
 * AM_GM_QUARTER: ⟨a, b⟩ ≤ (‖a‖² + ‖b‖²)/4 (false at a = b ≠ 0).
 * UNBIASED_COVARIANCE: Bessel's covariance (÷ (m − 1)) squared against biased variances.
 * BN_NORM_BOUND_MINUS_ONE, BN_EPS_MINUS_ONE and BN_PROJECTION_MINUS_ONE: m − 1 for m
@@ -118,6 +122,22 @@ GRAM_DETERMINANT = Claim(
     title="the Gram determinant of three batch vectors",
     kind="inequality", variables=(A, B, Var("c", ("m",))), sizes=SIZES,
     residual=_gram_determinant,
+)
+
+
+def _gaps(xp, a, b, c, twice=1):
+    def gap(u, v, k=1):
+        return xp.sum(u * u) * xp.sum(v * v) - k * xp.sum(u * v) ** 2
+    return gap(a, b) + gap(b, c, twice)
+
+
+TWO_GAPS = Claim(
+    id="gallery/every_m_inequalities/two-gaps",
+    source=SOURCE,
+    statement=r"\|a\|^2\|b\|^2 - \langle a,b\rangle^2 + \|b\|^2\|c\|^2 - \langle b,c\rangle^2 \ge 0",
+    title="two Cauchy–Schwarz gaps that share a vector",
+    kind="inequality", variables=(A, B, Var("c", ("m",))), sizes=SIZES,
+    residual=_gaps,
 )
 
 COVARIANCE = Claim(
@@ -213,6 +233,14 @@ REGRESSION_HALF = Claim(
     residual=lambda xp, x, y: _var(xp, y) / 2 - _cov(xp, x, y) ** 2 / _var(xp, x),
 )
 
+TWO_GAPS_TWICE = Claim(
+    id="gallery/every_m_inequalities/two-gaps-twice",
+    source=SOURCE + " (near miss: ⟨b, c⟩² counted twice)",
+    statement=r"\|a\|^2\|b\|^2 - \langle a,b\rangle^2 + \|b\|^2\|c\|^2 - 2\langle b,c\rangle^2 \ge 0",
+    kind="inequality", variables=(A, B, Var("c", ("m",))), sizes=SIZES,
+    residual=lambda xp, a, b, c: _gaps(xp, a, b, c, twice=2),
+)
+
 AM_GM_QUARTER = Claim(
     id="gallery/every_m_inequalities/am-gm-quarter",
     source=SOURCE + " (near miss: 1/4 for 1/2)",
@@ -257,6 +285,7 @@ EXPECTED = {
     "gallery/every_m_inequalities/cauchy-schwarz": "survived",
     "gallery/every_m_inequalities/am-gm": "survived",
     "gallery/every_m_inequalities/gram-determinant": "survived",
+    "gallery/every_m_inequalities/two-gaps": "survived",
     "gallery/every_m_inequalities/covariance": "survived",
     "gallery/every_m_inequalities/regression": "survived",
     "gallery/every_m_inequalities/mean-square": "survived",
@@ -267,6 +296,7 @@ EXPECTED = {
     "gallery/every_m_inequalities/reversed": "refuted",
     "gallery/every_m_inequalities/factor-two": "refuted",
     "gallery/every_m_inequalities/regression-half": "refuted",
+    "gallery/every_m_inequalities/two-gaps-twice": "refuted",
     "gallery/every_m_inequalities/am-gm-quarter": "refuted",
     "gallery/every_m_inequalities/unbiased-covariance": "refuted",
     "gallery/every_m_inequalities/bn-norm-bound-minus-one": "refuted",
