@@ -26,8 +26,8 @@ from fractions import Fraction
 from .exists_query import cone, matches
 from .farkas import check_multipliers, degree, rows
 from .formulas import paper_claim
-from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of
-from .program import ID, MAX_STEPS, PRECISIONS, SIGN, Undecided, evaluate, parse_steps, run
+from .parse import Rejected, array, check_envelope, claim_texts, keys, kind_of, rational, sha256_of
+from .program import MAX_STEPS, PRECISIONS, SIGN, Undecided, evaluate, parse_steps, run
 from .variables import bind, declared, stated_sizes
 
 TOP = {"format", "version", "bnproof_version", "claim", "sizes", "instance", "program",
@@ -46,15 +46,10 @@ MAX_QUERY = 20 * 1024 * 1024
 def read_claim(doc: dict) -> tuple:
     """(claim, universal variables, existential variables)."""
     claim = keys(doc["claim"], "claim", CLAIM)
-    if type(claim["id"]) is not str or not ID.fullmatch(claim["id"]):
-        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
+    claim_texts(claim, SIGN)
     if paper_claim(claim["id"]) is not None:  # the papers' claims have no existential variables
         raise Rejected(f"claim {claim['id']}: reads as the name of a claim of the papers, which an "
                        "existential certificate cannot refute")
-    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
-        raise Rejected("claim: source and statement must be strings")
-    if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
-        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
     variables, unknowns = declared(claim["variables"]), declared(claim["exists"])
     if not unknowns:
         raise Rejected("claim.exists: an existential certificate needs an existential variable")

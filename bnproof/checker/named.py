@@ -6,8 +6,7 @@ refute (a zero program would "prove" it)."""
 from __future__ import annotations
 
 from .papers import paper_claim
-from .parse import Rejected
-from .program import ID
+from .parse import Rejected, claim_texts
 
 # the papers' claims that their committed certificates refute: no proof of them exists
 REFUTED = {"dannemann2025/remark-2.7", "santurkar2018/lemma-4.5",
@@ -17,15 +16,12 @@ REFUTED = {"dannemann2025/remark-2.7", "santurkar2018/lemma-4.5",
            "santurkar2018/theorem-4.4/as-derived", "santurkar2018/theorem-c.1"}
 
 
-def named(claim: dict) -> None:
+def named(claim: dict, kinds=()) -> None:
     """A proof's claim id and texts, for every proof method: one clean output line, and
     never a name of the papers' claims but a claim's exact id, nor one that bnproof's
-    committed certificates refute (a zero program would "prove" it)."""
+    committed certificates refute (a zero program would "prove" it).  With kinds, its kind."""
+    claim_texts(claim, kinds)
     cid = claim["id"]
-    if type(cid) is not str or not ID.fullmatch(cid):
-        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
-    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
-        raise Rejected("claim: source and statement must be strings")
     paper = paper_claim(cid)
     if paper is not None and paper != cid:
         raise Rejected(f"claim {cid}: reads as the name of a claim of the papers"

@@ -24,6 +24,7 @@ OVERHEAD, MAX_LEMMA_WORK = 100_000, 3 * 10**13
 # [0-9], not \d: \d also matches non-ASCII digits such as "٣".
 _RATIONAL = re.compile(r"0|-?[1-9][0-9]*(?:/[1-9][0-9]*)?")
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
 
 
 class Rejected(Exception):
@@ -34,6 +35,17 @@ def show(text: str) -> str:
     """A string for a one-line, ASCII reason, however long or odd it is."""
     text = ascii(text[:60])
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def claim_texts(claim: dict, kinds=()) -> None:
+    """A claim's id (one clean output line), its source and statement, and, with kinds,
+    its kind: the same for every kind of certificate."""
+    if type(claim["id"]) is not str or not ID.fullmatch(claim["id"]):
+        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
+    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
+        raise Rejected("claim: source and statement must be strings")
+    if kinds and (type(claim["kind"]) is not str or claim["kind"] not in kinds):
+        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
 
 
 def kind_of(value) -> str:

@@ -18,19 +18,17 @@ program must agree with it exactly.  Any other claim's program is trusted, and t
 accepted line names its digest."""
 
 import operator
-import re
 from collections import deque
 from fractions import Fraction
 from math import isqrt
 
 from . import formulas, series
 from .surds import Field, rational_sqrt, sign
-from .parse import Rejected, array, check_envelope, keys, kind_of, rational, sha256_of, show
+from .parse import Rejected, array, check_envelope, claim_texts, keys, kind_of, rational, sha256_of, show
 from .variables import bind, declared, stated_sizes
 
 MAX_STEPS, MAX_POW, MAX_BITS, MAX_WORK = 200_000, 64, 100_000, 10**13  # see charge()
 PRECISIONS = (64, 256, 1024, 4096)
-ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
 TOP = {"format", "version", "bnproof_version", "claim", "sizes", "instance", "program",
        "obligations", "verdict", "digest"}
 CLAIM = {"id", "source", "statement", "kind", "variables"}
@@ -381,12 +379,7 @@ def read_claim(doc: dict) -> tuple:
     claim = keys(doc["claim"], "claim", CLAIM | optional)
     if optional and (type(claim["equalities"]) is not int or not 1 <= claim["equalities"] <= MAX_STEPS):
         raise Rejected(f"claim.equalities: expected an integer from 1 to {MAX_STEPS}")
-    if type(claim["id"]) is not str or not ID.fullmatch(claim["id"]):
-        raise Rejected("claim.id: expected 1 to 100 printable ASCII characters without spaces")
-    if type(claim["source"]) is not str or type(claim["statement"]) is not str:
-        raise Rejected("claim: source and statement must be strings")
-    if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
-        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
+    claim_texts(claim, SIGN)
     variables = declared(claim["variables"])
     formula = formulas.bound(claim)  # None for a user's claim
     if type(doc["instance"]) is not dict:

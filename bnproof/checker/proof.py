@@ -156,9 +156,7 @@ def read_statement(doc: dict) -> tuple:
     # "equalities" (their count) only where the claim has equality hypotheses
     optional = {"equalities"} if type(doc["claim"]) is dict and "equalities" in doc["claim"] else set()
     claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"} | optional)
-    named(claim)
-    if type(claim["kind"]) is not str or claim["kind"] not in SIGN:
-        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
+    named(claim, SIGN)
     variables = declared(claim["variables"])
     batch = batch_size(doc["fixed"], variables)
     fixed = read_fixed(doc["fixed"], variables, batch)
