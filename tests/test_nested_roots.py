@@ -47,7 +47,7 @@ def test_published_claims_with_a_root_inside_a_root_are_proved_for_every_m(cid):
 
 # --- the gallery -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["weight-norm-length", "effective-learning-rate"])
+@pytest.mark.parametrize("name", ["weight-norm-length", "weight-norm-length-abs", "effective-learning-rate"])
 def test_gallery_claims_are_proved_checked_and_read_again(name):
     from bnproof.symbolic_m.crosscheck import second_reading
 
@@ -234,3 +234,19 @@ def test_the_prover_and_the_checker_split_a_root_out_alike():
     assert checker_roots.sign_of(("S", ((("v", "y"), 2),)), {}) == checker_roots.SQUARES
     assert checker_roots.sign_of(("S", ((("v", "y"), 1),)), {}) is None
     assert checker_roots.sign_of(("S", ((("v", "y"), 2), (("v", "x"), 1))), {}) is None
+
+
+# --- the second reading's radicals (reading/radicals.py) ----------------------------------
+
+def test_the_second_reading_splits_radicands_over_a_coprime_basis():
+    # the certified program of vanlaarhoven2017/effective-learning-rate reads √(2161·15013)
+    # where the claim's code reads √2161·√15013 (both primes past the small ones)
+    import symengine as se
+
+    from bnproof.reading import radicals
+
+    e = se.sqrt(se.Integer(2161 * 15013)) - se.sqrt(se.Integer(2161)) * se.sqrt(se.Integer(15013))
+    assert radicals.normalize(e).expand() == 0
+    assert radicals.coprime_basis([2161 * 15013, 2161, 6, 10, 49]) == (2, 3, 5, 2161, 15013)
+    wrong = se.sqrt(se.Integer(2161 * 15013)) - se.sqrt(se.Integer(2161)) * se.sqrt(se.Integer(15017))
+    assert radicals.normalize(wrong).expand() != 0

@@ -29,6 +29,9 @@ proof's certificate):
   w = g v/‖v‖ is g).  A root inside a root: √(g²Σv²/r²) with r = ‖v‖ = √(Σv²).  A
   root is ≥ 0 by definition and r divides, so r > 0 wherever the claim is defined,
   and r² leaves: √(Σv²/r²) = √(Σv²)/r = 1.
+* WEIGHT_NORM_LENGTH_ABS: ‖g·v/‖v‖‖ = |g| for g of either sign, written √(g²) (abs
+  is outside the fragment): √(g²Σv²) = √(g²)·√(Σv²), a product of roots of two
+  quantities ≥ 0, and g² stays under its own root.
 * EFFECTIVE_LEARNING_RATE: (w − η∇L(w))/‖w‖ = ŵ − (η/‖w‖²)∇L(ŵ), ŵ = w/‖w‖, for
   L(w) = ½ Σ (BN(w) − t)² (van Laarhoven 2017, §3: a step of size η on w is a step of
   size η/‖w‖² on the direction).  BN(ŵ) has σ(ŵ) = √(V/‖w‖²) = σ(w)/‖w‖.
@@ -176,6 +179,16 @@ WEIGHT_NORM_LENGTH = Claim(
 )
 
 
+WEIGHT_NORM_LENGTH_ABS = Claim(
+    id="gallery/every_m_roots/weight-norm-length-abs",
+    source="Salimans & Kingma 2016, Section 2 (for g of either sign, ||w|| = |g|)",
+    statement=r"\left\lVert g\,\frac{v}{\lVert v \rVert} \right\rVert = |g| = \sqrt{g^2}",
+    title="the length of a weight-normalized vector is |g|",
+    kind="identity", variables=(Var("v", ("m",)), Var("g")), sizes=SIZES, hypotheses=(_nonzero,),
+    residual=lambda xp, v, g: _norm(xp, g * v / _norm(xp, v)) - xp.sqrt(g * g),
+)
+
+
 def _bn_loss(xp, t):
     return lambda w: xp.sum((_bn(xp, w) - t) ** 2) / 2
 
@@ -264,6 +277,7 @@ EXPECTED = {
     "gallery/every_m_roots/weight-norm": "survived",
     "gallery/every_m_roots/root-product": "survived",
     "gallery/every_m_roots/weight-norm-length": "survived",
+    "gallery/every_m_roots/weight-norm-length-abs": "survived",
     "gallery/every_m_roots/effective-learning-rate": "survived",
     "gallery/every_m_roots/scale-any-sign": "refuted",
     "gallery/every_m_roots/negative-scale-same": "refuted",
