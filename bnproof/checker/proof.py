@@ -213,20 +213,13 @@ def check_proof(doc: dict) -> str:
         if strict:
             raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
         said = "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
-    elif method == "nonnegative":
+    elif method in ("nonnegative", "sos"):  # sos: a sum of squares with cases for its pivots (sos.py)
         if claim["kind"] == "identity":
             raise Rejected("proof: an identity needs the method \"zero\"")
         positive = {n for n, t, d in inputs if t == "S" and d == "positive"}
         vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
-        said = check_nonnegative(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict,
-                                 vectors)
-    elif method == "sos":  # a sum of squares with cases for its pivots (sos.py)
-        if claim["kind"] == "identity":
-            raise Rejected("proof: an identity needs the method \"zero\"")
-        positive = {n for n, t, d in inputs if t == "S" and d == "positive"}
-        vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
-        said = check_sos(ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict,
-                         vectors, inputs, signs)
+        args = (ev, doc["proof"], ops, list(types), residual, set(hyps), positive, strict, vectors)
+        said = check_nonnegative(*args) if method == "nonnegative" else check_sos(*args, inputs, signs)
     elif method == "substitution":
         if strict:
             raise Rejected("proof: a residual 0 on the equality set does not prove a strict inequality")
