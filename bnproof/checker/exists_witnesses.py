@@ -30,7 +30,7 @@ file's), and its digest is named."""
 from fractions import Fraction
 
 from .exists_query import cone
-from .existential import read_claim, zeros
+from .existential import MAX_ENTRIES, entries, read_claim, zeros
 from .farkas import degree
 from .parse import Rejected, array, check_envelope, keys, kind_of, sha256_of
 from .program import MAX_STEPS, evaluate, parse_steps
@@ -41,20 +41,12 @@ PART = {"sizes", "program", "hints", "witnessed"}
 WANT = {"inequality": "nonnegative", "strict-inequality": "positive", "identity": "zero"}
 MAX_PARTS, MAX_HINTS, MAX_WITNESSED = 100, 16, 10_000
 MAX_REPLAYED = 4_000_000  # steps replayed over all entries together
-MAX_COORDINATES = 100_000
 
 
 def _coordinates(unknowns: list, sizes: dict) -> int:
-    total = 0
-    for _, shape, _ in unknowns:
-        n = 1
-        for s in shape:
-            n *= s if type(s) is int else sizes[s]
-            if n > MAX_COORDINATES:
-                raise Rejected(f"claim.exists: more than {MAX_COORDINATES} existential entries at these sizes")
-        total += n
-    if total > MAX_COORDINATES:
-        raise Rejected(f"claim.exists: more than {MAX_COORDINATES} existential entries at these sizes")
+    total = sum(entries(shape, sizes) for _, shape, _ in unknowns)  # each stops past MAX_ENTRIES
+    if total > MAX_ENTRIES:
+        raise Rejected(f"claim.exists: more than {MAX_ENTRIES} existential entries at these sizes")
     return total
 
 
