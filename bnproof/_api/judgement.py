@@ -60,6 +60,10 @@ def proof_difference(claim, doc: dict, where: str) -> str | None:
     from ..certificate.program import claim_object
     from ..symbolic_m.trace import program_for
 
+    if "exists" in doc["claim"]:  # an existential claim proved through its hint: its own binding
+        from ..symbolic_m.exists_hint import bind_difference as hint_difference
+
+        return hint_difference(claim, doc, where, second_reading)
     # the count of equalities is bound below, with the program the claim's trace gives
     if claim_object(claim, len(doc["program"].get("equalities", ()))) != doc["claim"]:
         return f"the claim object differs from that of {claim.id} in {where}"

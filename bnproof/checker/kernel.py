@@ -9,6 +9,7 @@ proof.py (with symbolic_program.py, symbolic_length.py and instantiate.py)."""
 import argparse
 
 from .existential import check_existential
+from .exists_hint import check_exists_hint
 from .exists_witnesses import check_witnesses
 from .lemma import CLAIM_ID, SOURCE, STATEMENT, check_lemma
 from .moments_n import check_moments_n
@@ -25,6 +26,8 @@ def check_document(doc) -> str:
     return what was established ("<claim id> <verdict>", and for a program what it trusts)."""
     if type(doc) is not dict:
         raise Rejected("the document is not a JSON object")
+    if doc.get("kind") == "proof" and type(doc.get("claim")) is dict and "exists" in doc["claim"]:
+        return check_exists_hint(doc)  # an existential claim proved through its hint
     if doc.get("kind") == "proof" and type(doc.get("proof")) is dict \
             and doc["proof"].get("method") == "moments-n":  # expectations, for every n
         return check_moments_n(doc)

@@ -73,6 +73,8 @@ def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> 
         proved += (", with equality (the residual is 0 where the claim's equalities hold)" if on_set
                    else ", with equality (the residual is identically 0)")
     out = {**out, "certificates": certificates}
+    if claim.exists:  # proved through a hint (exists_hint.py): the hint is the witness everywhere
+        proved += " (witness: the claim's hint)"
     if len(covered) == declared_combinations(claim) and stopped is None:
         return {**out, "status": PROVED, "text": "proved " + proved}
     rest = _rest(claim, covered)

@@ -1,0 +1,175 @@
+"""An existential claim proved for every m through its hint (docs/claims.md, "Existential
+variables", "Proofs for every m").
+
+"For every x meeting the hypotheses there are p with R(x, p) = 0" holds when a hint h,
+a function of x, is such that R(x, h(x)) = 0 for every x meeting the hypotheses, h(x)
+being DEFINED there.  The certificate is a proof certificate of the program with h
+substituted (an ordinary proof for every m, checked by proof.py), its claim object
+marked with "exists": the existential variables, which of the claim's hints is the
+witness, and "defined", the program's definedness obligations: every step it divides
+by (or raises to a negative power) nonzero, every radicand >= 0, wherever the
+hypotheses hold and the inputs are in their domains.  An ordinary proof assumes every
+step defined; here that assumption is what makes p = h(x) a witness, so it is proved:
+
+* the obligations listed must be exactly those the checker reads off the program (so
+  none can be dropped), in order;
+* each is established, in order, by signs a step has by its form alone (Manifest, with
+  NO step assumed nonzero for being a divisor: that is what is proved here), where a
+  step whose normal form is c * m^j times a hypothesis' normal form (c > 0 rational) is
+  > 0 (the hypothesis is > 0, m >= 1), and a radicand shown >= 0 makes its root real.
+
+Normal forms are read in the program's own replay; a root in a normal form is the root
+of a radicand established >= 0 before it (the obligations come in step order).
+A program that differentiates (grad) is refused: a differentiated root needs its
+radicand > 0, a fact this module does not track."""
+
+from __future__ import annotations
+
+import copy
+
+from .nonnegative import Manifest
+from .parse import Rejected, array, keys, sha256_of
+from .symbolic_length import M
+from .variables import declared
+
+EXISTS = {"variables", "hint", "defined"}
+MAX_HINT, MAX_EXISTS = 64, 64
+WANTS = ("nonzero", "nonnegative")
+
+
+class Established(Manifest):
+    """Manifest signs, no divisor assumed nonzero, and steps proved > 0 (proportional to a
+    hypothesis) counted as positive."""
+
+    def __init__(self, ops, types, hyps, positive_inputs, positive_vectors):
+        super().__init__(ops, types, set(hyps), positive_inputs, frozenset(), positive_vectors)
+        self.proved: set = set()
+
+    def of(self, k: int) -> tuple:
+        if k in self.proved:
+            return True, True
+        return super().of(k)
+
+    def prove(self, k: int) -> None:
+        self.proved.add(k)
+        self.memo.clear()
+
+
+def obligations(ops: list, types: list) -> list:
+    """[[step, "nonzero" | "nonnegative"], ...]: each divisor and negative power's base,
+    each radicand, in the order of the steps that need them, each once."""
+    out, seen = [], set()
+    for op, args, n in ops:
+        need = None
+        if op == "div":
+            need = [args[1], "nonzero"]
+        elif op == "pow" and n < 0:
+            need = [args[0], "nonzero"]
+        elif op == "sqrt":
+            need = [args[0], "nonnegative"]
+        if need is not None and tuple(need) not in seen:
+            seen.add(tuple(need))
+            out.append(need)
+    return out
+
+
+def _proportional(alg, value: tuple, hyp: tuple) -> bool:
+    """value = c * m^j * hyp with c > 0 rational and j an integer (> 0 where hyp is, m >= 1),
+    by cross-multiplication: N1 * D2 = c * m^j * N2 * D1."""
+    (n1, d1), (n2, d2) = value, hyp
+    if not n1 or not n2:
+        return False
+    left, right = alg.pmul(n1, alg.expand(d2)), alg.pmul(n2, alg.expand(d1))
+    lead_l, lead_r = max(left), max(right)
+    c = left[lead_l] / right[lead_r]
+    j = dict(lead_l).get(M, 0) - dict(lead_r).get(M, 0)
+    if c <= 0:
+        return False
+    m_power = lambda k: {((M, k),): 1} if k else {(): 1}  # noqa: E731
+    left = alg.pmul(left, m_power(max(0, -j)))
+    right = alg.pmul(right, m_power(max(0, j)))
+    return not alg.padd(left, right, -c)
+
+
+def _positive_by_hypothesis(ev, k: int, hyps: list) -> bool:
+    return any(_proportional(ev.alg, ev.values[k], ev.values[h]) for h in hyps)
+
+
+def _nonzero_by_hypothesis(ev, k: int, hyps: list) -> bool:
+    """k^2 a positive multiple of a hypothesis: k != 0 where it holds."""
+    square = ev.alg.mul(ev.values[k], ev.values[k])
+    return any(_proportional(ev.alg, square, ev.values[h]) for h in hyps)
+
+
+def check_defined(claim_exists: dict, inputs: list, ops: list, types: list, hyps: list, ev) -> int:
+    """The number of obligations, each established; Rejected at the first that is not."""
+    if any(op == "grad" for op, _, _ in ops):
+        raise Rejected("claim.exists: a program that differentiates (grad) is outside the proofs "
+                       "through a hint (a differentiated root needs its radicand > 0)")
+    given = array(claim_exists["defined"], "claim.exists.defined", len(ops) + 1)
+    want = obligations(ops, types)
+    if given != want:
+        missing = next((w for w in want if w not in given), None)
+        raise Rejected("claim.exists.defined: not the program's definedness obligations"
+                       + (f" (step {missing[0]} {missing[1]} is missing)" if missing else ""))
+    positive = {n for n, t, d in inputs if t == "S" and d == "positive"}
+    vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
+    facts = Established(ops, types, hyps, positive, vectors)
+    for k, want_sign in want:
+        if types[k] != "S":
+            raise Rejected(f"claim.exists.defined: step {k} is not a scalar")
+        if not facts.positive(k) and _positive_by_hypothesis(ev, k, hyps):
+            facts.prove(k)
+        ok = facts.nonzero(k) if want_sign == "nonzero" else facts.nonnegative(k)
+        ok = ok or want_sign == "nonzero" and _nonzero_by_hypothesis(ev, k, hyps)
+        if not ok:
+            raise Rejected(f"claim.exists.defined: step {k} is not shown {'!= 0' if want_sign == 'nonzero' else '>= 0'} "
+                           "wherever the hypotheses hold (the hint may be undefined there)")
+    return len(want)
+
+
+def unmarked(doc: dict) -> tuple:
+    """(the existential marking, the same certificate without it, sealed again): the
+    original's envelope and digest are checked first by the caller's reading."""
+    from .parse import check_envelope
+
+    check_envelope(doc)
+    if type(doc.get("claim")) is not dict:
+        raise Rejected("claim: expected an object")
+    marking = keys(doc["claim"]["exists"], "claim.exists", EXISTS)
+    hint = marking["hint"]
+    if type(hint) is not int or not 0 <= hint < MAX_HINT:
+        raise Rejected(f"claim.exists.hint: expected the index of one of the claim's hints (0 to {MAX_HINT - 1})")
+    names = declared(array(marking["variables"], "claim.exists.variables", MAX_EXISTS))
+    if not names:
+        raise Rejected("claim.exists.variables: an existential claim names at least one variable")
+    if type(doc["claim"].get("variables")) is list and any(
+            type(v) is dict and v.get("name") in {n for n, _, _ in names} for v in doc["claim"]["variables"]):
+        raise Rejected("claim.exists.variables: an existential variable is also a universal one")
+    plain = copy.deepcopy({k: v for k, v in doc.items() if k != "digest"})
+    del plain["claim"]["exists"]
+    plain["digest"] = sha256_of(plain)
+    return marking, plain
+
+
+def check_exists_hint(doc: dict) -> str:
+    """An existential claim proved for every m through its hint: the ordinary proof of the
+    substituted program (proof.py), then every definedness obligation proved."""
+    from .proof import check_proof, read_statement
+    from .roots import sign_facts
+    from .symbolic_program import Evaluator
+
+    marking, plain = unmarked(doc)
+    if type(plain.get("proof")) is dict and plain["proof"].get("method") in ("every-d", "moments-n"):
+        raise Rejected("proof.method: a proof through a hint is of a symbolic-length program")
+    line = check_proof(plain)
+    claim, inputs, ops, types, residual, hyps = read_statement(plain)
+    ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))
+    ev.run(ops, types)
+    n = check_defined(marking, inputs, ops, types, hyps, ev)
+    said = ", ".join(name for name, _, _ in declared(marking["variables"]))
+    line = line.replace("every step defined", "every step defined, which is proved")
+    head, sep, tail = line.partition(" proved for every m")
+    return (f"{head} (there exist {said}) proved for every m{tail[:tail.find(':')]} "
+            f"(witness: the claim's hint {marking['hint']}, defined wherever the hypotheses hold: "
+            f"{n} obligation{'s' if n != 1 else ''} proved){tail[tail.find(':'):]}")
