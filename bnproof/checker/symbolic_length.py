@@ -14,7 +14,13 @@ is known (roots.py): sqrt(c^2 V) = c sqrt(V) for an input c declared positive.  
 converse is not claimed: a nonzero N says nothing.
 
 Every polynomial operation is charged against a work bound, every polynomial, vector
-and matrix against a size bound, so a hostile program is rejected, never run forever."""
+and matrix against a size bound, so a hostile program is rejected, never run forever.
+
+The normal form is the checker's own, written apart from the prover's that it judges
+(symbolic_m/poly.py, program/radicals.py on python-flint): nothing is imported from
+there.  Two elementary steps are the same ideas on both sides, a product over
+integers after scaling by the lcm of the denominators (multiply) and the squares of
+small primes taken out of a radicand (roots.squares_out); each is a few lines."""
 
 import math
 from fractions import Fraction
