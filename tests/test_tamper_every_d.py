@@ -125,3 +125,13 @@ def test_the_hypotheses_and_a_batch_of_one_are_read():
     doc = _with(hypothesis, hypotheses=[7])
     doc["program"]["residual"] = 5
     assert tamper.proof_holds(doc)
+
+
+@pytest.mark.parametrize("kind", [["identity"], {"identity": 1}, None, 3])
+def test_a_claim_kind_of_another_type_is_a_rejection_not_a_crash(kind):
+    """Found by the campaign (2000 mutants, seed 1: claim.kind and claim.variables swapped):
+    a list as the claim's kind made the every-d checker raise TypeError (unhashable)."""
+    doc = _committed()
+    doc["claim"]["kind"] = kind
+    with pytest.raises(Rejected):
+        check_document(tamper.seal(doc))

@@ -517,7 +517,7 @@ def check_every_d(doc: dict) -> str:
         raise Rejected("kind: a proof certificate says \"proof\"")
     claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"})
     named(claim)
-    if claim["kind"] not in KIND:
+    if type(claim["kind"]) is not str or claim["kind"] not in KIND:  # a list is unhashable
         raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
     expected, batch, feature = expected_inputs(declared(claim["variables"]))
     keys(doc["fixed"], "fixed", set())  # nothing is fixed: every m and every d
