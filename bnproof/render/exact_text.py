@@ -427,14 +427,13 @@ def closed_forms_text(neuron, max_terms: int) -> FormsText:
     d, m = neuron.d, neuron.m
     s, gamma, beta = fraction(neuron.scale), fraction(neuron.gamma), fraction(neuron.beta)
     mean = [fraction(v) for v in neuron.x_mean.entries()]
-    var = _quadratic([[fraction(x) for x in row] for row in rows_of(neuron.gram_c)])  # m·σ(w)²
+    scaled, den = _integral(neuron.gram_c)
+    var = _quadratic(scaled)  # den·m·σ(w)², integers
     if len(var) < 2:
         raise Unsupported("σ(w) with fewer than two terms (SymPy writes |w_i|)")
-    g = _content(list(var.values()))
-    k, radical = sqrt_parts(g / m)  # the content of σ(w)²
-    # σ(w)²/its content = var/g: integers, the numerators over g's and g's denominator over theirs
-    radicand = {e: c.numerator // g.numerator * (g.denominator // c.denominator) * radical
-                for e, c in var.items()}
+    g = math.gcd(*var.values())
+    k, radical = sqrt_parts(Fraction(g, den * m))  # the content of σ(w)²
+    radicand = {e: c // g * radical for e, c in var.items()}  # σ(w)² over its content
     root = f"sqrt({poly_text(radicand)})"
     sigma = _mul(k, [root], [])
 
@@ -449,8 +448,8 @@ def closed_forms_text(neuron, max_terms: int) -> FormsText:
     # sums in Fractions took longer than the whole exact derivation
     xty = [fraction(v) for v in neuron.x_targets.entries()]
     y_sum, y_norm2 = fraction(neuron.target_sum), fraction(neuron.target_norm2)
-    gram = [[fraction(x) for x in row] for row in rows_of(neuron.gram)]
-    loss = _quadratic(gram)
+    scaled, den = _integral(neuron.gram)
+    loss = _quadratic(scaled if den == 1 else [[Fraction(x, den) for x in row] for row in scaled])
     for e, c in _linear([-2 * v for v in xty], y_norm2).items():
         loss[e] = loss.get(e, Fraction(0)) + c
     if s != 1:
@@ -461,6 +460,13 @@ def closed_forms_text(neuron, max_terms: int) -> FormsText:
     reduced = _constant_first(s * K, _over_root(_linear(inner), root, -1))
     return FormsText(_names(d), poly_text(_linear(mean)), sigma, poly_text(loss), loss_terms, bn_terms,
                      reduced)
+
+
+def _integral(matrix) -> tuple[list[list[int]], int]:
+    """(rows, q) with matrix = rows/q in integers, from flint at once: a d = 64 Gram
+    matrix's 4096 entries each made a Fraction (a gcd each) took longer."""
+    num, den = matrix.numer_denom()
+    return [[int(x) for x in row] for row in num.tolist()], int(den)
 
 
 def _over_root(poly: dict, root: str, sign: int) -> str | None:
