@@ -15,7 +15,9 @@ writes them to D/<id>.witnesses.json, which `bnproof check` accepts.
 * gallery/existential_witnesses/bn-represents-identity (true, σ): for every batch
   with σ > 0 there are γ, β with γ ŷ + β = y (Ioffe & Szegedy 2015, §3: γ = σ,
   β = μ).  At m = 3, 4 σ is irrational: witnesses by the hint, which the checker
-  confirms as the hint's program composed with the claim's.
+  confirms as the hint's program composed with the claim's.  Through the same hint
+  `bnproof prove` proves it for every m (witness: the claim's hint; every division
+  and root defined where σ > 0): see also every_m_exists.py.
 * gallery/existential_witnesses/mean-abs-target (true, abs): for every batch with
   σ > 0 and every t > 0 there are γ, β with the mean of |γ ŷ_b + β| equal to t.
   No hint: the numeric search's points, rounded to simple fractions (or with one
