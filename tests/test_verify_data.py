@@ -12,6 +12,7 @@ import pytest
 
 import bnproof
 from bnproof.errors import BadInput, ExitCode
+from cli_runner import env_for, run_cli
 
 HERE = Path(__file__).parent
 TOY = HERE / "claims" / "false_toy.py"
@@ -19,9 +20,16 @@ HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the s
 
 
 def run(*args, cwd: Path):
+    """The real command, in a process of its own."""
     env = dict(os.environ, BNPROOF_CACHE_DIR=str(cwd / ".cache"))
     return subprocess.run([sys.executable, "-m", "bnproof", *args], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=HANG_GUARD)
+
+
+def run_here(*args, cwd: Path):
+    """The command through the entry point the console script calls, in this process
+    (tests/cli_runner.py): the same exit codes and output without an interpreter's start."""
+    return run_cli(*args, cwd=cwd, env=env_for(cwd))
 
 
 def data(folder: Path, text: str, name: str = "mine.json") -> str:
@@ -39,7 +47,7 @@ def test_a_paper_claim_is_refuted_on_the_users_instance_with_a_checked_certifica
     assert result["instance"] == {"y": ["0", "1"], "g": ["0", "1"], "gamma": "1"}
     assert result["certificate"] == "bnproof-out/santurkar2018/theorem-4.1-mine.json"
     assert result["certificate_check"].startswith("ACCEPTED")
-    check = run("check", result["certificate"], cwd=tmp_path)
+    check = run_here("check", result["certificate"], cwd=tmp_path)
     assert check.returncode == ExitCode.OK, check.stdout
 
 
@@ -63,8 +71,8 @@ def test_a_user_claim_file_true_and_false_instances(tmp_path):
     assert false.certificate_check.startswith("ACCEPTED (in memory)") and false.certificate_path is None
     true = bnproof.verify(str(TOY), {"y": ["1/2", 0.25], "gamma": -3, "beta": "7"})  # two samples: ŷ = ±1
     assert true.verdict == "holds" and true.instance == {"y": ["1/2", "1/4"], "gamma": "-3", "beta": "7"}
-    proc = run("verify", str(TOY), "--data", data(tmp_path, '{"y": [1, 0, 0], "gamma": 1, "beta": 0}'),
-               cwd=tmp_path)
+    proc = run_here("verify", str(TOY), "--data", data(tmp_path, '{"y": [1, 0, 0], "gamma": 1, "beta": 0}'),
+                    cwd=tmp_path)
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     assert "REFUTED" in proc.stdout and "Certificate: bnproof-out/toy/bounded-bn-output-mine.json" in proc.stdout
 
@@ -91,9 +99,9 @@ def test_bad_data_is_one_line_naming_the_variable(tmp_path, text, message):
 
 
 def test_bad_data_on_the_command_line_exits_3_with_one_line(tmp_path):
-    proc = run("verify", "theorem-4.1", "--data", data(tmp_path, '{"y": [0, 1], "gamma": 1}'), cwd=tmp_path)
+    proc = run_here("verify", "theorem-4.1", "--data", data(tmp_path, '{"y": [0, 1], "gamma": 1}'), cwd=tmp_path)
     assert proc.returncode == ExitCode.BAD_INPUT
     assert proc.stderr.strip() == "error: missing variable g (m) of santurkar2018/theorem-4.1"
-    proc = run("verify", "theorem-4.1", cwd=tmp_path)  # no built-in instance
+    proc = run_here("verify", "theorem-4.1", cwd=tmp_path)  # no built-in instance
     assert proc.returncode == ExitCode.BAD_INPUT and "give --data FILE" in proc.stderr
     assert not (tmp_path / "bnproof-out").exists()
