@@ -48,6 +48,7 @@ from itertools import permutations, product
 from math import factorial
 
 from . import program as fixed_program
+from .every_d_squares import check_squares
 from .named import named
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, show, tensor
 from .symbolic_length import Algebra
@@ -537,11 +538,17 @@ def check_every_d(doc: dict) -> str:
     residual = scalar_step(program["residual"], "program.residual")
     hyps = [scalar_step(h, f"program.hypotheses[{i}]")
             for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", 64))]
-    if keys(doc["proof"], "proof", {"method"})["method"] != "every-d":
+    proof = doc["proof"]
+    squares = type(proof) is dict and "squares" in proof  # an inequality: every_d_squares.py
+    if keys(proof, "proof", {"method", "squares"} if squares else {"method"})["method"] != "every-d":
         raise Rejected("proof.method: this checker reads \"every-d\" here")
     ev = Evaluator(inputs)
     ev.run(ops)
-    if not ev.alg.is_zero(ev.t.value(ev.values[residual])):
+    if squares:
+        if claim["kind"] != "inequality":
+            raise Rejected("proof.squares: sums of squares prove only a non-strict inequality")
+        count = check_squares(proof["squares"], program, inputs, ops, ev)
+    elif not ev.alg.is_zero(ev.t.value(ev.values[residual])):
         raise Rejected("proof: the residual's normal form is not 0")
     if claim["kind"] == "strict-inequality":
         raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
@@ -549,7 +556,8 @@ def check_every_d(doc: dict) -> str:
     steps, scalars = instantiate(inputs, ops, m, d)
     facts = [(f"witness: hypothesis {i}", scalars[h], "positive") for i, h in enumerate(hyps)]
     fixed_program.evaluate(fixed_program.parse_steps(steps, values), facts)
-    said = "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
+    said = ("= 0" if claim["kind"] == "identity" else ">= 0, with equality" if not squares
+            else f">= 0 as a sum of {count} square{'s' if count > 1 else ''} with coefficients >= 0")
     hyp = f"{len(hyps)} hypothes{'is' if len(hyps) == 1 else 'es'} > 0, " if hyps else ""
     names = "" if (batch, feature) == ("m", "d") else f" (m is {batch}, d is {feature})"
     return (f"{claim['id']} proved for every m and every d{names}: residual {said} (assuming "

@@ -55,14 +55,21 @@ def attempt(claim: Claim, certify: bool = True) -> Attempt | None:
     except Rejected as err:  # beyond the checker's limits (a sum over too many indices): outside
         return Attempt(OUTSIDE, f"not in the every-d fragment: {err}", {}, program)
     value = ev.t.value(ev.values[program["residual"]])
+    proof = {"method": "every-d"}
     if not ev.alg.is_zero(value):
         text = normal_form_text(value, ev.alg)
-        return Attempt(NOT_PROVED, f"not proved for every d: the residual's normal form is not 0: {text}", {},
-                       program, normal_form=text, normal_form_latex="")
-    if claim.kind == "inequality" and claim.strict:
+        squares, why = None, ""
+        if claim.kind == "inequality" and not claim.strict:  # R >= 0 as c·Σ T∘T
+            from .every_d_squares import search
+
+            squares, why = search(program, ops)
+        if squares is None:
+            return Attempt(NOT_PROVED, f"not proved for every d: the residual's normal form is not 0: {text}"
+                           + (f"; {why}" if why else ""), {}, program, normal_form=text, normal_form_latex="")
+        proof["squares"] = squares
+    elif claim.kind == "inequality" and claim.strict:
         return Attempt(NOT_PROVED, "not proved: the residual is ≡ 0, so the strict inequality fails "
                                    "with equality wherever it is defined", {}, program)
-    proof = {"method": "every-d"}
     lo = claim.sizes[feature][0]
     found = find_instance(claim, {feature: lo})
     if found is None:
@@ -76,8 +83,10 @@ def attempt(claim: Claim, certify: bool = True) -> Attempt | None:
     why = gate_every_d(claim, program, batch, feature, avoid=[instance])
     if why is not None:
         return Attempt(NOT_PROVED, f"not proved: {why}", {}, program, proof)
-    result = Attempt(PROVED, PROVED_TEXT, {}, program, proof, witness, normal_form="0",
-                     normal_form_latex="0", equality=claim.kind == "inequality")
+    squared = "squares" in proof
+    result = Attempt(PROVED, PROVED_TEXT, {}, program, proof, witness, normal_form="" if squared else "0",
+                     normal_form_latex="" if squared else "0",
+                     equality=claim.kind == "inequality" and not squared)
     if certify:
         from ..certificate.io import CheckerRefused
 

@@ -1,0 +1,135 @@
+"""Every-d inequalities R >= 0 by structural squares: R = c · S, S the full sum of T∘T
+for a tensor T the program itself suggests (checker/every_d_squares.py has the
+certificate and why it is sound).
+
+Candidates T, in order: every value the program squares (mul(t, t), pow(t, 2),
+dot(t, t) over one axis), A·v for a Gram matrix AᵀA the program forms and each vector v
+of the right length (wᵀAᵀAw = ‖Aw‖²), then every other vector or matrix step.
+Coefficients: a positive rational times one monomial of COEFFICIENTS (1, 1/m, 1/d, m,
+d, times s² for a scalar input s or s for one declared positive).  One term only; the
+search is bounded (MAX_CANDIDATES tensors): past it, "not proved" names the bound.
+The match R = a·μ·S is exact, over the checker's own normal forms (both cleared to the
+least common denominator); the checker then verifies the certificate anyway."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+MAX_CANDIDATES = 48
+SIZE_FACTORS = ((), (("m", -1),), (("d", -1),), (("m", 1),), (("d", 1),))
+
+
+def _candidates(steps: list, axes: list) -> tuple[list, list]:
+    """(tensors: a step index or a new step, new steps' specs) — new steps are
+    ("dot", A, v) for a Gram matrix of A."""
+    out: list = []
+
+    def add(c):
+        if c not in out:
+            out.append(c)
+
+    for i, s in enumerate(steps):
+        op = s[0]
+        if op == "mul" and s[1] == s[2] and axes[s[1]]:
+            add(s[1])
+        elif op == "pow" and s[2] == 2 and axes[s[1]]:
+            add(s[1])
+        elif op == "dot" and s[1] == s[2] and s[3] == s[4] and axes[s[1]]:
+            add(s[1])
+    for i, s in enumerate(steps):  # Gram matrices AᵀA: dot(transpose(A), A, 1, 0)
+        if s[0] == "dot" and s[3] == 1 and s[4] == 0 and steps[s[1]] == ["transpose", s[2]]:
+            a = s[2]
+            for v, ax in enumerate(axes):
+                if ax == (axes[a][1],):
+                    add(("dot", a, v))
+    for i, ax in enumerate(axes):
+        if ax:
+            add(i)
+    return out
+
+
+def _monomials(inputs: list) -> list:
+    scalars = [(n, d) for n, k, d in inputs if k == "scalar"]
+    extra = [()] + [((("s", n), 2),) for n, _ in scalars] + [((("s", n), 1),) for n, d in scalars if d == "positive"]
+    return [size + e for size in SIZE_FACTORS for e in extra]
+
+
+def _cleared(alg, x, lcm):
+    num, den = x
+    return alg.pmul(num, alg.expand({f: e - den.get(f, 0) for f, e in lcm.items()}))
+
+
+def _ratio(alg, r, y):
+    """a with r = a·y exactly, else None."""
+    lcm = {f: max(r[1].get(f, 0), y[1].get(f, 0)) for f in {*r[1], *y[1]}}
+    p, q = _cleared(alg, r, lcm), _cleared(alg, y, lcm)
+    if not q or len(p) != len(q):
+        return None
+    mono = next(iter(q))
+    if mono not in p:
+        return None
+    a = p[mono] / q[mono]
+    return a if all(p.get(k) == a * x for k, x in q.items()) else None
+
+
+def search(program: dict, ops: list):
+    """(proof.squares, None) if R = a·μ·S for a > 0 and one candidate, else (None, why)."""
+    from ..checker.every_d import Evaluator, read_steps
+    from ..checker.every_d_squares import nonnegative
+    from ..checker.parse import Rejected
+
+    steps, axes = program["steps"], [o[3] for o in ops]
+    tensors = _candidates(steps, axes)
+    if len(tensors) > MAX_CANDIDATES:
+        tensors = tensors[:MAX_CANDIDATES]
+        bound = f" (searched the first {MAX_CANDIDATES} candidate squares only)"
+    else:
+        bound = ""
+    inputs = [tuple(i) for i in program["inputs"]]
+    positive = {n for n, k, d in inputs if k == "scalar" and d == "positive"}
+    monomials = _monomials(inputs)
+    for cand in tensors:
+        extra = [] if type(cand) is int else [["dot", cand[1], cand[2], 1, 0]]
+        try:
+            every = read_steps(steps + extra, inputs)
+            run = Evaluator(inputs)  # a fresh algebra: one candidate's work never spends another's
+            run.alg.limit *= 4
+            run.run(every)
+            t_index = len(every) - 1 if extra else cand
+            value = run.values[t_index]
+            square, shape = run.t.mul(value, value), every[t_index][3]
+            for q in range(len(shape)):
+                square = run.t.sum(square, shape[q:], 0)
+            s = run.t.value(square)
+            if run.alg.is_zero(s):
+                continue
+            rr = run.t.value(run.values[program["residual"]])
+            for mono in monomials:
+                mu = run.alg.const(1)
+                for atom, e in mono:
+                    mu = run.alg.mul(mu, run.alg.power(run.alg.atom((atom,) if atom in ("m", "d") else atom), e, "μ"))
+                a = _ratio(run.alg, rr, run.alg.mul(mu, s))
+                if a is not None and a > 0 and nonnegative(run.alg.mul(run.alg.const(a), mu), positive):
+                    return _certificate(len(steps), extra, t_index, a, mono, inputs), None
+        except Rejected:
+            continue
+    return None, (f"not proved for every d: no square of the {len(tensors)} candidates times a "
+                  f"nonnegative monomial ({len(monomials)} tried) equals the residual{bound}")
+
+
+def _certificate(n0: int, extra: list, t_index: int, a: Fraction, mono: tuple, inputs) -> dict:
+    steps = list(extra)
+
+    def emit(step):
+        steps.append(step)
+        return n0 + len(steps) - 1
+
+    c = emit(["const", str(a)])
+    for atom, e in mono:
+        if atom in ("m", "d"):
+            x = emit([atom])
+            c = emit(["div", c, x] if e < 0 else ["mul", c, x])
+        else:
+            x = emit(["input", atom[1]])
+            c = emit(["mul", c, emit(["pow", x, e]) if e != 1 else x])
+    return {"steps": steps, "terms": [[c, t_index]]}
