@@ -155,3 +155,21 @@ def test_an_existential_marking_on_another_claims_variable_is_rejected(proved):
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q", "-n0"]))
+
+
+# --- check and latex, as a user runs them -------------------------------------------------
+
+def test_check_and_latex_bind_a_hint_proof_to_the_claim_file(proved, tmp_path):
+    import json
+
+    import bnproof
+
+    path = tmp_path / "recover.proof.json"
+    path.write_text(json.dumps(proved["recover"].document))
+    ok = bnproof.check(path, claim=GALLERY)
+    assert ok.accepted and "witness: the claim's hint 0" in ok.line, ok.line
+    tex = bnproof.latex(str(path), source=CLAIMS["recover"])
+    assert r"\exists \gamma, \beta" in tex and "witness: the claim's hint 0" in tex
+    other = tmp_path / "wrong.py"
+    other.write_text(GALLERY.read_text().replace('"beta": xp.mean(y)}', '"beta": 0 * xp.mean(y)}'))
+    assert not bnproof.check(path, claim=other).accepted

@@ -233,6 +233,12 @@ def _proof(doc: dict, line: str, name: str, path, source):
     bound, why = bind_proof(None if claim is None or source is None else [claim], "the claim given", doc)
     if not bound:
         raise CertificateRejected(f"{path or name}: {why}")
+    if "exists" in doc["claim"]:  # through a hint: the derivation is of the program with it substituted
+        from ..checker.exists_hint import unmarked
+        from ..symbolic_m.exists_hint import substituted
+
+        hint, doc = unmarked(doc)[0]["hint"], unmarked(doc)[1]
+        claim = None if claim is None else substituted(claim, hint)
     if doc["proof"].get("method") == "moments-n":  # expectations over i.i.d. draws: their own derivation
         from ..render.latex_moments_n import document as moments_document
 
