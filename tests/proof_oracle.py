@@ -186,6 +186,7 @@ def _holds(program_text: str, kind: str, strict: bool) -> bool:
 # ------------------------------------------------------------------ every m and every d
 
 def _cell(x):
+    # a 0-d array filled in place: numpy.array(x) may try to read a SymPy value as a sequence
     out = numpy.empty((), dtype=object)
     out[()] = x
     return out
