@@ -14,9 +14,10 @@ the replay that met them, not by their radicand.  A program with a grad step is
 refused: a derivative does not survive replacing an input by a function of another.
 Nothing is taken from the proof but which equality and which input."""
 
+from .nonnegative import index
 from .parse import Rejected, array, keys
 from .symbolic_length import M
-from .symbolic_program import Evaluator
+from .symbolic_program import Evaluator, read_steps
 
 MAX_SUBSTITUTIONS = 8
 
@@ -67,7 +68,10 @@ def replay(inputs: list, ops: list, types: list, signs: dict, replace: dict) -> 
 
 def check_substitution(proof: dict, inputs: list, ops: list, types: list, signs: dict,
                        residual: int, equalities: list) -> int:
-    """The number of substitutions, once the residual's replay with them is 0."""
+    """The number of substitutions (or multipliers), once the residual's replay with them
+    is 0 (or its numerator is the multipliers' combination of the equalities')."""
+    if type(proof) is dict and "multipliers" in proof:
+        return check_multipliers(proof, inputs, ops, types, signs, residual, equalities)
     proof = keys(proof, "proof", {"method", "substitutions"})
     subs = array(proof["substitutions"], "proof.substitutions", MAX_SUBSTITUTIONS)
     if not subs:
@@ -99,3 +103,35 @@ def check_substitution(proof: dict, inputs: list, ops: list, types: list, signs:
                        "not reduce to 0")
     return len(subs)
 
+
+
+def check_multipliers(proof: dict, inputs: list, ops: list, types: list, signs: dict,
+                      residual: int, equalities: list) -> int:
+    """Equalities used as multipliers: the residual's numerator N equals sum_j q_j * N_j,
+    N_j the numerator of equality j, q_j a proof step (+, -, *, constants and powers >= 0
+    of program steps: defined wherever the program is).  On the equality set each N_j is
+    0 (e_j = N_j/D_j with D_j nonzero where e_j is defined), so N is 0 there, and so is the
+    residual N/D.  The identity is checked in this checker's own normal form."""
+    proof = keys(proof, "proof", {"method", "steps", "multipliers"})
+    if any(op == "grad" for op, _, _ in ops):
+        raise Rejected("proof: multipliers in a program that differentiates (grad)")
+    extra = read_steps(proof["steps"], inputs, types, "proof.steps", proof=True)
+    for i, (op, _, n) in enumerate(extra):
+        if op in ("div", "sqrt") or op == "pow" and n < 0:
+            raise Rejected(f"proof.steps[{i}]: a multiplier is a polynomial in the program's steps "
+                           "(no division, no root)")
+    count = len(ops) + len(extra)
+    qs = [index(q, f"proof.multipliers[{j}]", count, types)
+          for j, q in enumerate(array(proof["multipliers"], "proof.multipliers", len(equalities),
+                                      len(equalities)))]
+    if not equalities:
+        raise Rejected("proof.multipliers: the claim states no equality hypotheses")
+    ev = replay(inputs, ops + extra, types, signs, {})
+    alg = ev.alg
+    total = (ev.values[residual][0], {})
+    for q, e in zip(qs, equalities):
+        total = alg.add(total, alg.mul(ev.values[q], (ev.values[e][0], {})), -1)
+    if not alg.is_zero(total):
+        raise Rejected("proof: the residual's numerator is not the multipliers' combination of the "
+                       "equalities' numerators")
+    return len(qs)

@@ -14,6 +14,12 @@ with respect to an input does not survive replacing another input by a function 
 
 The proof object is {"method": "substitution", "substitutions": [{"equality": k,
 "input": name}, ...]}; the checker (checker/substitution.py) repeats the replay.
+
+Where no substitution proves it, the equalities are tried as multipliers: the residual's
+numerator N = Σ q_j·N_j as polynomials in the atoms (N_j equality j's numerator, q_j found
+by sympy's division over the checker's own normal forms), so N is 0 where every N_j is
+({"method": "substitution", "steps", "multipliers"}: q_j as proof steps).  This uses
+equalities that fix no scalar: a product Σy·Σz = 0, several sums together.
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ def substitution_proof(program: dict, replay: Replay | None = None) -> dict | No
     run in an algebra of their own (a replaced sum must not reach the caller's)."""
     found = substitute(program)
     if found is None or not found[1].values[program["residual"]].is_zero():
-        return None
+        return multiplier_proof(program)
     return {"method": "substitution", "substitutions": found[0]}
 
 
@@ -114,7 +120,8 @@ def explain(program: dict) -> str:
     used, replay = found
     if not used:
         return ("; no equality fixes a scalar input or a batch sum (its numerator c·mᵏ·x + c₀, "
-                "c a number, c₀ free of x and of roots)")
+                "c a number, c₀ free of x and of roots), and the residual's numerator is no "
+                "combination Σ qⱼ·eⱼ of the equalities' numerators (qⱼ polynomials in the sums)")
     names = ", ".join(f"{u['input']} (equality {u['equality']})" if "input" in u
                       else f"the sum of step {u['sum']} (equality {u['equality']})" for u in used)
     value = replay.values[program["residual"]]
@@ -158,3 +165,98 @@ def find_instance_on_set(claim, fixed: dict, count: int = 3, tries: int = 8):
         except Exception:  # the fixed-size engine could not trace it: no witness, never a crash
             continue
     return None
+
+
+# ------------------------------------------------------------ multipliers
+
+MAX_MULTIPLIER_TERMS = 200  # terms of all multipliers together: past this, "not proved"
+
+
+def multiplier_proof(program: dict) -> dict | None:
+    """{"method": "substitution", "steps", "multipliers"} where the residual's numerator N
+    is Σ q_j·N_j, N_j the numerator of equality j and each q_j a polynomial in the atoms
+    (found with sympy's division by the equalities' numerators, over the checker's own
+    normal forms, so that the checker re-derives the same polynomials), each atom read
+    from a program step whose normal form is that atom; None if none is found.  Equalities
+    that fix no scalar (a product Σy·Σz = 0, several sums at once) are used this way."""
+    equalities = program.get("equalities") or []
+    if not equalities or any(s[0] == "grad" for s in program["steps"]):
+        return None
+    try:
+        return _multipliers(program, equalities)
+    except (ValueError, ArithmeticError, RecursionError):  # the checker's reader refusing, sympy's limits
+        return None
+    except Exception as err:  # noqa: BLE001 - the checker's Rejected: no proof, never a crash
+        if type(err).__name__ == "Rejected":
+            return None
+        raise
+
+
+def _multipliers(program: dict, equalities: list) -> dict | None:
+    import sympy
+
+    from ..checker.roots import sign_facts
+    from ..checker.symbolic_program import Evaluator, read_inputs, read_steps
+
+    inputs = read_inputs(program["inputs"])
+    types: list = []
+    ops = read_steps(program["steps"], inputs, types, "program.steps")
+    ev = Evaluator(inputs, sign_facts(inputs, ops, list(program["hypotheses"])))
+    ev.run(ops, types)
+    atoms: dict = {}  # checker atom -> sympy symbol
+
+    def to_sympy(poly: dict):
+        out = 0
+        for mono, c in poly.items():
+            term = sympy.Rational(c.numerator, c.denominator)
+            for a, e in mono:
+                if a not in atoms:
+                    atoms[a] = sympy.Symbol(f"a{len(atoms)}")
+                term *= atoms[a] ** e
+            out += term
+        return out
+
+    numerator = to_sympy(ev.values[program["residual"]][0])
+    hs = [to_sympy(ev.values[e][0]) for e in equalities]
+    if not numerator or any(h == 0 for h in hs):
+        return None
+    gens = list(atoms.values())
+    quotients, remainder = sympy.reduced(numerator, hs, *gens)
+    if sympy.expand(remainder) != 0:
+        return None
+    symbol_step = {}
+    for a, s in atoms.items():  # each atom as a program step whose normal form is the atom itself
+        want = {((a, 1),): 1}
+        step = next((i for i, v in enumerate(ev.values)
+                     if types[i] == "S" and not v[1] and v[0] == want), None)
+        symbol_step[s] = step
+    steps: list = []
+    start = len(program["steps"])
+    memo: dict = {}
+
+    def emit(step: list) -> int:
+        key = tuple(step)
+        if key not in memo:
+            steps.append(step)
+            memo[key] = start + len(steps) - 1
+        return memo[key]
+
+    multipliers, terms = [], 0
+    for q in quotients:
+        poly = sympy.Poly(sympy.expand(q), *gens)
+        total = None
+        for exps, c in poly.terms():
+            terms += 1
+            if terms > MAX_MULTIPLIER_TERMS:
+                return None
+            c = sympy.Rational(c)
+            term = emit(["const", f"{c.p}/{c.q}" if c.q != 1 else str(c.p)])
+            for s, e in zip(gens, exps):
+                if e:
+                    if symbol_step[s] is None:
+                        return None
+                    power = symbol_step[s] if e == 1 else emit(["pow", symbol_step[s], int(e)])
+                    term = emit(["mul", term, power])
+            total = term if total is None else emit(["add", total, term])
+        multipliers.append(total if total is not None else emit(["const", "0"]))
+    return {"method": "substitution", "steps": steps, "multipliers": multipliers}
