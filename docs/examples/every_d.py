@@ -15,6 +15,10 @@ True, proved for every m and every d (certificates of method "every-d"):
   squared distance between two rows is twice the mean squared distance to the centroid),
   written with all pairs of rows, X[:, None, :] − X[None, :, :].
 * CENTROID: Σ_i ‖x_i − c‖² = Σ_i ‖x_i − μ‖² + m ‖μ − c‖² for every c in R^d.
+* KOHLER_NONNEGATIVE: Kohler et al. 2019: wᵀSw >= 0, an inequality: wᵀSw is (1/m) times
+  the full sum of the square of X_c w (X_c the centred X), found by the squares search.
+* NORM_GROWS: Hoffer et al. 2018: for L(w) = Σ_b g_b BN(Xw)_b (scale-invariant in w),
+  ‖w − η∇L(w)‖² >= ‖w‖², since ⟨w, ∇L⟩ = 0 leaves η² ‖∇L‖².
 
 Near misses, refuted with a certificate (never proved):
 
@@ -23,6 +27,8 @@ Near misses, refuted with a certificate (never proved):
   (÷ (m − 1)): biased and unbiased swapped on one side.
 * DISTANCE_ONCE: the mean squared distance with 1/m for 2/m.
 * CENTROID_NO_M: the centroid identity without the factor m.
+* KOHLER_ABOVE_NORM: wᵀSw >= ‖w‖² (S is no bigger than the identity in general).
+* NORM_SHRINKS: ‖w − η∇L(w)‖² <= ‖w‖², the inequality reversed (false wherever η∇L ≠ 0).
 
 ``bnproof prove docs/examples/every_d.py`` proves the true ones for every m and every d;
 ``bnproof fuzz docs/examples/every_d.py`` refutes the near misses.
@@ -35,6 +41,8 @@ SOURCE = "bnproof docs, every-d example"
 X = Var("X", ("m", "d"))
 W = Var("w", ("d",))
 C = Var("c", ("d",))
+G = Var("g", ("m",))
+ETA = Var("eta")
 SIZES = {"m": (2, 5), "d": (1, 3)}
 
 
@@ -72,6 +80,27 @@ def _centroid(xp, X, c, times_m=True):
     mu = xp.mean(X, axis=0)
     spread = xp.sum((X - mu) ** 2) + (m if times_m else 1) * xp.sum((mu - c) ** 2)
     return xp.sum((X - c) ** 2) - spread
+
+
+def _quadratic_form(xp, X, w, above_norm=False):
+    return w @ _covariance(xp, X) @ w - (xp.sum(w * w) if above_norm else 0)
+
+
+def _spread(xp, X, w, **_):
+    """σ² of Xw > 0: BN of the activations, and its gradient, defined."""
+    z = X @ w
+    return xp.mean((z - xp.mean(z)) ** 2)
+
+
+def _step(xp, X, g, w, eta, grows=True):
+    def loss(v):
+        z = X @ v
+        mu = xp.mean(z)
+        return xp.sum(g * (z - mu) / xp.sqrt(xp.mean((z - mu) ** 2)))
+
+    nxt = w - eta * xp.grad(loss, w)
+    change = xp.sum(nxt * nxt) - xp.sum(w * w)
+    return change if grows else -change
 
 
 SAME_ACTIVATIONS = Claim(
@@ -146,6 +175,42 @@ CENTROID_NO_M = Claim(
     residual=lambda xp, X, c: _centroid(xp, X, c, times_m=False),
 )
 
+KOHLER_NONNEGATIVE = Claim(
+    id="gallery/every_d/kohler-nonnegative",
+    source="Kohler et al. (2019), Section 2: ‖w‖_S² = wᵀSw >= 0",
+    statement=r"w^\top S w \ge 0",
+    title="wᵀSw >= 0 (S the covariance of X's columns), for every d",
+    kind="inequality", variables=(X, W), sizes=SIZES,
+    residual=_quadratic_form,
+)
+
+NORM_GROWS = Claim(
+    id="gallery/every_d/norm-grows",
+    source="Hoffer et al. (2018), Section 2: without weight decay SGD never shrinks ‖w‖",
+    statement=r"\|w - \eta \nabla L(w)\|^2 \ge \|w\|^2,\quad L(w) = \sum_b g_b\, \mathrm{BN}(Xw)_b",
+    title="a gradient step on a scale-invariant loss never shrinks ‖w‖, for every d",
+    kind="inequality", variables=(X, G, W, ETA), sizes=SIZES, hypotheses=(_spread,),
+    residual=_step,
+)
+
+KOHLER_ABOVE_NORM = Claim(
+    id="gallery/every_d/kohler-above-norm",
+    source=SOURCE,
+    statement=r"w^\top S w \ge \|w\|^2",
+    title="near miss: wᵀSw against ‖w‖² for 0",
+    kind="inequality", variables=(X, W), sizes=SIZES,
+    residual=lambda xp, X, w: _quadratic_form(xp, X, w, above_norm=True),
+)
+
+NORM_SHRINKS = Claim(
+    id="gallery/every_d/norm-shrinks",
+    source=SOURCE,
+    statement=r"\|w - \eta \nabla L(w)\|^2 \le \|w\|^2",
+    title="near miss: the inequality reversed",
+    kind="inequality", variables=(X, G, W, ETA), sizes=SIZES, hypotheses=(_spread,),
+    residual=lambda xp, X, g, w, eta: _step(xp, X, g, w, eta, grows=False),
+)
+
 EXPECTED = {
     "gallery/every_d/same-activations": "survived",
     "gallery/every_d/kohler-variance": "survived",
@@ -155,4 +220,8 @@ EXPECTED = {
     "gallery/every_d/kohler-unbiased": "refuted",
     "gallery/every_d/distance-once": "refuted",
     "gallery/every_d/centroid-no-m": "refuted",
+    "gallery/every_d/kohler-nonnegative": "survived",
+    "gallery/every_d/norm-grows": "survived",
+    "gallery/every_d/kohler-above-norm": "refuted",
+    "gallery/every_d/norm-shrinks": "refuted",
 }
