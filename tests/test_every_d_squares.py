@@ -145,3 +145,9 @@ def test_squares_do_not_prove_an_identity_or_a_strict_inequality():
         forged["program"]["kind"], forged["program"]["strict"] = ("identity" if kind == "identity"
                                                                   else "inequality"), strict
         _rejected(forged, "sums of squares prove only a non-strict inequality")
+
+
+def test_latex_of_a_squares_proof_says_a_sum_of_squares_not_zero():
+    text = bnproof.latex(bnproof.prove(CLAIMS["kohler-nonnegative"]))
+    assert r"R = \sum_k c_k \sum T_k^{\,2} \ge 0" in text and "R = 0" not in text
+    assert "with equality" not in text
