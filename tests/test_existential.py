@@ -148,3 +148,15 @@ def test_transcendental_inner_problems_are_undecided_never_refuted():
                   kind="identity", exists=(Var("p"),))
     inner = decide_inner(claim, trace(claim, {}), {"x": Fraction(-1)}, {})
     assert inner.verdict == "undecided" and "no SMT-LIB form" in inner.detail
+
+
+def test_a_residual_index_outside_the_program_names_its_list():
+    """One reader of step indices for existential and witness certificates (issue 25): an
+    index past the last step is refused with the list that holds it."""
+    from bnproof.checker import Rejected
+    from tamper import seal
+
+    doc = json.loads(run(INVERSE).certificate)
+    doc["program"]["residuals"] = [len(doc["program"]["steps"])]
+    with pytest.raises(Rejected, match=r"program\.residuals: \d+ is not the index of a step"):
+        check_document(seal(doc))

@@ -82,11 +82,7 @@ def _gram_packed(cols, top: int) -> list[list[int]]:
 def integers(rows) -> list[list[int]]:
     """Each row times the lcm of its denominators: the same row space, the same solutions
     (for an augmented system [A | b])."""
-    out = []
-    for row in rows:
-        s = scale(row)
-        out.append([x.numerator * (s // x.denominator) for x in row])
-    return out
+    return [integral(row)[0] for row in rows]
 
 
 def echelon(rows: list[list[int]], budget: Budget, what: str) -> tuple[list, list]:

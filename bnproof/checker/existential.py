@@ -78,11 +78,12 @@ def zeros(shape: list, sizes: dict):
     return [zeros(shape[1:], sizes) for _ in range(n)]
 
 
-def indices(values: list, name: str, where: str) -> list:
-    out = array(values, where, MAX_STEPS)
+def indices(value, path: str, steps: int, exactly: int | None = None) -> list:
+    """A list of indices of the `steps` steps (exactly that many, with `exactly`)."""
+    out = array(value, path, MAX_STEPS, exactly)
     for i in out:
-        if type(i) is not int:
-            raise Rejected(f"{where}: expected step indices, got {kind_of(i)}")
+        if type(i) is not int or not 0 <= i < steps:
+            raise Rejected(f"{path}: {kind_of(i) if type(i) is not int else i} is not the index of a step")
     return out
 
 
@@ -116,13 +117,10 @@ def read_existential(doc: dict) -> tuple:
                        "beyond the checker's limit")
     at_zero = {name: zeros(shape, sizes) for name, shape, _ in unknowns}
     ops = parse_steps(program["steps"], {**values, **at_zero})
-    residuals = indices(program["residuals"], "residuals", "program.residuals")
-    hypotheses = indices(program["hypotheses"], "hypotheses", "program.hypotheses")
+    residuals = indices(program["residuals"], "program.residuals", len(ops))
+    hypotheses = indices(program["hypotheses"], "program.hypotheses", len(ops))
     if not residuals:
         raise Rejected("program.residuals: expected at least one residual")
-    for i in residuals + hypotheses:
-        if not 0 <= i < len(ops):
-            raise Rejected(f"program: {i} is not the index of one of the {len(ops)} steps")
     unknown = {name for name, _, _ in unknowns}
     deg = degree(program["steps"], unknown)
     for n, h in enumerate(hypotheses):

@@ -30,7 +30,7 @@ file's), and its digest is named."""
 from fractions import Fraction
 
 from .exists_query import cone
-from .existential import MAX_ENTRIES, entries, read_claim, zeros
+from .existential import MAX_ENTRIES, entries, indices, read_claim, zeros
 from .farkas import degree
 from .parse import Rejected, array, check_envelope, keys, kind_of, sha256_of
 from .program import MAX_STEPS, evaluate, parse_steps
@@ -48,14 +48,6 @@ def _coordinates(unknowns: list, sizes: dict) -> int:
     if total > MAX_ENTRIES:
         raise Rejected(f"claim.exists: more than {MAX_ENTRIES} existential entries at these sizes")
     return total
-
-
-def _indices(value, path: str, steps: int, exactly: int | None = None) -> list:
-    out = array(value, path, MAX_STEPS, exactly)
-    for i in out:
-        if type(i) is not int or not 0 <= i < steps:
-            raise Rejected(f"{path}: {kind_of(i) if type(i) is not int else i} is not the index of a step")
-    return out
 
 
 def compose(hint_steps: list, outputs: list, steps: list, unknown: set, order: dict) -> tuple[list, int]:
@@ -145,8 +137,8 @@ def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, repl
     order = _order(unknowns, sizes)
     program = keys(part["program"], where + ".program", {"steps", "residuals", "hypotheses"})
     steps = array(program["steps"], where + ".program.steps", MAX_STEPS)
-    residuals = _indices(program["residuals"], where + ".program.residuals", len(steps))
-    hypotheses = _indices(program["hypotheses"], where + ".program.hypotheses", len(steps))
+    residuals = indices(program["residuals"], where + ".program.residuals", len(steps))
+    hypotheses = indices(program["hypotheses"], where + ".program.hypotheses", len(steps))
     if not residuals:
         raise Rejected(f"{where}.program.residuals: expected at least one residual")
     hints = array(part["hints"], where + ".hints", MAX_HINTS)
@@ -173,7 +165,7 @@ def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, repl
                 raise Rejected(f"{at}.hint: not the index of one of this part's hints")
             hint = keys(hints[k], f"{where}.hints[{k}]", {"steps", "outputs"})
             hint_steps = array(hint["steps"], f"{where}.hints[{k}].steps", MAX_STEPS)
-            outputs = _indices(hint["outputs"], f"{where}.hints[{k}].outputs", len(hint_steps), count)
+            outputs = indices(hint["outputs"], f"{where}.hints[{k}].outputs", len(hint_steps), count)
             # the hint reads x alone: an existential name is no input it can bind
             parse_steps(hint_steps, values)
             composed, offset = compose(hint_steps, outputs, steps, unknown, order)
