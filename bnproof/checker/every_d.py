@@ -37,6 +37,10 @@ a tuple of axes ("m" or "d", at most 3), and the steps are ["input", name], ["co
 axes a's others then b's others), ["expand", a, axes, positions] (a broadcast: a's
 axis k becomes axis positions[k] of `axes`, in order) and ["transpose", a].
 
+An inequality R >= 0 may instead carry "proof": {"method": "every-d", "squares": ...}:
+R - sum_k c_k (sum of T_k * T_k over all axes) has normal form 0, each c_k manifestly
+>= 0 (every_d_squares.py has the format and the argument).
+
 The witness is an exact instance at a small (m, d): the program is written out there as
 an ordinary scalar program (instantiate) and evaluated exactly (program.py), every step
 defined and every hypothesis > 0, so the statement is not vacuous.  That the program is

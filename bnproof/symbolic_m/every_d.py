@@ -5,8 +5,10 @@ The claim is traced with m and d symbolic (columns.py); the residual's normal fo
 computed in the tensor algebra of the independent checker (bnproof/checker/every_d.py:
 fully contracted sums are atoms of the every-m scalar algebra, named by a canonical
 form), so that the certificate is what the prover itself decided with, and there is one
-such algebra to trust, the checker's.  Proved when that form is 0, with a witness at a
-small (m, d), after the second reading agrees at several (m, d) (crosscheck.py).
+such algebra to trust, the checker's.  Proved when that form is 0, or for an inequality
+R >= 0 when R is a manifestly nonnegative multiple of a full sum of squares
+(every_d_squares.py), with a witness at a small (m, d), after the second reading agrees
+at several (m, d) (crosscheck.py).
 
 Anything else returns an Attempt that is not proved (or None where the claim's shapes
 are not those of this fragment): the caller then proves the claim at each d of its
