@@ -135,3 +135,37 @@ def test_a_claim_kind_of_another_type_is_a_rejection_not_a_crash(kind):
     doc["claim"]["kind"] = kind
     with pytest.raises(Rejected):
         check_document(tamper.seal(doc))
+
+
+def _squares(steps, residual, terms, extra=()) -> dict:
+    """An inequality proved as a sum of squares (proof.squares, checker/every_d_squares.py)."""
+    doc = _with(steps)
+    doc["claim"]["kind"] = doc["program"]["kind"] = "inequality"
+    doc["program"]["residual"] = residual
+    doc["proof"] = {"method": "every-d", "squares": {"steps": list(extra), "terms": terms}}
+    return doc
+
+
+# Σ_ij (X − μ)²_ij · m + Σ_i ((X − μ)w)_i² >= 0: m·Σ T∘T + 1·Σ U∘U
+CENTRED = [X, W, ["m"], ["sum", 0, 0], ["div", 3, 2], ["expand", 4, ["m", "d"], [1]], ["sub", 0, 5],
+           ["pow", 6, 2], ["sum", 7, 1], ["sum", 8, 0], ["dot", 6, 1, 1, 0], ["pow", 10, 2], ["sum", 11, 0],
+           ["mul", 9, 2], ["add", 13, 12], ["const", "1"]]
+
+
+def test_the_oracle_holds_on_an_every_d_sum_of_squares():
+    doc = _squares(CENTRED, 14, [[2, 6], [15, 10]])
+    assert "as a sum of 2 squares" in check_document(tamper.seal(doc))
+    assert tamper.proof_holds(doc)
+
+
+def test_a_forged_sum_of_squares_is_rejected_and_seen_false():
+    """Observation 4.3's program with the residual −1, "proved" >= 0 by one square with
+    coefficient 1: the checker must compare the residual with the squares' sum (a
+    working-tree edit that skipped that comparison accepted it), and the oracle sees −1 < 0."""
+    doc = _committed()
+    steps = doc["program"]["steps"] + [["const", "-1"]]
+    forged = _squares(steps, len(steps) - 1, [[len(steps), 0]], extra=[["const", "1"]])
+    forged["program"]["hypotheses"] = doc["program"]["hypotheses"]
+    assert not tamper.proof_holds(forged)
+    with pytest.raises(Rejected, match="squares"):
+        check_document(tamper.seal(forged))
