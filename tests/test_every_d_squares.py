@@ -151,3 +151,21 @@ def test_latex_of_a_squares_proof_says_a_sum_of_squares_not_zero():
     text = bnproof.latex(bnproof.prove(CLAIMS["kohler-nonnegative"]))
     assert r"R = \sum_k c_k \sum T_k^{\,2} \ge 0" in text and "R = 0" not in text
     assert "with equality" not in text
+
+
+def test_a_scalar_step_squared_proves_the_second_moment_above_the_variance():
+    """mean(z²) − Var(z) = mean(z)²: the square of a scalar step (z = Xw)."""
+    from bnproof.claims import Claim, Var
+
+    def residual(xp, X, w):
+        z = X @ w
+        return xp.mean(z ** 2) - xp.mean((z - xp.mean(z)) ** 2)
+
+    claim = Claim(id="me/second-moment", source="a test", statement=r"E[z^2] \ge \mathrm{Var}(z)",
+                  kind="inequality", variables=(Var("X", ("m", "d")), Var("w", ("d",))),
+                  sizes={"m": (2, 4), "d": (1, 3)}, residual=residual)
+    a = _attempt(claim)
+    assert a.proved, a.reason
+    (c, t), = a.document["proof"]["squares"]["terms"]
+    assert a.document["program"]["steps"][t][0] == "div"  # mean(z), a scalar
+    assert "as a sum of 1 square" in check_document(a.document)

@@ -4,7 +4,8 @@ certificate and why it is sound).
 
 Candidates T, in order: every value the program squares (mul(t, t), pow(t, 2),
 dot(t, t) over one axis), A·v for a Gram matrix AᵀA the program forms and each vector v
-of the right length (wᵀAᵀAw = ‖Aw‖²), then every other vector or matrix step.
+of the right length (wᵀAᵀAw = ‖Aw‖²), then every other vector or matrix step, then
+every other scalar step (T² for a scalar T).
 Coefficients: a positive rational times one monomial of COEFFICIENTS (1, 1/m, 1/d, m,
 d, times s² for a scalar input s or s for one declared positive).  One term only; the
 search is bounded (MAX_CANDIDATES tensors): past it, "not proved" names the bound.
@@ -19,9 +20,8 @@ MAX_CANDIDATES = 48
 SIZE_FACTORS = ((), (("m", -1),), (("d", -1),), (("m", 1),), (("d", 1),))
 
 
-def _candidates(steps: list, axes: list) -> tuple[list, list]:
-    """(tensors: a step index or a new step, new steps' specs) — new steps are
-    ("dot", A, v) for a Gram matrix of A."""
+def _candidates(steps: list, axes: list) -> list:
+    """Each a step index, or ("dot", A, v): the new step A·v for a Gram matrix AᵀA."""
     out: list = []
 
     def add(c):
@@ -30,11 +30,7 @@ def _candidates(steps: list, axes: list) -> tuple[list, list]:
 
     for i, s in enumerate(steps):
         op = s[0]
-        if op == "mul" and s[1] == s[2] and axes[s[1]]:
-            add(s[1])
-        elif op == "pow" and s[2] == 2 and axes[s[1]]:
-            add(s[1])
-        elif op == "dot" and s[1] == s[2] and s[3] == s[4] and axes[s[1]]:
+        if op == "mul" and s[1] == s[2] or op == "pow" and s[2] == 2 or op == "dot" and s[1] == s[2] and s[3] == s[4]:
             add(s[1])
     for i, s in enumerate(steps):  # Gram matrices AᵀA: dot(transpose(A), A, 1, 0)
         if s[0] == "dot" and s[3] == 1 and s[4] == 0 and steps[s[1]] == ["transpose", s[2]]:
@@ -42,8 +38,11 @@ def _candidates(steps: list, axes: list) -> tuple[list, list]:
             for v, ax in enumerate(axes):
                 if ax == (axes[a][1],):
                     add(("dot", a, v))
-    for i, ax in enumerate(axes):
+    for i, ax in enumerate(axes):  # tensors first: a scalar is a square of one term
         if ax:
+            add(i)
+    for i, ax in enumerate(axes):
+        if not ax and steps[i][0] not in ("const", "m", "d"):
             add(i)
     return out
 
