@@ -25,7 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 GALLERY = EXAMPLES / "every_m_exists.py"
 CLAIMS = {c.id.rsplit("/", 1)[1]: c for c in load_file(GALLERY)}
 WITNESSES = {c.id.rsplit("/", 1)[1]: c for c in load_file(EXAMPLES / "existential_witnesses.py")}
-TRUE = ("recover", "rms-gain", "scale")
+TRUE = ("recover", "rms-gain", "scale", "inverse-defined")
 NEAR_MISSES = ("recover-wrong-hint", "inverse-undefined", "squares-false")
 
 

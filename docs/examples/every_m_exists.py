@@ -21,6 +21,9 @@ True, proved for every m:
   g = √(mean(x²) + ε).
 * SCALE: for every batch with σ > 0 there is c with BN(c·y) = BN(y); hint c = 2
   (√(4V) = 2√V).
+* INVERSE_DEFINED: for every y with Σy ≠ 0 (the hypothesis (Σy)² > 0) there is γ with
+  γ·(Σy)² = Σy; hint γ = 1/Σy, defined there: Σy ≠ 0 because its square is the
+  hypothesis.  Compare INVERSE_UNDEFINED below.
 
 Near misses, never proved:
 
@@ -105,6 +108,17 @@ INVERSE_UNDEFINED = Claim(
     hints=(lambda xp, y: 1 / xp.sum(y),),
 )
 
+INVERSE_DEFINED = Claim(
+    id="gallery/every_m_exists/inverse-defined",
+    source="bnproof docs, every-m existential example (a hint defined under the hypothesis)",
+    statement=r"\forall y,\ \textstyle\sum_b y_b \ne 0\ \exists \gamma : "
+              r"\gamma \left(\textstyle\sum_b y_b\right)^2 = \textstyle\sum_b y_b",
+    title="γ = 1/Σy is a witness where Σy ≠ 0", kind="identity",
+    variables=(Var("y", ("m",)),), exists=(Var("gamma"),), sizes=SIZES,
+    hypotheses=(lambda xp, y, gamma: xp.sum(y) ** 2,),
+    residual=INVERSE_UNDEFINED.residual, hints=INVERSE_UNDEFINED.hints,
+)
+
 SQUARES_FALSE = Claim(
     id="gallery/every_m_exists/squares-false",
     source="bnproof docs, every-m existential example (a false claim)",
@@ -119,9 +133,10 @@ EXPECTED = {
     RECOVER_EPS.id: "survived",
     RMS_GAIN.id: "survived",
     SCALE.id: "survived",
+    INVERSE_DEFINED.id: "survived",
     RECOVER_WRONG_HINT.id: "undecided",
     INVERSE_UNDEFINED.id: "survived",
     SQUARES_FALSE.id: "refuted",
 }
 
-PROVED = (RECOVER_EPS.id, RMS_GAIN.id, SCALE.id)  # by `bnproof prove`, with certificates
+PROVED = (RECOVER_EPS.id, RMS_GAIN.id, SCALE.id, INVERSE_DEFINED.id)  # by `bnproof prove`, with certificates
