@@ -173,3 +173,17 @@ def test_check_and_latex_bind_a_hint_proof_to_the_claim_file(proved, tmp_path):
     other = tmp_path / "wrong.py"
     other.write_text(GALLERY.read_text().replace('"beta": xp.mean(y)}', '"beta": 0 * xp.mean(y)}'))
     assert not bnproof.check(path, claim=other).accepted
+
+
+def test_the_second_reading_reads_the_claims_code_at_the_hints_values():
+    """A hint that answers the tracer otherwise than numpy (type() cannot be refused): the
+    traced program, with c = 3, is 0; the claim's own code, with c = 2, is not."""
+    from bnproof.claims import Claim, Var
+    from bnproof.errors import Disagreement
+
+    sly = Claim(id="t/exists/sly", source="t", statement="s", kind="identity",
+                variables=(Var("y", ("m",)),), exists=(Var("c"),), sizes={"m": (2, 5)},
+                residual=lambda xp, y, c: c * xp.sum(y) - 3 * xp.sum(y),
+                hints=(lambda xp, y: 2 if type(y).__name__ == "ndarray" else 3,))
+    with pytest.raises(Disagreement, match="the traced program and the claim's own code"):
+        prove_claim(sly)
