@@ -169,3 +169,24 @@ def test_a_scalar_step_squared_proves_the_second_moment_above_the_variance():
     (c, t), = a.document["proof"]["squares"]["terms"]
     assert a.document["program"]["steps"][t][0] == "div"  # mean(z), a scalar
     assert "as a sum of 1 square" in check_document(a.document)
+
+
+def test_a_sum_of_two_squares_proves_the_second_moment_plus_the_quadratic_form():
+    """mean(z²) + wᵀSw = (1/m)‖z‖² + (1/m)‖X_c w‖²: no one square's multiple is R."""
+    from bnproof.claims import Claim, Var
+
+    def residual(xp, X, w):
+        z = X @ w
+        centred = X - xp.mean(X, axis=0)
+        return xp.mean(z ** 2) + w @ (centred.T @ centred / X.shape[0]) @ w
+
+    claim = Claim(id="me/two-squares", source="a test", statement=r"E[z^2] + w^\top S w \ge 0",
+                  kind="inequality", variables=(Var("X", ("m", "d")), Var("w", ("d",))),
+                  sizes={"m": (2, 4), "d": (1, 3)}, residual=residual)
+    a = _attempt(claim)
+    assert a.proved, a.reason
+    assert len(a.document["proof"]["squares"]["terms"]) == 2
+    assert "as a sum of 2 squares" in check_document(a.document)
+    forged = copy.deepcopy(a.document)
+    forged["proof"]["squares"]["terms"].pop()  # a square dropped
+    _rejected(forged, "does not have normal form 0")

@@ -6,17 +6,20 @@ Candidates T, in order: every value the program squares (mul(t, t), pow(t, 2),
 dot(t, t) over one axis), A·v for a Gram matrix AᵀA the program forms and each vector v
 of the right length (wᵀAᵀAw = ‖Aw‖²), then every other vector or matrix step, then
 every other scalar step (T² for a scalar T).
-Coefficients: a positive rational times one monomial of COEFFICIENTS (1, 1/m, 1/d, m,
-d, times s² for a scalar input s or s for one declared positive).  One term only; the
-search is bounded (MAX_CANDIDATES tensors): past it, "not proved" names the bound.
-The match R = a·μ·S is exact, over the checker's own normal forms (both cleared to the
-least common denominator); the checker then verifies the certificate anyway."""
+Coefficients: a positive rational times one monomial μ (1, 1/m, 1/d, m, d, times s²
+for a scalar input s or s for one declared positive).  First one term R = a·μ·S over
+MAX_CANDIDATES tensors, then two, R = a·μ·S + b·ν·S' over the first
+MAX_PAIR_CANDIDATES (exact 2×2 linear algebra over the monomials of the normal forms,
+all cleared to one least common denominator); past either bound, "not proved" names
+it.  Every match is exact, over the checker's own normal forms, and the checker then
+verifies the certificate anyway."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 MAX_CANDIDATES = 48
+MAX_PAIR_CANDIDATES = 12  # sums of two squares: pairs of (candidate, monomial) among these
 SIZE_FACTORS = ((), (("m", -1),), (("d", -1),), (("m", 1),), (("d", 1),))
 
 
@@ -71,8 +74,25 @@ def _ratio(alg, r, y):
     return a if all(p.get(k) == a * x for k, x in q.items()) else None
 
 
+def _square(run, every, index):
+    """Σ over all axes of T∘T, T the value of step index."""
+    value = run.values[index]
+    square, shape = run.t.mul(value, value), every[index][3]
+    for q in range(len(shape)):
+        square = run.t.sum(square, shape[q:], 0)
+    return run.t.value(square)
+
+
+def _mu(alg, mono):
+    mu = alg.const(1)
+    for atom, e in mono:
+        mu = alg.mul(mu, alg.power(alg.atom((atom,) if atom in ("m", "d") else atom), e, "μ"))
+    return mu
+
+
 def search(program: dict, ops: list):
-    """(proof.squares, None) if R = a·μ·S for a > 0 and one candidate, else (None, why)."""
+    """(proof.squares, None) if R = a·μ·S for a > 0 and one candidate, or a sum of two such
+    terms among the first MAX_PAIR_CANDIDATES candidates, else (None, why)."""
     from ..checker.every_d import Evaluator, read_steps
     from ..checker.every_d_squares import nonnegative
     from ..checker.parse import Rejected
@@ -95,40 +115,101 @@ def search(program: dict, ops: list):
             run.alg.limit *= 4
             run.run(every)
             t_index = len(every) - 1 if extra else cand
-            value = run.values[t_index]
-            square, shape = run.t.mul(value, value), every[t_index][3]
-            for q in range(len(shape)):
-                square = run.t.sum(square, shape[q:], 0)
-            s = run.t.value(square)
+            s = _square(run, every, t_index)
             if run.alg.is_zero(s):
                 continue
             rr = run.t.value(run.values[program["residual"]])
             for mono in monomials:
-                mu = run.alg.const(1)
-                for atom, e in mono:
-                    mu = run.alg.mul(mu, run.alg.power(run.alg.atom((atom,) if atom in ("m", "d") else atom), e, "μ"))
+                mu = _mu(run.alg, mono)
                 a = _ratio(run.alg, rr, run.alg.mul(mu, s))
                 if a is not None and a > 0 and nonnegative(run.alg.mul(run.alg.const(a), mu), positive):
-                    return _certificate(len(steps), extra, t_index, a, mono, inputs), None
+                    return _certificate(len(steps), extra, [(t_index, a, mono)]), None
         except Rejected:
             continue
+    try:
+        found = _pairs(program, tensors[:MAX_PAIR_CANDIDATES], monomials, inputs, positive)
+    except Rejected:
+        found = None
+    if found is not None:
+        return found, None
     return None, (f"not proved for every d: no square of the {len(tensors)} candidates times a "
-                  f"nonnegative monomial ({len(monomials)} tried) equals the residual{bound}")
+                  f"nonnegative monomial ({len(monomials)} tried), nor a sum of two among the first "
+                  f"{MAX_PAIR_CANDIDATES}, equals the residual{bound}")
 
 
-def _certificate(n0: int, extra: list, t_index: int, a: Fraction, mono: tuple, inputs) -> dict:
+def _pairs(program, tensors, monomials, inputs, positive):
+    """R = a·μ·S + b·ν·S' with a, b > 0, over one algebra (its roots numbered once)."""
+    from ..checker.every_d import Evaluator, read_steps
+    from ..checker.every_d_squares import nonnegative
+
+    steps = program["steps"]
+    extra = [["dot", c[1], c[2], 1, 0] for c in tensors if type(c) is not int]
+    every = read_steps(steps + extra, inputs)
+    run = Evaluator(inputs)
+    run.alg.limit *= 16
+    run.run(every)
+    alg, where, k = run.alg, [], len(steps)
+    for c in tensors:
+        where.append(c if type(c) is int else k)
+        k += type(c) is not int
+    columns = []
+    for index in where:
+        s = _square(run, every, index)
+        if not alg.is_zero(s):
+            columns += [(index, mono, alg.mul(_mu(alg, mono), s)) for mono in monomials]
+    r = run.t.value(run.values[program["residual"]])
+    lcm: dict = dict(r[1])
+    for _, _, y in columns:
+        for f, e in y[1].items():
+            lcm[f] = max(lcm.get(f, 0), e)
+    p = _cleared(alg, r, lcm)
+    qs = [_cleared(alg, y, lcm) for _, _, y in columns]
+    need = set(p)
+    for i in range(len(columns)):
+        for j in range(i + 1, len(columns)):
+            if not need <= set(qs[i]) | set(qs[j]):
+                continue
+            ab = _solve2(qs[i], qs[j], p)
+            if ab is None or min(ab) <= 0:
+                continue
+            terms = [(columns[i][0], ab[0], columns[i][1]), (columns[j][0], ab[1], columns[j][1])]
+            if all(nonnegative(alg.mul(alg.const(a), _mu(alg, mono)), positive) for _, a, mono in terms):
+                return _certificate(len(steps), extra, terms)
+    return None
+
+
+def _solve2(q1: dict, q2: dict, p: dict):
+    """(a, b) with a·q1 + b·q2 = p exactly, when q1 and q2 are independent; else None."""
+    rows = [(q1.get(u, 0), q2.get(u, 0), p.get(u, 0)) for u in {*q1, *q2, *p}]
+    first = next((row for row in rows if row[0] or row[1]), None)
+    if first is None:
+        return None
+    for row in rows:
+        det = first[0] * row[1] - first[1] * row[0]
+        if det:
+            a = (first[2] * row[1] - first[1] * row[2]) / det
+            b = (first[0] * row[2] - first[2] * row[0]) / det
+            return (a, b) if all(a * x + b * y == z for x, y, z in rows) else None
+    return None
+
+
+def _certificate(n0: int, extra: list, terms: list) -> dict:
+    """proof.squares: the extra steps, then each term's coefficient a·μ as steps."""
     steps = list(extra)
 
     def emit(step):
         steps.append(step)
         return n0 + len(steps) - 1
 
-    c = emit(["const", str(a)])
-    for atom, e in mono:
-        if atom in ("m", "d"):
-            x = emit([atom])
-            c = emit(["div", c, x] if e < 0 else ["mul", c, x])
-        else:
-            x = emit(["input", atom[1]])
-            c = emit(["mul", c, emit(["pow", x, e]) if e != 1 else x])
-    return {"steps": steps, "terms": [[c, t_index]]}
+    out = []
+    for t_index, a, mono in terms:
+        c = emit(["const", str(a)])
+        for atom, e in mono:
+            if atom in ("m", "d"):
+                x = emit([atom])
+                c = emit(["div", c, x] if e < 0 else ["mul", c, x])
+            else:
+                x = emit(["input", atom[1]])
+                c = emit(["mul", c, emit(["pow", x, e]) if e != 1 else x])
+        out.append([c, t_index])
+    return {"steps": steps, "terms": out}
