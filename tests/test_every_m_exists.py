@@ -187,3 +187,15 @@ def test_the_second_reading_reads_the_claims_code_at_the_hints_values():
                 hints=(lambda xp, y: 2 if type(y).__name__ == "ndarray" else 3,))
     with pytest.raises(Disagreement, match="the traced program and the claim's own code"):
         prove_claim(sly)
+
+
+def test_fuzz_proves_a_surviving_existential_claim_through_its_hint(tmp_path):
+    import bnproof
+
+    result = bnproof.fuzz(CLAIMS["recover"], out_dir=tmp_path, seed=0, max_examples=10, time_budget=60, jax=False)
+    assert result.verdict == "survived"
+    assert result.proof.text == "proved for every m (witness: the claim's hint)"
+    written = {p.name for p in tmp_path.rglob("*.json")}
+    assert written == {"recover.proof.json", "recover.witnesses.json"}
+    for path in tmp_path.rglob("*.json"):
+        assert bnproof.check(path, claim=GALLERY).accepted
