@@ -2,7 +2,11 @@
 as printed, the notation (batch sums S[w] = Σ_{i=1}^m w_i, the roots and what they
 are), the assumptions, the residual's two sides expanded in the sums, the cancellation
 over their common denominator (the relations r² = … used), and "= 0 for every m"; for
-the nonnegative method, the decomposition into manifestly nonnegative terms.
+the nonnegative method, the decomposition into manifestly nonnegative terms; for the sos
+method, that decomposition (its pivots, sums of squares, counted positive) and a
+paragraph per case where a pivot is 0: the input it fixes as a combination λ₀·1 + Σ λ_w·w
+and how the case closes (R = 0, the claim undefined there, its own decomposition, or
+cases of its own), each replayed by the checker's own case evaluator (checker/sos.py).
 
 Every formula is printed from the independent checker's own normal forms
 (checker/symbolic_program.py, symbolic_length.py), recomputed here from the certificate
@@ -16,9 +20,12 @@ from fractions import Fraction
 
 from ..checker.proof import read_statement
 from ..checker.roots import sign_facts
+from ..checker.sos import FRESH, CaseEvaluator, lambda_steps, outcome, pivot_vector, span_of
 from ..checker.symbolic_length import M, ONE
 from ..checker.symbolic_program import Evaluator
 from .latex import Document, escape, tt
+from .latex_break import parse, width
+from .latex_layout import COLUMN, budget
 from .latex_program import _reading, symbol, variable
 from .latex_statement import safe_statement
 
@@ -37,6 +44,7 @@ class Names:
     def __init__(self, alg, inputs: list, symbols: dict | None = None):
         self.alg, self.roots, self.parts = alg, {}, 0
         self.symbols = symbols or {}  # an input's base name -> its symbol (symbols_of)
+        self.fresh: dict = {}  # a case's lambda (FRESH name) -> its symbol (lambdas)
         vectors = [n for n, t, _ in inputs if t == "V"]
         for k, radicand in enumerate(alg.radicands):
             for v in vectors:
@@ -51,6 +59,8 @@ class Names:
     def atom(self, a: tuple) -> str:
         if a == M:
             return "m"
+        if a[0] == "s" and a[1].startswith(FRESH):  # a case's scalar lambda (checker/sos.py)
+            return self.fresh[a[1]]
         if a[0] == "s":
             return name(a[1], self.symbols)
         if a[0] == "r":
@@ -98,6 +108,8 @@ class Names:
         inside = self.poly(num)
         if len(num) > 1:
             inside = rf"\left({inside}\right)"
+        elif inside.startswith("-"):  # one term: its sign leads, never "\frac{1}{m}\,-S[x]"
+            return rf"-\frac{{1}}{{{d}}}\,{inside[1:]}"
         return rf"\frac{{1}}{{{d}}}\,{inside}"
 
     def vector(self, v: dict) -> str:
@@ -116,13 +128,24 @@ class Names:
     def value(self, value, t: str) -> str:
         return self.scalar(value) if t == "S" else self.vector(value)
 
+    def _overflows(self, lhs: str, num: dict, den: dict) -> bool:
+        """Whether lhs = \\frac{1}{den}\\,\\Bigl(term with the widest term of num would be
+        wider than a column (latex_layout's estimate): the first line a break can leave."""
+        head = width(parse(rf"{lhs} = \frac{{1}}{{{self.denominator(den)}}}\,\Bigl("))
+        widest = max(width(parse(self.poly({mono: c}))) for mono, c in num.items())
+        return head + widest > budget(COLUMN)
+
     def show(self, out, lhs: str, value, t: str = "S", rel: str = "=", after: str = "") -> None:
-        """lhs = value as displays no taller than a column: a long numerator is written
-        P_1 + P_2 + ..., each part CHUNK terms, displayed after it."""
-        if t != "S" or len(value[0]) <= CHUNK:
+        """lhs = value as displays no taller than a column: a long numerator, or one over a
+        denominator of sums, is written P_1 + P_2 + ..., each part CHUNK terms, displayed
+        after it."""
+        num, den = value if t == "S" else ({}, {})
+        # a sum over a denominator of sums: written \frac{1}{D}(P), P displayed after, since a
+        # line can break only between terms and D with a first term overflows a column
+        compound = len(num) > 1 and any(len(f) > 1 for f in den) and self._overflows(lhs, num, den)
+        if t != "S" or len(num) <= CHUNK and not compound:
             out.equation(lhs, self.value(value, t) + after, rel)
             return
-        num, den = value
         items = sorted(num.items(), key=repr)
         parts = [dict(items[i:i + CHUNK]) for i in range(0, len(items), CHUNK)]
         self.parts += len(parts)
@@ -219,8 +242,12 @@ def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
     used = _notation(out, doc, inputs, ev, names, source)
     _assumptions(out, inputs, hyps, ev, names)
     _sides(out, ops, types, residual, ev, names, used)
-    if method == "nonnegative":
-        _decomposition(out, doc, ops, types, residual, hyps, inputs, names)
+    if method in ("nonnegative", "sos"):
+        signs = sign_facts(inputs, ops, hyps)
+        labels = _decomposition(out, doc["proof"], ops, types, hyps, inputs, names,
+                                Evaluator(inputs, signs), {})
+        if method == "sos":
+            _cases(out, doc["proof"], ops, types, residual, hyps, inputs, names, signs, ev, (), labels)
     _conclusion(out, kind, method, doc["witness"]["m"])
     return out
 
@@ -343,8 +370,13 @@ def _cancellation(out, alg, a, b, c, names) -> None:
     before = alg.padd(left, right, c)
     den = r"\,".join(names.factor(f, e) for f, e in sorted(lcm.items(), key=repr)) or "1"
     sign = "-" if c < 0 else "+"
-    text = (f"Over the common denominator ${den}$, the numerator of $T_1 {sign} T_2$ expands into "
-            f"{len(left)} and {len(right)} terms")
+    if any(len(f) > 1 for f in lcm):  # a denominator of sums: its own line, not a column's
+        out.para("Over the common denominator")
+        out.display(den)
+        text = f"the numerator of $T_1 {sign} T_2$ expands into {len(left)} and {len(right)} terms"
+    else:
+        text = (f"Over the common denominator ${den}$, the numerator of $T_1 {sign} T_2$ expands "
+                f"into {len(left)} and {len(right)} terms")
     result = alg.normal(before, lcm)
     if not before:
         out.para(text + ", which cancel term by term:")
@@ -354,22 +386,30 @@ def _cancellation(out, alg, a, b, c, names) -> None:
     names.show(out, f"R = T_1 {sign} T_2", result)
 
 
-def _decomposition(out, doc, ops, types, residual, hyps, inputs, names) -> None:
+def _decomposition(out, proof, ops, types, hyps, inputs, names, ev, labels, case: str = "") -> dict:
+    """R·denominator = Σ coefficient·factors, the factors labelled q_k (numbered on from
+    `labels`, the ones already used); ev: the program's evaluator (a case's, in a case) not
+    yet run.  For sos, each pivot counts positive: where it is 0 is one of its cases."""
     from ..checker.symbolic_program import read_steps
 
-    proof = doc["proof"]
-    ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))
     all_types = list(types)
     extra = read_steps(proof["steps"], [], all_types, "proof.steps", proof=True)
     ev.run(ops + extra, all_types)
-    names = Names(ev.alg, inputs, names.symbols)
+    names = _names(ev.alg, inputs, names)
     every = ops + extra
-    out.section("A sum of nonnegative terms")
+    pivots = {c["pivot"]: f"{case}{i}" for i, c in enumerate(proof.get("cases", ()), 1)}
+    if not case:
+        out.section("A sum of nonnegative terms")
     factors = sorted({f for term in proof["terms"] for f in term["factors"]} | set(proof["denominator"]))
-    label = {f: f"q_{{{i}}}" for i, f in enumerate(factors, 1)}
-    out.para("With the quantities, each nonnegative by its form (as noted beside it),")
+    first = len(labels) + 1
+    label = {f: f"q_{{{i}}}" for i, f in enumerate(factors, first)}
+    labels.update({(case, f): v for f, v in label.items()})
+    out.para(("In this case, with" if case else "With") + " the quantities, each nonnegative by its form "
+             "(as noted beside it),")
     for f in factors:
-        names.show(out, label[f], ev.values[f], after=r",\quad " + _why(every, f, set(hyps), inputs))
+        why = (rf"\text{{a sum of squares; case {pivots[f]} if $0$}}" if f in pivots
+               else _why(every, f, set(hyps), inputs))
+        names.show(out, label[f], ev.values[f], after=r",\quad " + why)
     den = r"\,".join(_powers([label[d] for d in proof["denominator"]]))
     terms = []
     for term in proof["terms"]:
@@ -378,8 +418,103 @@ def _decomposition(out, doc, ops, types, residual, hyps, inputs, names) -> None:
         terms.append((fraction(c) if c != 1 or not body else "") + (r"\," if c != 1 and body else "") + body)
     out.para("the residual satisfies, as the expansion of both sides (with the relations) shows,")
     out.equation(f"R\\,{den}" if den else "R", " + ".join(terms))
-    out.para("Each $q_k$ is nonnegative; those multiplying $R$ on the left are positive, and every coefficient is positive, so $R$ is a sum of "
-             "nonnegative terms divided by a positive number.")
+    positive = ("positive (a pivot, a sum of squares, where it is not $0$; where it is, a case "
+                "below applies)" if pivots else "positive")
+    out.para(f"Each $q_k$ is nonnegative; those multiplying $R$ on the left are {positive}, and every "
+             "coefficient is positive, so $R$ is a sum of nonnegative terms divided by a positive "
+             "number" + (" wherever no pivot is $0$." if pivots else "."))
+    return labels
+
+
+def _names(alg, inputs, names) -> Names:
+    """Names for another evaluator's algebra (its own roots), the same symbols and lambdas."""
+    out = Names(alg, inputs, names.symbols)
+    out.fresh = names.fresh
+    return out
+
+
+LAMBDAS = (r"\lambda", r"\mu", r"\nu")  # a case's scalars, one letter a level (sos.MAX_DEPTH)
+
+
+def _cases(out, proof, ops, types, residual, hyps, inputs, names, signs, ev, subs, labels,
+           case: str = "") -> None:
+    """A paragraph per case of an sos proof (of the program, or of its case `subs`): the pivot
+    Σq∘q = 0 makes q = 0, which fixes the case's input as a combination of the others; the
+    program replayed with it (checker/sos.py) closes the case.  ev: the evaluator, run, that
+    the proof's steps are read in."""
+    from ..checker.symbolic_program import read_steps
+
+    fresh = lambda_steps(subs)  # the program's steps, then the lambdas, then the proof's
+    all_types = list(types) + ["S"] * len(fresh)
+    extra = read_steps(proof["steps"], [], all_types, "proof.steps", proof=True)
+    ev.run(extra, all_types)
+    every = ops + fresh + extra
+    vectors = {n for n, t, _ in inputs if t == "V"}
+    if not case:
+        out.section("Where a pivot is 0")
+        out.para("Each case below is that of one pivot being $0$ while those computed before it, in "
+                 "the order of the steps, are positive (so that it is defined); its proof holds for "
+                 "every value of the case's new real numbers.")
+    for i, c in enumerate(proof["cases"], 1):
+        number = f"{case}{i}"
+        q = pivot_vector(every, all_types, c["pivot"], "case")
+        x = c["input"]
+        span = span_of(ev.alg, ev.values[q], x, vectors, "case")
+        level = len(subs)
+        fresh = {f"{FRESH}{level}_{j}": LAMBDAS[level] + "_{" + ("0" if w == ONE else name(w, names.symbols)) + "}"
+                 for j, w in enumerate(span)}
+        names.fresh = {**names.fresh, **fresh}
+        shown = name(x, names.symbols)
+        combo = " + ".join(fresh[f"{FRESH}{level}_{j}"] + r"\," + (r"\mathbf{1}" if w == ONE else name(w, names.symbols))
+                           for j, w in enumerate(span)) or "0"
+        out.subsection(f"Case {number}")
+        pivot = labels.get((case, c["pivot"]))
+        out.para(f"The pivot {'$' + pivot + '$' if pivot else 'of this case'} is $S[u^{{2}}]$ for the vector")
+        names.show(out, "u", ev.values[q], "V")
+        out.para("and where it is $0$, $u = 0$ entrywise, so that "
+                 + (f"${shown}$ is a combination of the others: for real number{'s' if len(span) > 1 else ''} "
+                    f"${', '.join(fresh.values())}$,"
+                    if span else f"${shown}$ is $0$:"))
+        out.equation(shown, combo)
+        _close(out, c["proof"], ops, types, residual, hyps, inputs, names, signs, ev,
+               subs + ((x, span),), labels, number, f"With ${shown}$ so replaced throughout the claim")
+
+
+def _close(out, proof, ops, types, residual, hyps, inputs, names, signs, parent, subs, labels, number,
+           lead):
+    """How case `number` closes: the program (ops, types) with its substitutions (subs)."""
+    fresh = lambda_steps(subs)
+    count = len(ops)
+    full, full_types = ops + fresh, list(types) + ["S"] * len(fresh)
+    case_ev, undefined = outcome(inputs, full, full_types, signs, list(subs))
+    method = proof["method"]
+    if method == "undefined":
+        k = int(undefined.split()[-1]) if undefined and undefined.split()[-1].isdigit() else None
+        op, args, _ = ops[k] if k is not None and k < count else ("", (), None)
+        divisor = args[1] if op == "div" else args[0] if op == "pow" else None
+        if divisor is None or parent.types[divisor] != "S":
+            out.para(lead + ", a step of the claim divides by a quantity whose normal form is "
+                     "$0$: the claim is defined nowhere in this case, which leaves nothing to show.")
+            return
+        out.para(lead + ", it divides by the quantity")
+        names.show(out, "D", parent.values[divisor])
+        out.para("whose normal form, with the substitution, is $0$: the claim is defined nowhere in "
+                 "this case, which leaves nothing to show.")
+        return
+    case_names = _names(case_ev.alg, inputs, names)
+    if method == "zero":
+        out.para(lead + ", the residual's normal form is")
+        case_names.show(out, "R", case_ev.values[residual])
+        out.para("so the claim holds in this case, with equality.")
+        return
+    key = f"{number}."
+    out.para(lead + (", the residual is again a sum of nonnegative terms, with cases of its own."
+                     if method == "sos" else ", the residual is a sum of nonnegative terms."))
+    labels = _decomposition(out, proof, full, full_types, hyps, inputs, case_names,
+                            CaseEvaluator(inputs, signs, list(subs)), labels, key)
+    if method == "sos":
+        _cases(out, proof, ops, types, residual, hyps, inputs, case_names, signs, case_ev, subs,
+               labels, key)
 
 
 def _powers(labels: list) -> list:
