@@ -123,18 +123,22 @@ def check_defined(claim_exists: dict, inputs: list, ops: list, types: list, hyps
         ok = facts.nonzero(k) if want_sign == "nonzero" else facts.nonnegative(k)
         ok = ok or want_sign == "nonzero" and _nonzero_by_hypothesis(ev, k, hyps)
         if not ok:
-            raise Rejected(f"claim.exists.defined: step {k} is not shown {'!= 0' if want_sign == 'nonzero' else '>= 0'} "
-                           "wherever the hypotheses hold (the hint may be undefined there)")
+            said = "!= 0" if want_sign == "nonzero" else ">= 0"
+            raise Rejected(f"claim.exists.defined: step {k} is not shown {said} wherever the hypotheses "
+                           "hold (the hint may be undefined there)")
     return len(want)
 
 
 def unmarked(doc: dict) -> tuple:
-    """(the existential marking, the same certificate without it, sealed again): the
-    original's envelope and digest are checked first by the caller's reading."""
+    """(the existential marking, the same certificate without it, sealed again), once the
+    original's keys, envelope and digest are checked: what proof.py then reads is exactly
+    what was sealed, less the marking."""
     from .parse import check_envelope
+    from .proof import TOP
 
+    keys(doc, "document", TOP)
     check_envelope(doc)
-    if type(doc.get("claim")) is not dict:
+    if type(doc["claim"]) is not dict:
         raise Rejected("claim: expected an object")
     marking = keys(doc["claim"]["exists"], "claim.exists", EXISTS)
     hint = marking["hint"]
