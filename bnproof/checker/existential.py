@@ -108,9 +108,7 @@ def read_existential(doc: dict) -> tuple:
     if doc["verdict"] != "refuted":
         raise Rejected("document verdict: an existential certificate can only say \"refuted\"")
     sizes = stated_sizes(doc["sizes"], variables + unknowns)
-    if type(doc["instance"]) is not dict:
-        raise Rejected(f"instance: expected an object, got {kind_of(doc['instance'])}")
-    values = bind(variables, doc["instance"], sizes)
+    values = bind(variables, doc["instance"], sizes)  # bind: an object, exactly the variables
     program = keys(doc["program"], "program", {"steps", "residuals", "hypotheses"})
     if sum(entries(shape, sizes) for _, shape, _ in unknowns) > MAX_ENTRIES:
         raise Rejected(f"claim.exists: more than {MAX_ENTRIES} existential entries at these sizes, "
