@@ -170,6 +170,7 @@ def find_instance_on_set(claim, fixed: dict, count: int = 3, tries: int = 8):
 # ------------------------------------------------------------ multipliers
 
 MAX_MULTIPLIER_TERMS = 200  # terms of all multipliers together: past this, "not proved"
+MAX_DIVISION_TERMS = 400  # terms of the residual's or an equality's numerator that sympy divides
 
 
 def multiplier_proof(program: dict) -> dict | None:
@@ -216,6 +217,9 @@ def _multipliers(program: dict, equalities: list) -> dict | None:
             out += term
         return out
 
+    polys = [ev.values[program["residual"]][0]] + [ev.values[e][0] for e in equalities]
+    if any(len(p) > MAX_DIVISION_TERMS for p in polys):  # sympy's division would take its time
+        return None
     numerator = to_sympy(ev.values[program["residual"]][0])
     hs = [to_sympy(ev.values[e][0]) for e in equalities]
     if not numerator or any(h == 0 for h in hs):
