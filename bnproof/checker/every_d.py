@@ -551,7 +551,7 @@ def check_every_d(doc: dict) -> str:
     if squares:
         if claim["kind"] != "inequality":
             raise Rejected("proof.squares: sums of squares prove only a non-strict inequality")
-        count = check_squares(proof["squares"], program, inputs, ops, ev)
+        count = check_squares(proof["squares"], program, inputs, ops, ev, read_steps)
     elif not ev.alg.is_zero(ev.t.value(ev.values[residual])):
         raise Rejected("proof: the residual's normal form is not 0")
     if claim["kind"] == "strict-inequality":

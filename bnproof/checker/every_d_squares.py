@@ -21,11 +21,10 @@ from .parse import Rejected, array, keys
 MAX_SQUARES, MAX_EXTRA_STEPS = 16, 256
 
 
-def check_squares(squares, program: dict, inputs: list, ops: list, ev) -> int:
+def check_squares(squares, program: dict, inputs: list, ops: list, ev, read_steps) -> int:
     """Rejected unless residual = sum c_k S_k with each c_k manifestly >= 0; returns the
-    number of terms.  ev has run the program's ops."""
-    from .every_d import read_steps
-
+    number of terms.  ev has run the program's ops; read_steps is every_d.py's reader
+    (passed in: every_d.py imports this module)."""
     keys(squares, "proof.squares", {"steps", "terms"})
     extra = array(squares["steps"], "proof.squares.steps", MAX_EXTRA_STEPS)
     every = read_steps(program["steps"] + extra, inputs)
