@@ -44,7 +44,7 @@ class Names:
     def __init__(self, alg, inputs: list, symbols: dict | None = None):
         self.alg, self.roots, self.parts = alg, {}, 0
         self.symbols = symbols or {}  # an input's base name -> its symbol (symbols_of)
-        self.fresh: dict = {}  # a case's lambda (FRESH name) -> its symbol (lambdas)
+        self.fresh: dict = {}  # a case's lambda (FRESH name) -> its symbol (set by _cases)
         vectors = [n for n, t, _ in inputs if t == "V"]
         for k, radicand in enumerate(alg.radicands):
             for v in vectors:
@@ -461,20 +461,21 @@ def _cases(out, proof, ops, types, residual, hyps, inputs, names, signs, ev, sub
         x = c["input"]
         span = span_of(ev.alg, ev.values[q], x, vectors, "case")
         level = len(subs)
-        fresh = {f"{FRESH}{level}_{j}": LAMBDAS[level] + "_{" + ("0" if w == ONE else name(w, names.symbols)) + "}"
-                 for j, w in enumerate(span)}
+        vecs = [r"\mathbf{1}" if w == ONE else name(w, names.symbols) for w in span]
+        fresh = {f"{FRESH}{level}_{j}": LAMBDAS[level] + "_{" + ("0" if w == ONE else v) + "}"
+                 for j, (w, v) in enumerate(zip(span, vecs))}
         names.fresh = {**names.fresh, **fresh}
         shown = name(x, names.symbols)
-        combo = " + ".join(fresh[f"{FRESH}{level}_{j}"] + r"\," + (r"\mathbf{1}" if w == ONE else name(w, names.symbols))
-                           for j, w in enumerate(span)) or "0"
+        combo = " + ".join(lam + r"\," + v for lam, v in zip(fresh.values(), vecs)) or "0"
         out.subsection(f"Case {number}")
         pivot = labels.get((case, c["pivot"]))
-        out.para(f"The pivot {'$' + pivot + '$' if pivot else 'of this case'} is $S[u^{{2}}]$ for the vector")
+        out.para(f"The pivot {'$' + pivot + '$' if pivot else 'of this case'} is $S[u^{{2}}]$ "
+                 "for the vector")
         names.show(out, "u", ev.values[q], "V")
+        plural = "s" if len(span) > 1 else ""
         out.para("and where it is $0$, $u = 0$ entrywise, so that "
-                 + (f"${shown}$ is a combination of the others: for real number{'s' if len(span) > 1 else ''} "
-                    f"${', '.join(fresh.values())}$,"
-                    if span else f"${shown}$ is $0$:"))
+                 + (f"${shown}$ is a combination of the others: for real number{plural} "
+                    f"${', '.join(fresh.values())}$," if span else f"${shown}$ is $0$:"))
         out.equation(shown, combo)
         _close(out, c["proof"], ops, types, residual, hyps, inputs, names, signs, ev,
                subs + ((x, span),), labels, number, f"With ${shown}$ so replaced throughout the claim")
