@@ -84,10 +84,9 @@ def claim_object(claim: Claim, k: int, program: dict, equalities: int = 0) -> di
     return body
 
 
-def attempt(claim: Claim, k: int, fixed: dict, certify: bool = True) -> Attempt:
-    """The every-m prover on the claim with hint k substituted, then the certificate."""
-    from .prove import attempt as universal_attempt
-
+def attempt(claim: Claim, k: int, fixed: dict, universal_attempt, certify: bool = True) -> Attempt:
+    """The every-m prover (`universal_attempt`, prove.attempt: passed in, since prove.py
+    dispatches here) on the claim with hint k substituted, then the certificate."""
     made = universal_attempt(substituted(claim, k), fixed, certify=False)
     if made.status == OUTSIDE and _vector(made.reason) and claim.kind == "identity":
         made = universal_attempt(substituted(claim, k, squared=True), fixed, certify=False)
@@ -112,13 +111,12 @@ def attempt(claim: Claim, k: int, fixed: dict, certify: bool = True) -> Attempt:
     return made
 
 
-def prove_exists(claim: Claim, certify: bool = True, deadline: float | None = None,
+def prove_exists(claim: Claim, universal_attempt, plan, certify: bool = True, deadline: float | None = None,
                  on_attempt=None) -> list[Attempt]:
-    """prove_claim for an existential claim: each hint in turn, at each fixed size of the
-    plan; the first hint proved at every size is the witness.  Without hints, or where
-    none is proved, the attempts of the last hint tried (or one saying why)."""
-    from .prove import plan
-
+    """prove_claim for an existential claim: each hint in turn, at each fixed size of
+    plan(claim); the first hint proved at every size is the witness.  Without hints, or
+    where none is proved, the attempts of the last hint tried (or one saying why).
+    prove.py passes its `attempt` and `plan`, so that this module does not import it back."""
     if not claim.hints:
         out = [Attempt(OUTSIDE, "not in the provable fragment: existential variables without a hint "
                                 "(hints=: the witness as functions of the universal variables)", {})]
@@ -132,7 +130,7 @@ def prove_exists(claim: Claim, certify: bool = True, deadline: float | None = No
             if deadline is not None and time.monotonic() > deadline:
                 break
             try:
-                made = attempt(claim, k, fixed, certify)
+                made = attempt(claim, k, fixed, universal_attempt, certify)
             except HintShape as err:
                 made = Attempt(NOT_PROVED, f"not proved: hint {k}: {err}", fixed)
             tried.append(made)

@@ -152,7 +152,7 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
         return [refused]
     if claim.exists:  # proved through a hint, the witness at every instance (exists_hint.py)
         from .exists_hint import prove_exists
-        return prove_exists(claim, certify, deadline, on_attempt)
+        return prove_exists(claim, attempt, plan, certify, deadline, on_attempt)
     from ..errors import Disagreement
     from .every_d import attempt as every_d  # every m and every d at once, where it proves
     try:
