@@ -6,8 +6,8 @@ A residual R in batch sums is ≥ 0 when R·D is a sum of squares with D > 0: sq
 scalars.  The prover finds them by Gram–Schmidt over the batch vectors (the ones
 vector 1 and the input vectors): with q_1 = v_1, q_k = v_k − Σ_{t<k} ℓ_kt q_t and
 ℓ_kt = ⟨v_k, q_t⟩/‖q_t‖², every batch sum ⟨v_j, v_k⟩ is Σ_t ℓ_jt ℓ_kt ‖q_t‖², and
-Cauchy–Schwarz is ⟨a, a⟩⟨b, b⟩ − ⟨a, b⟩² = ‖q_1‖²‖q_2‖² (q_1 = b, q_2 = a − ℓ b):
-a product of two sums of squares.  Where ‖q_t‖² may be 0 (b = 0, a constant batch)
+Cauchy–Schwarz is ⟨a, a⟩⟨b, b⟩ − ⟨a, b⟩² = ‖q_1‖²‖q_2‖² (q_1 = a, q_2 = b − ℓ a):
+a product of two sums of squares.  Where ‖q_t‖² may be 0 (a = 0, a constant batch)
 the proof has a case: q_t ≡ 0 puts v_t in the span of the earlier vectors, and the
 residual is proved again with v_t replaced by λ_0·1 + Σ λ_s v_s (fresh λ): there it is
 0, or the claim is undefined (BN divides by σ = 0).
@@ -15,7 +15,7 @@ residual is proved again with v_t replaced by λ_0·1 + Σ λ_s v_s (fresh λ): 
 True, proved for every m (fuzz: survived, with the note "proved for every m"):
 
 * CAUCHY_SCHWARZ: (Σ a∘b)² ≤ Σa²·Σb² for batch vectors a, b, no hypothesis: the
-  certificate has a case for b = 0 (there the residual is 0).
+  certificate has a case for a = 0 (there the residual is 0).
 * AM_GM: ⟨a, b⟩ ≤ (‖a‖² + ‖b‖²)/2, i.e. ½‖a‖²(1 − ℓ)² + ½‖b − ℓa‖² with ℓ = ⟨a, b⟩/‖a‖²,
   and a case for a = 0 where the residual ½‖b‖² is proved ≥ 0 on its own.
 * GRAM_DETERMINANT: the Gram determinant of three batch vectors is ≥ 0 (the product of
