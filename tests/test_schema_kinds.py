@@ -146,6 +146,16 @@ def _hint_key(doc):
     _hinted_part(doc)["hints"][0]["note"] = "trust me"
 
 
+def _unused_hint(change):
+    """A hint no witnessed entry names, appended to the first part: read all the same."""
+    def mutate(doc):
+        part = doc["parts"][0]
+        hint = json.loads(json.dumps(next(h for h in part["hints"] if h is not None)))
+        change(hint)
+        part["hints"].append(hint)
+    return mutate
+
+
 def _witness_and_hint(doc):
     entry = doc["parts"][0]["witnessed"][0]
     entry.setdefault("hint", 0)
@@ -209,6 +219,8 @@ MUTANTS = {
     # witness certificates
     "witnesses-unknown-key": ("witnesses", _at(("parts", 0, "note"), "trust me")),
     "witnesses-op": ("witnesses", _at(("parts", 0, "program", "steps", 1), ["cosh", 0])),
+    "witnesses-unused-hint-op": ("witnesses", _unused_hint(lambda h: h["steps"].__setitem__(0, ["cosh", 0]))),
+    "witnesses-unused-hint-key": ("witnesses", _unused_hint(lambda h: h.__setitem__("note", "trust me"))),
     "witnesses-hint-op": ("witnesses", _hint_op),
     "witnesses-no-witnessed": ("witnesses", _pop(("parts", 0, "witnessed"))),
     "witnesses-none-witnessed": ("witnesses", _at(("parts", 0, "witnessed"), [])),

@@ -145,7 +145,7 @@ def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, repl
     entries = array(part["witnessed"], where + ".witnessed", MAX_WITNESSED)
     if not entries:
         raise Rejected(f"{where}.witnessed: a part lists at least one witness")
-    by_hint = 0
+    by_hint, used, first = 0, set(), None
     for e, entry in enumerate(entries):
         at = f"{where}.witnessed[{e}]"
         if type(entry) is not dict:
@@ -153,6 +153,7 @@ def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, repl
         hinted = "hint" in entry
         keys(entry, at, {"instance", "hint"} if hinted else {"instance", "witness"})
         values = bind(variables, entry["instance"], sizes)
+        first = values if first is None else first
         if e == 0:  # the program itself, once: valid steps, hypotheses that read x alone
             parse_steps(steps, {**values, **{name: zeros(shape, sizes) for name, shape, _ in unknowns}})
             deg = degree(steps, unknown)
@@ -163,11 +164,8 @@ def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, repl
             k = entry["hint"]
             if type(k) is not int or not 0 <= k < len(hints) or hints[k] is None:
                 raise Rejected(f"{at}.hint: not the index of one of this part's hints")
-            hint = keys(hints[k], f"{where}.hints[{k}]", {"steps", "outputs"})
-            hint_steps = array(hint["steps"], f"{where}.hints[{k}].steps", MAX_STEPS)
-            outputs = indices(hint["outputs"], f"{where}.hints[{k}].outputs", len(hint_steps), count)
-            # the hint reads x alone: an existential name is no input it can bind
-            parse_steps(hint_steps, values)
+            used.add(k)
+            hint_steps, outputs = _hint(hints[k], f"{where}.hints[{k}]", count, values)
             composed, offset = compose(hint_steps, outputs, steps, unknown, order)
             ops = parse_steps(composed, values)
             res, hyp = [offset + r for r in residuals], [offset + h for h in hypotheses]
@@ -184,4 +182,17 @@ def _part(part, where: str, claim: dict, variables, unknowns, unknown: set, repl
             _decide(_live_only(ops, composed, res + hyp), res, hyp, claim["kind"], work)
         except Rejected as err:
             raise Rejected(f"{at}: {err}") from None
+    for k, hint in enumerate(hints):  # a hint no witness uses is read all the same: no unread bytes
+        if hint is not None and k not in used:
+            _hint(hint, f"{where}.hints[{k}]", count, first)
     return len(entries), by_hint
+
+
+def _hint(hint, where: str, count: int, values: dict) -> tuple[list, list]:
+    """A hint's (steps, outputs), its steps parsed over the instance's values: the hint
+    reads x alone, so an existential name is no input it can bind."""
+    hint = keys(hint, where, {"steps", "outputs"})
+    hint_steps = array(hint["steps"], where + ".steps", MAX_STEPS)
+    outputs = indices(hint["outputs"], where + ".outputs", len(hint_steps), count)
+    parse_steps(hint_steps, values)
+    return hint_steps, outputs
