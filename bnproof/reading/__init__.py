@@ -30,7 +30,8 @@ API (verdict strings as claims/decide.py's):
       the residual's exact Value (None when undefined, undecided, outside, or
       an array residual of an existential claim: then `values` has every
       entry); detail one line; sign −1/0/1 or None.  `instance` maps names to
-      nested lists of exact numbers (Fractions, ints, "p/q" text); an
+      nested lists of exact numbers (Fractions, ints, "p/q" text, or
+      instances.Algebraic: a closed form over Q(√…), crosscheck.py's instances on a set); an
       existential claim is read at the values `witness` gives its existential
       variables (without them: undecided).  Never raises but KeyboardInterrupt.
   confirm(claim, instance, decision, witness=None) -> Confirmation

@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 
 import numpy as np
+import symengine as se
 
 MAX_EXPONENT_DIGITS = 5  # "1e99999" is read; "1e999999999" would build a billion-digit integer
 MAX_TEXT = 100_000  # characters of one number written as text
@@ -19,9 +20,78 @@ MAX_ENTRIES = 100_000  # entries of an instance: a hostile size stops here
 INTEGER = re.compile(r"[+-]?\d+(/\d+)?")
 
 
-def exact_number(x) -> Fraction:
+class Algebraic:
+    """An instance entry that is a real algebraic number in closed form: a symengine
+    expression in rationals, + − × ÷ and square roots, no free symbol (an entry solved from
+    an equality hypothesis, γ = √(σ²): crosscheck.py).  Only the second reading takes one;
+    its comparisons are proved (signs.sign: arb balls, then the exact zero test) and raise
+    Inconclusive when undecided, never a guess; float() is its nearest float64 (the float
+    readings then see the input rounded, as they see any rational one)."""
+
+    __slots__ = ("e",)
+
+    def __init__(self, e):
+        from . import signs
+
+        e = se.sympify(e) if not isinstance(e, se.Basic) else e
+        if e.free_symbols or not signs.is_algebraic(e):
+            raise ValueError("an algebraic entry has no free symbol and no transcendental constant")
+        self.e = e
+
+    def sign(self) -> int:
+        from . import signs
+
+        return signs.sign(self.e)
+
+    def __float__(self) -> float:
+        from . import signs
+
+        return float(signs.ball(self.e, 128).mid())
+
+    def _cmp(self, o, test) -> bool:
+        from . import signs
+
+        o = o.e if isinstance(o, Algebraic) else se.Rational(Fraction(o).numerator, Fraction(o).denominator)
+        return test(signs.sign(self.e - o))
+
+    def __lt__(self, o):
+        return self._cmp(o, lambda s: s < 0)
+
+    def __le__(self, o):
+        return self._cmp(o, lambda s: s <= 0)
+
+    def __gt__(self, o):
+        return self._cmp(o, lambda s: s > 0)
+
+    def __ge__(self, o):
+        return self._cmp(o, lambda s: s >= 0)
+
+    def __eq__(self, o):
+        return self._cmp(o, lambda s: s == 0)
+
+    def __ne__(self, o):
+        return self._cmp(o, lambda s: s != 0)
+
+    def __abs__(self):
+        return Algebraic(-self.e) if self.sign() < 0 else self
+
+    __hash__ = None
+
+    def __copy__(self):  # immutable
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self):
+        return f"Algebraic({self.e})"
+
+
+def exact_number(x):
     """An instance entry as a Fraction: an int, a Fraction, a float (its exact binary value),
-    or text such as "-3/7" or "1.5e-3" with a bounded exponent."""
+    or text such as "-3/7" or "1.5e-3" with a bounded exponent; an Algebraic stays itself."""
+    if isinstance(x, Algebraic):
+        return x
     if isinstance(x, (bool, np.bool_)):
         raise TypeError("a truth value is not a number of an instance")
     if isinstance(x, str):

@@ -332,8 +332,18 @@ def text(e, limit: int = 200) -> str:
 
 
 def constant(q) -> Value:
-    """An exact int or Fraction as a value (poisoned beyond MAX_WORDS: a hostile instance's
-    million-digit entry is refused before any arithmetic on it)."""
+    """An exact int or Fraction (or an instances.Algebraic entry) as a value (poisoned beyond
+    MAX_WORDS: a hostile instance's million-digit entry is refused before any arithmetic on it)."""
+    from .instances import Algebraic
+
+    if isinstance(q, Algebraic):
+        size, depth = signs.measure(q.e)
+        if size > MAX_SIZE or depth > MAX_DEPTH:
+            return poison(INCONCLUSIVE, f"an algebraic entry of {size} nodes")
+        # floats read the entry rounded once (float(q): within an ulp, not half of one as a
+        # rational's), so its rounding magnitude is 2|x|
+        f = float(q)
+        return Value(q.e, w=size, d=depth, f=f, k=2 * abs(f))
     q = Fraction(q)
     words = 1 + (abs(q.numerator).bit_length() + q.denominator.bit_length()) // 64
     if words > MAX_WORDS:

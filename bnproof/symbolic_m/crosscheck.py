@@ -56,17 +56,29 @@ def instantiated(program: dict, m: int) -> dict:
 
 
 def on_the_set(claim, instances: list) -> list:
-    """Generic instances moved onto the claim's equality set (search/equalities.py: each
-    equality solved exactly along one entry); ValueError when one cannot be, for then
-    the proof, which holds only on the set, would be compared off it."""
+    """Generic instances moved onto the claim's equality set; ValueError when one cannot
+    be, for then the proof, which holds only on the set, would be compared off it.  First
+    each equality solved along one entry by a rational secant (search/equalities.py
+    on_constraints); where that fails (no rational point: γ = σ; a quadratic such as
+    Σy² = m beside Σy = 0), the entries solved in closed form over Q(√…) and the result
+    admitted only when the reading proves it on the set (on_set_exactly): its entries are
+    then algebraic, which the exact readings take as they are and the float reading
+    rounded, within its bound."""
     if not claim.equalities:
         return instances
-    from ..search.equalities import on_constraints
+    from ..search.equalities import NotOnSet, on_constraints, on_set_exactly
 
-    moved = [on_constraints(claim, instance) for instance in instances]
-    if any(a is b for a, b in zip(moved, instances)):
-        raise ValueError("no generic instance on the set of the equality hypotheses could be drawn "
-                         "(no equality could be solved exactly along one entry)")
+    moved = []
+    for instance in instances:
+        rational = on_constraints(claim, instance)
+        if rational is not instance:
+            moved.append(rational)
+            continue
+        try:
+            moved.append(on_set_exactly(claim, instance))
+        except NotOnSet as err:
+            raise ValueError(f"no generic instance on the set of the equality hypotheses could be drawn "
+                             f"(no rational one by a secant; in closed form: {err})") from None
     return moved
 
 

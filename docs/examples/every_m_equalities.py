@@ -23,6 +23,16 @@ True, proved for every m (fuzz: survived, with the proof's certificate):
   y/√(mean(y²) + ε).  The equality fixes a batch sum, replaced wherever the replay
   forms it, so the two roots become one.
 
+* STANDARDIZED: on a standardized batch (Σy = 0 and Σy² = m), BN(y) = y (no ε).  The
+  second equality is quadratic: no rational instance lies on the set beside Σy = 0 along
+  one entry, so the second reading draws its generic instances in closed form (two
+  entries solved over Q(√…), every equality then proved exactly 0; symbolic_m/crosscheck.py).
+  fuzz reads it vacuous: its search samples rational instances only.
+
+Remark 2.7 as printed, γ = σ (no ε) and β = μ ⟹ γ·BN(y) + β = y, is not in this file:
+the second reading now draws its instances (γ = √(σ²), an algebraic entry), but the
+prover substitutes no root, so it stays "not proved"; RECOVERY writes it γ² = σ² + ε.
+
 Near misses, refuted:
 
 * RECOVERY_PRINTED: Remark 2.7 as printed, β = μ/σ (σ = √(σ² + ε) here): false
@@ -142,6 +152,20 @@ CENTERED_AT_ONE = Claim(
     equalities=(lambda xp, y, eps: xp.sum(y) - 1,), residual=_bn_minus_rms,
 )
 
+def _standardized_error(xp, y):
+    return xp.sum(((y - xp.mean(y)) / xp.sqrt(_variance(xp, y)) - y) ** 2)
+
+
+STANDARDIZED = Claim(
+    id="gallery/every_m_equalities/standardized",
+    source="bnproof docs, every-m equalities example (a standardized batch)",
+    statement=r"\textstyle\sum_b y_b = 0,\ \sum_b y_b^2 = m \implies \mathrm{BN}(y) = y",
+    title="on a standardized batch, BN is the identity",
+    kind="identity", variables=(Y,), sizes=SIZES,
+    equalities=(lambda xp, y: xp.sum(y), lambda xp, y: xp.sum(y ** 2) - y.shape[0]),
+    residual=_standardized_error,
+)
+
 EXPECTED = {
     "gallery/every_m_equalities/recovery": "survived",
     "gallery/every_m_equalities/mean": "survived",
@@ -150,4 +174,5 @@ EXPECTED = {
     "gallery/every_m_equalities/recovery-wrong-sign": "refuted",
     "gallery/every_m_equalities/centered": "survived",
     "gallery/every_m_equalities/centered-at-one": "refuted",
+    "gallery/every_m_equalities/standardized": "vacuous",
 }
