@@ -84,9 +84,35 @@ def claim_object(claim: Claim, k: int, program: dict, equalities: int = 0) -> di
     return body
 
 
+def reads_existential(claim: Claim, fixed: dict) -> str | None:
+    """fuzz's own rule (claims/exists.trace, at the smallest sizes): hypotheses and
+    equalities read the universal variables only.  Substituted, one that reads p would read
+    the hint, which then chooses the instances it is proved on (a⁴p² > 0 at p = 1/a says
+    a ≠ 0, and "∀a ∃p: p·a = 1" is false at a = 0).  The reason, or None."""
+    from ..claims.exists import trace
+
+    sizes = {**{name: lo for name, (lo, _) in claim.sizes.items()}, **fixed}
+    probe = replace(claim, equalities=(), hypotheses=tuple(claim.hypotheses) + tuple(claim.equalities))
+    try:
+        trace(probe, sizes)
+    except ValueError as err:
+        if "depends on an existential variable" in str(err):
+            return ("a hypothesis or an equality depends on an existential variable; they may only "
+                    "depend on the universal variables")
+        return (f"the claim cannot be traced at fixed sizes to check that its hypotheses read only the "
+                f"universal variables ({err})")
+    except Exception as err:  # noqa: BLE001 - fuzz could not read this claim either: nothing is checked
+        return (f"the claim cannot be traced at fixed sizes to check that its hypotheses read only the "
+                f"universal variables ({type(err).__name__}: {err})")
+    return None
+
+
 def attempt(claim: Claim, k: int, fixed: dict, universal_attempt, certify: bool = True) -> Attempt:
     """The every-m prover (`universal_attempt`, prove.attempt: passed in, since prove.py
     dispatches here) on the claim with hint k substituted, then the certificate."""
+    why = reads_existential(claim, fixed)
+    if why is not None:
+        return Attempt(OUTSIDE, f"not in the provable fragment: {why}", fixed)
     made = universal_attempt(substituted(claim, k), fixed, certify=False)
     if made.status == OUTSIDE and _vector(made.reason) and claim.kind == "identity":
         made = universal_attempt(substituted(claim, k, squared=True), fixed, certify=False)
@@ -167,6 +193,9 @@ def bind_difference(claim, doc: dict, where: str, second_reading) -> str | None:
         why = sizes_difference(claim, {batch_name(claim): doc["witness"]["m"]}, "the proof's witness is at")
     if why is not None:
         return why
+    why = reads_existential(claim, doc["fixed"])
+    if why is not None:
+        return f"{claim.id} in {where}: {why}"
     sub = substituted(claim, k)
     try:
         try:

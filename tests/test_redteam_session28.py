@@ -1,0 +1,290 @@
+"""Red team of session 28's mechanisms: the every-d tracer (columns.py, columns_grad.py,
+every_d.py, every_d_squares.py), existential claims proved through a hint
+(exists_hint.py), sums of squares, nested roots, equality hypotheses, and the second
+reading's gate at a few (m, d).
+
+Each attack is a claim file a user could write.  Those that broke the prover (a false
+claim "proved") have a file in tests/redteam_claims/ and a test asserting the correct
+verdict; the attacks the tool withstood are kept as cheap regression guards, each with
+an honest control that IS proved, so that a prover refusing everything would not pass."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bnproof.claims import Claim, Var
+from bnproof.claims.api import load_file
+from bnproof.errors import Disagreement
+from bnproof.symbolic_m import exists_hint
+from bnproof.symbolic_m.prove import prove_claim
+from cli_runner import env_for, run_cli
+
+HERE = Path(__file__).resolve().parent / "redteam_claims"
+OK, REJECTED, DISAGREEMENT, UNDECIDED = 0, 6, 7, 10
+
+
+def _claims(name: str) -> dict:
+    return {c.id.rsplit("/", 1)[1]: c for c in load_file(HERE / name)}
+
+
+def _proved(claim) -> bool:
+    """As `prove` decides: with the certificate (the checker proves a hint defined)."""
+    made = prove_claim(claim)
+    return bool(made) and all(a.proved for a in made)
+
+
+def _prove_cli(tmp_path, name: str):
+    return run_cli("prove", HERE / name, "--out-dir", tmp_path / "out", cwd=tmp_path, env=env_for(tmp_path))
+
+
+# ------------------------------------------------------------------ holes found (fixed)
+
+def test_a_branch_on_d_behind_isinstance_is_not_proved_for_every_d(tmp_path):
+    """isinstance(X.shape[1], int) was False for the every-d tracer, True in numpy and in
+    the reading: a branch on d >= 5 behind it was "proved for every m and every d" (the
+    gate compares at d <= 4) and refuted by fuzz at d = 5.  Fixed in columns.py: a T's
+    class, asked by the claim, is refused (recorded), as the every-m tracer refuses a
+    traced scalar's."""
+    run = _prove_cli(tmp_path, "size_branch_isinstance.py")
+    assert run.returncode == UNDECIDED, run
+    assert "proved for every m and every d" not in run.stdout, run
+    assert "not proved at d = 5" in run.stdout, run  # the per-d proofs see Σw² there
+    assert not list((tmp_path / "out").glob("**/*.proof.json")) or "d = 1, 2, 3, 4 only" in run.stdout
+
+
+def test_the_every_d_tracer_refuses_the_class_of_its_values():
+    from bnproof.symbolic_m import columns
+
+    X, w = Var("X", ("m", "d")), Var("w", ("d",))
+    # (isinstance(X, columns.T) answers from type(X), as type() does: nothing to refuse)
+    for ask in (lambda X, w: isinstance(X.shape[0], int), lambda X, w: isinstance(X, np.ndarray),
+                lambda X, w: X.__class__ is not None):
+        claim = Claim(id="rt28/class", source="rt", statement="x", kind="identity", variables=(X, w),
+                      sizes={"m": (2, 3), "d": (1, 2)},
+                      residual=lambda xp, X, w, ask=ask: xp.sum(w * w) * (1 if ask(X, w) else 0))
+        with pytest.raises(columns.OutsideFragment, match="isinstance or the class"):
+            columns.program_for(claim, "m", "d")
+
+
+def test_a_hypothesis_that_reads_the_existential_variable_is_not_proved(tmp_path):
+    """∀a ∃p: p·a = 1 (false at a = 0) with the hypothesis a⁴p² > 0, which under the
+    hint p = 1/a read a² > 0 and made the hint "defined": proved, exit 0, before.  fuzz
+    refuses the claim (hypotheses read the universal variables only); prove now does too."""
+    run = _prove_cli(tmp_path, "hint_hypothesis_reads_witness.py")
+    assert run.returncode == UNDECIDED, run
+    assert "depends on an existential variable" in run.stdout, run
+    assert not list((tmp_path / "out").glob("**/*.json"))
+
+
+def test_check_claim_rejects_a_hint_certificate_whose_hypothesis_reads_the_witness(tmp_path, monkeypatch):
+    """The certificate the previous prover issued (made here with the new rule switched
+    off) is rejected by `check --claim` against the claim file."""
+    claim = _claims("hint_hypothesis_reads_witness.py")["hint-hypothesis-reads-witness"]
+    monkeypatch.setattr(exists_hint, "reads_existential", lambda claim, fixed: None)
+    made, = prove_claim(claim)
+    assert made.proved and made.document, made  # the hole, with the rule off
+    monkeypatch.undo()
+    certificate = tmp_path / "c.proof.json"
+    certificate.write_text(json.dumps(made.document))
+    run = run_cli("check", certificate, cwd=tmp_path, env=env_for(tmp_path))
+    assert run.returncode == OK, run  # the checker alone cannot know the hypothesis reads p
+    run = run_cli("check", certificate, "--claim", HERE / "hint_hypothesis_reads_witness.py", cwd=tmp_path,
+                  env=env_for(tmp_path))
+    assert run.returncode == REJECTED, run
+    assert "depends on an existential variable" in run.stdout + run.stderr, run
+
+
+def test_an_equality_that_reads_the_existential_variable_is_not_proved():
+    claim = Claim(id="rt28/eq-reads-p", source="rt", statement="x", kind="identity",
+                  variables=(Var("y", ("m",)), Var("a")), exists=(Var("p"),), sizes={"m": (2, 3)},
+                  residual=lambda xp, y, a, p: p * a - 1,
+                  equalities=(lambda xp, y, a, p: a ** 4 * p ** 2 - 1,), hints=(lambda xp, y, a: 1 / a,))
+    made = prove_claim(claim)
+    assert not any(a.proved for a in made)
+    assert "depends on an existential variable" in made[0].reason
+
+
+# ------------------------------------------------------------------ holes found (open)
+
+@pytest.mark.xfail(strict=True, reason="type(n) is int cannot be refused by a traced value, and the second "
+                   "reading compares only at d <= 4 and m in 2, 3, 4, 5, 7: a branch on a size beyond "
+                   "those is read alike by the tracer and the reading (both 0), and fuzz refutes the claim")
+@pytest.mark.parametrize("name", ["size-branch-type-d", "size-branch-type-m"])
+def test_a_branch_on_a_size_behind_type_is_not_proved(name):
+    assert not _proved(_claims("size_branch_type.py")[name])
+
+
+# ------------------------------------------------------------------ attacks withstood: regression guards
+
+X, W, A, Y, Z = Var("X", ("m", "d")), Var("w", ("d",)), Var("a"), Var("y", ("m",)), Var("z", ("m",))
+EVERY_D = {"m": (2, 4), "d": (1, 3)}
+
+
+def _every_d(cid, residual, kind="identity", strict=False):
+    return Claim(id=f"rt28/{cid}", source="rt", statement="x", kind=kind, strict=strict, variables=(X, W, A),
+                 sizes=EVERY_D, residual=residual)
+
+
+def _pc(xp, a, want):  # perturbation confusion: d/dx [x · d/dy (x + y)] = 1
+    return xp.grad(lambda x: x * xp.grad(lambda y: x + y, a), a) - want
+
+
+def _pairs(xp, X):
+    return X[:, None, :] - X[None, :, :]
+
+
+FALSE_EVERY_D = {
+    # numpy quirks and sizes: each is refused or not 0 (never proved)
+    "reversed-slice": lambda xp, X, w, a: xp.sum(w[::-1] * w) - xp.sum(w * w),
+    "row-slice": lambda xp, X, w, a: xp.sum(X[1:] @ w) - xp.sum(X @ w),
+    "ellipsis": lambda xp, X, w, a: xp.sum(X[..., None] * w) * 0 + xp.sum(w * w),
+    "floor-division-of-d": lambda xp, X, w, a: xp.sum(w * w) * (X.shape[1] // 2) * 2 - xp.sum(w * w) * X.shape[1],
+    "parity-of-m": lambda xp, X, w, a: xp.sum(w * w) * (X.shape[0] % 2),
+    "sign-power-of-m": lambda xp, X, w, a: xp.sum(w * w) * ((-1) ** X.shape[0]) - xp.sum(w * w),
+    "bool-factor": lambda xp, X, w, a: xp.sum(w * w) * (X.shape[1] > 1),
+    "keepdims": lambda xp, X, w, a: xp.sum((X - xp.mean(X, axis=1, keepdims=True)) ** 2)
+    - xp.sum((X - xp.mean(X, axis=0)) ** 2),
+    "row-mean-for-column-mean": lambda xp, X, w, a: xp.sum((X - xp.mean(X, axis=1)[:, None]) ** 2)
+    - xp.sum((X - xp.mean(X, axis=0)) ** 2),
+    "transpose-of-pairs": lambda xp, X, w, a: xp.sum(_pairs(xp, X).T ** 2) * 0 + xp.sum(w * w),
+    "eye-d-trace-one": lambda xp, X, w, a: (xp.sum(xp.eye(X.shape[1])) - 1) * xp.sum(w * w),
+    # gradients: perturbation confusion, closures, matrices, identity, roots: wrong values
+    "perturbation-confusion": lambda xp, X, w, a: _pc(xp, a, 2),
+    "closure-is-a-constant": lambda xp, X, w, a: xp.sum((xp.grad(lambda v: xp.sum(v * w), w) - 2 * w) ** 2),
+    "grad-matrix-half": lambda xp, X, w, a: xp.sum((xp.grad(lambda Q: xp.sum((Q @ w) ** 2), X)
+                                                    - (X @ w)[:, None] * w[None, :]) ** 2),
+    "grad-gram-half": lambda xp, X, w, a: xp.sum((xp.grad(lambda Q: xp.sum((Q.T @ Q) * (Q.T @ Q)), X)
+                                                  - 2 * X @ (X.T @ X)) ** 2),
+    "grad-pairs-half": lambda xp, X, w, a: xp.sum((xp.grad(lambda Q: xp.sum(_pairs(xp, Q) ** 2), X)
+                                                   - 2 * X.shape[0] * (X - xp.mean(X, axis=0))) ** 2),
+    "grad-norm-squared-norm": lambda xp, X, w, a: xp.sum((xp.grad(lambda v: xp.sqrt(v @ v), w) * (w @ w) - w) ** 2),
+}
+
+TRUE_EVERY_D = {
+    "perturbation-confusion": lambda xp, X, w, a: _pc(xp, a, 1),
+    "closure-is-a-constant": lambda xp, X, w, a: xp.sum((xp.grad(lambda v: xp.sum(v * w), w) - w) ** 2),
+    "grad-matrix": lambda xp, X, w, a: xp.sum((xp.grad(lambda Q: xp.sum((Q @ w) ** 2), X)
+                                               - 2 * (X @ w)[:, None] * w[None, :]) ** 2),
+    "grad-pairs": lambda xp, X, w, a: xp.sum((xp.grad(lambda Q: xp.sum(_pairs(xp, Q) ** 2), X)
+                                              - 4 * X.shape[0] * (X - xp.mean(X, axis=0))) ** 2),
+    "grad-norm": lambda xp, X, w, a: xp.sum((xp.grad(lambda v: xp.sqrt(v @ v), w) * xp.sqrt(w @ w) - w) ** 2),
+    "eye-d-trace": lambda xp, X, w, a: xp.sum(xp.eye(X.shape[1])) - X.shape[1],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FALSE_EVERY_D))
+def test_a_false_every_d_claim_is_never_proved(name):
+    assert not _proved(_every_d(name, FALSE_EVERY_D[name]))
+
+
+@pytest.mark.parametrize("name", sorted(TRUE_EVERY_D))
+def test_its_honest_counterpart_is_proved_for_every_d(name):
+    made = prove_claim(_every_d(name, TRUE_EVERY_D[name]))
+    assert [a.reason for a in made] == ["proved for every m and every d"], made
+
+
+def _inplace(xp, y):
+    before = y * 1
+    alias = y
+    alias += 1  # numpy: y itself moves; the tracer's values are immutable
+    return xp.sum(before * before) - xp.sum(y * y)
+
+
+def test_an_in_place_update_of_an_input_is_never_a_proof():
+    """numpy moves y itself, and the inputs with it: the readings differ (exit 7), or no
+    instance is found; never "proved"."""
+    claim = Claim(id="rt28/inplace", source="rt", statement="x", kind="identity", variables=(Y,),
+                  sizes={"m": (2, 4)}, residual=_inplace)
+    try:
+        made = prove_claim(claim)
+    except Disagreement:
+        return
+    assert not any(a.proved for a in made), made
+
+
+# hints undefined somewhere: every one of these ∀∃ claims is false where the hint divides by 0
+def _exists(cid, residual, hint, hypotheses=()):
+    return Claim(id=f"rt28/{cid}", source="rt", statement="x", kind="identity", variables=(Y, A),
+                 exists=(Var("p"),), sizes={"m": (2, 3)}, residual=residual, hypotheses=hypotheses,
+                 hints=(hint,))
+
+
+def _ss(xp, y):
+    return xp.sum((y - xp.mean(y)) ** 2)
+
+
+UNDEFINED_HINTS = {
+    "negative-power": (lambda xp, y, a, p: p * a - 1, lambda xp, y, a: a ** -1),
+    "inverse-square": (lambda xp, y, a, p: p * a * a - 1, lambda xp, y, a: 1 / (a * a)),
+    "inverse-sum-of-squares": (lambda xp, y, a, p: p * _ss(xp, y) - 1, lambda xp, y, a: 1 / _ss(xp, y)),
+    "inverse-root-of-square": (lambda xp, y, a, p: p * xp.sqrt(a * a) - 1, lambda xp, y, a: 1 / xp.sqrt(a * a)),
+    "quotient-cancels": (lambda xp, y, a, p: p * a - 1, lambda xp, y, a: (a / a) / a),
+    "inverse-sigma": (lambda xp, y, a, p: p * xp.sqrt(_ss(xp, y) / y.shape[0]) - 1,
+                      lambda xp, y, a: 1 / xp.sqrt(_ss(xp, y) / y.shape[0])),
+    "a-over-a-squared": (lambda xp, y, a, p: p * a - 1, lambda xp, y, a: a / (a * a)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNDEFINED_HINTS))
+def test_a_hint_undefined_somewhere_proves_nothing(name):
+    residual, hint = UNDEFINED_HINTS[name]
+    assert not _proved(_exists(name, residual, hint))
+
+
+def test_a_hint_defined_under_its_hypothesis_is_proved():
+    claim = _exists("inverse-defined", lambda xp, y, a, p: p * _ss(xp, y) - 1, lambda xp, y, a: 1 / _ss(xp, y),
+                    hypotheses=(lambda xp, y, a, p: _ss(xp, y),))
+    assert _proved(claim)
+
+
+# strict inequalities, hypotheses that are squares, roots of squares
+def _scalar(cid, residual, kind="inequality", strict=True, hypotheses=()):
+    return Claim(id=f"rt28/{cid}", source="rt", statement="x", kind=kind, strict=strict and kind == "inequality",
+                 variables=(Y, Z, A),
+                 sizes={"m": (2, 3)}, residual=residual, hypotheses=hypotheses)
+
+
+FALSE_SCALAR = {
+    "strict-zero": _scalar("strict-zero", lambda xp, y, z, a: xp.sum(y) - xp.sum(y)),
+    "strict-variance": _scalar("strict-variance", lambda xp, y, z, a: _ss(xp, y)),
+    "strict-cauchy-schwarz": _scalar("strict-cs", lambda xp, y, z, a: xp.sum(y * y) * xp.sum(z * z)
+                                     - xp.sum(y * z) ** 2),
+    "strict-root": _scalar("strict-root", lambda xp, y, z, a: xp.sqrt(xp.sum(y * y))),
+    "strict-hypothesis-times-root": _scalar("strict-h-root", lambda xp, y, z, a: a * xp.sqrt(xp.sum(y * y)),
+                                            hypotheses=(lambda xp, y, z, a: a,)),
+    "strict-ratio": _scalar("strict-ratio", lambda xp, y, z, a: xp.sum(y * z) ** 2 / xp.sum(z * z)),
+    "square-hypothesis-is-no-sign": _scalar("sq-hyp", lambda xp, y, z, a: a, strict=False,
+                                            hypotheses=(lambda xp, y, z, a: a * a,)),
+    "root-of-square-is-not-a": _scalar("root-sq", lambda xp, y, z, a: xp.sqrt(a * a) - a, kind="identity"),
+    "root-of-scaled-square": _scalar("root-sq2", lambda xp, y, z, a: xp.sqrt(a * a * xp.sum(y * y))
+                                     - a * xp.sqrt(xp.sum(y * y)), kind="identity"),
+    "root-of-squared-sum": _scalar("root-sum", lambda xp, y, z, a: xp.sqrt(xp.sum(y * z) ** 2) - xp.sum(y * z),
+                                   kind="identity"),
+    "root-over-squared-sum": _scalar("root-over-sum", lambda xp, y, z, a: xp.sqrt(a / xp.sum(y) ** 2)
+                                     - xp.sqrt(a) / xp.sum(y), kind="identity"),
+    "negative-hypothesis-wrong-sign": _scalar("neg-c", lambda xp, y, z, a: xp.sqrt(a * a * xp.sum(y * y))
+                                              - a * xp.sqrt(xp.sum(y * y)), kind="identity",
+                                              hypotheses=(lambda xp, y, z, a: -a,)),
+    "reversed-cauchy-schwarz": _scalar("cs-rev", lambda xp, y, z, a: xp.sum(y * z) ** 2
+                                       - xp.sum(y * y) * xp.sum(z * z), strict=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FALSE_SCALAR))
+def test_a_false_or_unearned_scalar_claim_is_never_proved(name):
+    assert not _proved(FALSE_SCALAR[name])
+
+
+def test_roots_of_known_sign_are_proved():
+    for claim in (
+        _scalar("neg-c-true", lambda xp, y, z, a: xp.sqrt(a * a * xp.sum(y * y)) + a * xp.sqrt(xp.sum(y * y)),
+                kind="identity", hypotheses=(lambda xp, y, z, a: -a,)),
+        _scalar("root-root", lambda xp, y, z, a: xp.sqrt(xp.sum(z * z) / xp.sqrt(xp.sum(y * y)) ** 2)
+                * xp.sqrt(xp.sum(y * y)) - xp.sqrt(xp.sum(z * z)), kind="identity"),
+        _scalar("cs", lambda xp, y, z, a: xp.sum(y * y) * xp.sum(z * z) - xp.sum(y * z) ** 2, strict=False),
+    ):
+        assert _proved(claim), claim.id
