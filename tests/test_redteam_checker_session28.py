@@ -270,3 +270,216 @@ def test_an_undefined_case_of_bn_norm_bound_made_zero_is_rejected():
     doc = load("bn-norm-bound")
     doc["proof"]["cases"][1]["proof"] = {"method": "zero"}
     rejected(doc, "undefined in this case")
+
+
+# ---------------------------------------------------------------- substitution and multipliers
+
+def _cov_claiming(doc: dict, value: str) -> int:
+    """cov's certificate whose residual is the constant `value` (1 = 0 on the set: false)."""
+    k = add_steps(doc, ["const", value])
+    doc["program"]["residual"] = k
+    return k
+
+
+@pytest.mark.parametrize("steps", [
+    [["const", "1"], ["div", "ONE", 16]],  # 1 / (sum y * sum z): the equality's own inverse
+    [["pow", 16, -1]],
+    [["sqrt", 16]],
+])
+def test_a_multiplier_that_divides_by_the_equality_is_rejected(steps):
+    """With q = 1/(sum y sum z), q * N = 1 identically, so a residual 1 would be "0 on the
+    set" if a multiplier could divide: q is undefined exactly where the equality holds."""
+    doc = load("cov")
+    k = _cov_claiming(doc, "1")
+    assert false_at(doc, 2, {"y": ["1", "-1"], "z": ["1", "2"]})
+    steps = [[k + 1 if x == "ONE" else x for x in s] for s in steps]
+    doc["proof"] = {"method": "substitution", "steps": steps, "multipliers": [k + len(steps)]}
+    rejected(doc, "no division, no root")
+
+
+def test_a_multiplier_that_is_a_program_step_dividing_by_the_equality_leaves_no_instance():
+    doc = load("cov")
+    k = _cov_claiming(doc, "1")
+    q = add_steps(doc, ["div", k, 16])  # a program step: "defined wherever the program is"
+    doc["proof"] = {"method": "substitution", "steps": [], "multipliers": [q]}
+    rejected(doc, "division by zero")  # so nowhere on the set: the witness cannot be there
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda d: d["proof"].update(multipliers=[17, 17]), "expected 1 entries"),
+    (lambda d: d["proof"].update(multipliers=[]), "expected 1 entries"),
+    (lambda d: d["claim"].pop("equalities"), "states no equality"),
+    (lambda d: d["claim"].update(equalities=True), "states no equality"),
+    (lambda d: d["claim"].update(equalities=2), "expected 2 entries"),
+    (lambda d: (d["claim"].pop("equalities"), d["program"].pop("equalities")), "expected 0 entries"),
+    (lambda d: d["program"].update(equalities=[15]), "not the multipliers' combination"),
+    (lambda d: d["witness"].update(inputs={"y": ["1", "2"], "z": ["1", "2"]}), "not zero"),
+    (lambda d: (d["claim"].update(kind="strict-inequality"),
+                d["program"].update(kind="inequality", strict=True)), "strict"),
+])
+def test_cov_by_multipliers_changed_is_rejected(change, match):
+    doc = load("cov")
+    change(doc)
+    rejected(doc, match)
+
+
+def test_cov_plus_one_with_its_multiplier_is_rejected():
+    doc = load("cov")
+    one = add_steps(doc, ["const", "1"])
+    doc["program"]["residual"] = add_steps(doc, ["add", 15, one])  # cov - mean(yz) + 1 = 0: false
+    assert false_at(doc, 2, {"y": ["1", "-1"], "z": ["1", "2"]})
+    doc["proof"]["steps"][0] = ["const", "-1"]
+    doc["proof"]["multipliers"] = [len(doc["program"]["steps"])]
+    rejected(doc, "not the multipliers' combination")
+
+
+@pytest.mark.parametrize("sub, match", [
+    ({"equality": 0, "input": "gamma"}, "not a nonzero number times a power of m"),
+    ({"equality": 0, "input": "eps"}, "not a nonzero number times a power of m"),
+    ({"equality": 1, "input": "beta"}, "not the index of one of the claim's 1 equalities"),
+    ({"equality": -1, "input": "beta"}, "not the index"),
+    ({"equality": True, "input": "beta"}, "not the index"),
+    ({"equality": 0, "input": "y"}, "not a scalar input"),
+    ({"equality": 0, "sum": 6}, "not a batch sum"),
+    ({"equality": 0, "sum": 4}, "not a batch sum"),   # m = S[1] is no batch sum
+    ({"equality": 0, "input": "beta", "sum": 5}, "unexpected|expected"),
+])
+def test_a_substitution_that_does_not_follow_from_the_equality_is_rejected(sub, match):
+    doc = load("mean")
+    doc["proof"]["substitutions"] = [sub]
+    rejected(doc, match)
+
+
+def test_the_same_input_substituted_twice_is_rejected():
+    doc = load("mean")
+    doc["proof"]["substitutions"] *= 2
+    rejected(doc, "still free")
+
+
+def test_a_multiple_of_the_batch_sum_is_not_the_batch_sum():
+    doc = load("centered")
+    two = add_steps(doc, ["const", "2"])
+    doc["proof"]["substitutions"][0]["sum"] = add_steps(doc, ["mul", two, 3])
+    rejected(doc, "not a batch sum")
+
+
+def test_centered_without_its_equality_is_false_and_rejected():
+    doc = load("centered")
+    del doc["claim"]["equalities"], doc["program"]["equalities"]
+    doc["proof"] = {"method": "zero"}
+    doc["witness"]["inputs"] = {"y": ["1", "2"], "eps": "1"}
+    assert false_at(doc, 2, {"y": ["1", "2"], "eps": "1"})
+    rejected(doc, "not 0")
+
+
+def test_recovery_with_a_gamma_of_either_sign_is_false_and_rejected():
+    """gamma^2 = sigma^2 + eps fixes |gamma| only: with gamma < 0, BN(y) = 2 mu - y."""
+    doc = load("recovery")
+    doc["claim"]["variables"][1]["domain"] = "real"
+    doc["program"]["inputs"][1][2] = "real"
+    rejected(doc, "does not reduce to 0")
+    neg = add_steps(doc, ["neg", 1])
+    doc["program"]["hypotheses"] = [neg]  # gamma < 0: the root leaves as -gamma
+    doc["witness"]["inputs"]["gamma"] = "-5/3"
+    point = {"y": ["1", "-7"], "gamma": "-5", "beta": "-3", "eps": "9"}  # sigma^2 = 16
+    assert false_at(doc, 2, point)
+    rejected(doc, "does not reduce to 0")
+
+
+# ---------------------------------------------------------------- roots: signs from the program only
+
+def test_negative_scale_with_its_sign_hypothesis_changed_is_rejected():
+    doc = load("negative-scale")  # BN(c y) = -BN(y) for c < 0 (hypothesis -c > 0)
+    doc["program"]["hypotheses"] = [19, 1]  # c > 0 instead: false
+    doc["witness"]["inputs"]["c"] = "5"
+    assert false_at(doc, 2, {"y": ["3", "5/3"], "c": "5"})
+    rejected(doc, "not 0")
+    for hyps in ([19], [19, 27, 1]):  # no sign, or both (c > 0 and c < 0): unknown
+        doc["program"]["hypotheses"] = hyps
+        rejected(doc, "not 0")
+
+
+@pytest.mark.parametrize("name, variable, point", [
+    ("weight-norm", "c", {"v": ["1", "2"], "c": "-1"}),
+    ("root-product", "c", {"y": ["4", "2/3"], "c": "-1"}),
+])
+def test_a_positive_input_made_real_leaves_its_root_and_is_rejected(name, variable, point):
+    doc = load(name)
+    k = next(i for i, v in enumerate(doc["claim"]["variables"]) if v["name"] == variable)
+    for domain in ("real", "nonzero"):
+        doc["claim"]["variables"][k]["domain"] = domain
+        doc["program"]["inputs"][k][2] = domain
+        if name == "weight-norm":
+            assert false_at(doc, 2, point)
+        rejected(doc, "not 0")
+
+
+@pytest.mark.parametrize("k, holds", [(3, False), (-1, False), (5, False), (64, True), (-2, True),
+                                      (-64, True), (65, None), (-65, None)])
+def test_square_scale_at_other_exponents(k, holds):
+    """BN(s^k y) = BN(y) for s != 0 holds for even k only; |k| <= 64."""
+    doc = load("square-scale")
+    doc["program"]["steps"][2] = ["pow", 1, k]
+    if holds is None:
+        rejected(doc, "exponent of pow")
+    elif holds:
+        accepted(doc)
+    else:
+        assert false_at(doc, 2, {"y": ["1/2", "1"], "s": "-2"})
+        rejected(doc, "not 0")
+
+
+def _scalar_doc(steps, residual, hypotheses=(), domain="real", witness="2") -> dict:
+    """A proof certificate of a hand-made program over one scalar x and a batch vector y."""
+    doc = load("weight-norm")
+    doc["claim"]["variables"] = [{"name": "y", "shape": ["m"], "domain": "real"},
+                                 {"name": "x", "shape": [], "domain": domain}]
+    doc["claim"]["id"] = "rt28/roots"
+    doc["program"].update(inputs=[["y", "vector", "real"], ["x", "scalar", domain]],
+                          steps=[["input", "y"], ["input", "x"]] + steps, residual=residual,
+                          hypotheses=list(hypotheses))
+    doc["witness"] = {"m": 2, "inputs": {"y": ["1", "2"], "x": witness}}
+    return doc
+
+
+@pytest.mark.parametrize("steps, point", [
+    # sqrt(x^2) = x
+    ([["pow", 1, 2], ["sqrt", 2], ["sub", 3, 1]], {"x": "-1"}),
+    # sqrt(x^6) = x^3
+    ([["pow", 1, 6], ["sqrt", 2], ["pow", 1, 3], ["sub", 3, 4]], {"x": "-1"}),
+    # sqrt(x^2 * sum y^2) = x * sqrt(sum y^2)
+    ([["pow", 1, 2], ["mul", 0, 0], ["sum", 3], ["mul", 2, 4], ["sqrt", 5], ["sqrt", 4], ["mul", 1, 7],
+      ["sub", 6, 8]], {"x": "-1"}),
+    # sqrt((sum y)^2) = sum y (a batch sum of no square monomial)
+    ([["sum", 0], ["pow", 2, 2], ["sqrt", 3], ["sub", 4, 2]], {"x": "1", "y": ["-1", "-2"]}),
+    # sqrt(sum y^2)^3 ... sqrt(S^3) = S sqrt(S) is true; sqrt(S^2 x^2) = S x is not
+    ([["mul", 0, 0], ["sum", 2], ["pow", 3, 2], ["pow", 1, 2], ["mul", 4, 5], ["sqrt", 6], ["mul", 3, 1],
+      ["sub", 7, 8]], {"x": "-1"}),
+    # sqrt(x^2/x^4) = 1/x
+    ([["pow", 1, 2], ["pow", 1, 4], ["div", 2, 3], ["sqrt", 4], ["pow", 1, -1], ["sub", 5, 6]], {"x": "-1"}),
+    # sqrt(sqrt(x^2)^2) = x: a root's square is its radicand, never its base
+    ([["pow", 1, 2], ["sqrt", 2], ["pow", 3, 2], ["sqrt", 4], ["sub", 5, 1]], {"x": "-1"}),
+])
+def test_roots_of_squares_of_unsigned_values_do_not_leave_with_a_sign(steps, point):
+    doc = _scalar_doc(steps, len(steps) + 1)
+    doc["proof"] = {"method": "zero"}
+    point = {"y": ["1", "2"], **point}
+    assert false_at(doc, 2, point)
+    rejected(doc, "not 0")
+    positive = _scalar_doc(steps, len(steps) + 1, hypotheses=[1])  # x > 0: the same is then true
+    positive["proof"] = {"method": "zero"}
+    if point["y"] == ["1", "2"]:
+        accepted(positive)
+
+
+def test_a_root_of_a_value_that_is_negative_somewhere_is_not_a_value_there():
+    """sqrt(x) * sqrt(x) = x is true wherever sqrt(x) is defined; sqrt(x*x*x)/x = sqrt(x) too.
+    sqrt(-x^2) is defined at x = 0 only: the witness cannot be elsewhere."""
+    doc = _scalar_doc([["sqrt", 1], ["mul", 2, 2], ["sub", 3, 1]], 4)
+    doc["proof"] = {"method": "zero"}
+    accepted(doc)
+    doc["witness"]["inputs"]["x"] = "-2"
+    rejected(doc, "square root of a negative|negative")
+    doc = _scalar_doc([["pow", 1, 2], ["neg", 2], ["sqrt", 3], ["sub", 4, 1]], 5, witness="-1")
+    doc["proof"] = {"method": "zero"}
+    rejected(doc)
