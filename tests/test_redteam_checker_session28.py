@@ -483,3 +483,96 @@ def test_a_root_of_a_value_that_is_negative_somewhere_is_not_a_value_there():
     doc = _scalar_doc([["pow", 1, 2], ["neg", 2], ["sqrt", 3], ["sub", 4, 1]], 5, witness="-1")
     doc["proof"] = {"method": "zero"}
     rejected(doc)
+
+
+# ---------------------------------------------------------------- existential claims through a hint
+
+def test_inverse_defined_without_its_hypothesis_is_false_and_rejected():
+    """exists gamma: gamma (sum y)^2 = sum y, hint 1/sum y: at sum y = 0 (no hypothesis) the
+    hint is undefined, and gamma * 0 = 0 holds for every gamma, so this one is true there
+    after all; the checker still refuses an obligation it cannot prove."""
+    doc = load("inverse-defined")
+    doc["program"]["hypotheses"] = []
+    rejected(doc, "step 1 is not shown != 0")
+
+
+@pytest.mark.parametrize("hypothesis, holds", [
+    ([["mul", 0, 0], ["sum", 7]], None),        # sum y^2 > 0: sum y may still be 0
+    ([["const", "1"], ["add", 1, 7]], None),    # sum y + 1 > 0: likewise
+    ([["pow", 1, 3]], None),                    # (sum y)^3 > 0 implies sum y != 0: not seen, refused
+    ([["m"], ["mul", 7, 4]], True),             # m (sum y)^2 > 0: a positive multiple of its square
+    ([["div", 4, 1]], True),                    # (sum y)^2 / sum y: defined only where sum y != 0
+])
+def test_an_obligation_is_proved_only_by_a_hypothesis_that_implies_it(hypothesis, holds):
+    doc = load("inverse-defined")
+    doc["witness"]["inputs"]["y"] = ["1", "2"]
+    doc["program"]["hypotheses"] = [add_steps(doc, *hypothesis)]
+    if holds:
+        accepted(doc)
+    else:
+        rejected(doc, "step 1 is not shown != 0")
+
+
+def test_a_hint_whose_root_is_of_a_value_negative_somewhere_is_rejected():
+    """exists g: g x / sqrt(mean x^2 + eps) = x with eps any real: at x = 0, eps = -1 no g
+    makes the residual defined, so the claim is false there; its obligation is refused."""
+    doc = load("rms-gain")
+    doc["claim"]["variables"][1]["domain"] = "real"
+    doc["program"]["inputs"][1][2] = "real"
+    with pytest.raises(ValueError):
+        values_at(doc["program"], 2, {"x": ["0", "0"], "eps": "-1"})
+    rejected(doc, "step 6 is not shown >= 0")
+
+
+def test_recover_with_eps_of_any_sign_is_rejected():
+    doc = load("recover")  # gamma = sqrt(sigma^2 + eps), beta = mu
+    doc["claim"]["variables"][1]["domain"] = "nonzero"
+    doc["program"]["inputs"][1][2] = "nonzero"
+    rejected(doc, "step 9 is not shown >= 0")
+    sq = add_steps(doc, ["pow", 1, 2])
+    doc["program"]["hypotheses"] = [sq]  # eps^2 > 0: eps != 0, not eps > 0
+    rejected(doc, "step 9 is not shown >= 0")
+    doc["program"]["hypotheses"] = [1]  # eps > 0 as a hypothesis step: true, proved
+    accepted(doc)
+
+
+def test_scale_with_a_hypothesis_that_does_not_keep_sigma_from_0_is_rejected():
+    doc = load("scale")
+    one = add_steps(doc, ["const", "1"])
+    doc["program"]["hypotheses"] = [add_steps(doc, ["add", 22, one])]  # sum (y - mean)^2 + 1 > 0
+    rejected(doc, "step 14 is not shown != 0")
+    doc["program"]["hypotheses"] = []
+    rejected(doc, "step 14 is not shown != 0")
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda e: e.update(defined=e["defined"][::-1]), "not the program's definedness obligations"),
+    (lambda e: e.update(defined=e["defined"] + [[3, "nonzero"]]), "not the program's"),
+    (lambda e: e.update(defined=e["defined"][1:]), "not the program's"),
+    (lambda e: e.update(defined=[[3, "nonnegative"]] + e["defined"][1:]), "step 3 nonzero is missing"),
+    (lambda e: e.update(defined=[[3.0, "nonzero"]] + e["defined"][1:]), "not the program's"),
+    (lambda e: e.update(hint=-1), "hint"),
+    (lambda e: e.update(hint=True), "hint"),
+    (lambda e: e.update(variables=[]), "at least one variable"),
+    (lambda e: e.update(variables=[{"name": "y", "shape": [], "domain": "real"}]), "also a universal"),
+    (lambda e: e.update(extra=1), "unexpected key"),
+    (lambda e: e.pop("defined"), "missing|expected"),
+])
+def test_the_existential_marking_changed_is_rejected(change, match):
+    doc = load("scale")
+    change(doc["claim"]["exists"])
+    rejected(doc, match)
+
+
+def test_a_hint_proof_may_not_be_of_another_program_format():
+    doc = load("scale")
+    doc["proof"] = {"method": "every-d"}
+    rejected(doc, "symbolic-length program")
+    doc["proof"] = {"method": "moments-n"}
+    rejected(doc, "symbolic-length program")
+
+
+def test_an_obligation_index_that_is_a_boolean_is_not_the_step_it_equals():
+    doc = load("inverse-defined")  # defined [[1, "nonzero"]]: true == 1 in Python
+    doc["claim"]["exists"]["defined"] = [[True, "nonzero"]]
+    rejected(doc, "not the program's definedness obligations")

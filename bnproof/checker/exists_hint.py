@@ -108,7 +108,8 @@ def check_defined(claim_exists: dict, inputs: list, ops: list, types: list, hyps
                        "through a hint (a differentiated root needs its radicand > 0)")
     given = array(claim_exists["defined"], "claim.exists.defined", len(ops) + 1)
     want = obligations(ops, types)
-    if given != want:
+    # == alone reads 3.0 and true as the steps 3 and 1: every index elsewhere must be an int
+    if given != want or any(type(g) is not list or type(g[0]) is not int for g in given):
         missing = next((w for w in want if w not in given), None)
         raise Rejected("claim.exists.defined: not the program's definedness obligations"
                        + (f" (step {missing[0]} {missing[1]} is missing)" if missing else ""))
