@@ -24,7 +24,7 @@ from bnproof.symbolic_m.prove import prove_claim
 from cli_runner import env_for, run_cli
 
 HERE = Path(__file__).resolve().parent / "redteam_claims"
-OK, REJECTED, DISAGREEMENT, UNDECIDED = 0, 6, 7, 10
+OK, BAD_INPUT, REJECTED, DISAGREEMENT, UNDECIDED = 0, 3, 6, 7, 10
 
 
 def _claims(name: str) -> dict:
@@ -84,7 +84,7 @@ def test_check_claim_rejects_a_hint_certificate_whose_hypothesis_reads_the_witne
     """The certificate the previous prover issued (made here with the new rule switched
     off) is rejected by `check --claim` against the claim file."""
     claim = _claims("hint_hypothesis_reads_witness.py")["hint-hypothesis-reads-witness"]
-    monkeypatch.setattr(exists_hint, "reads_existential", lambda claim, fixed: None)
+    monkeypatch.setattr(exists_hint, "reads_existential", lambda claim, fixed, k=None: None)
     made, = prove_claim(claim)
     assert made.proved and made.document, made  # the hole, with the rule off
     monkeypatch.undo()
@@ -106,6 +106,63 @@ def test_an_equality_that_reads_the_existential_variable_is_not_proved():
     made = prove_claim(claim)
     assert not any(a.proved for a in made)
     assert "depends on an existential variable" in made[0].reason
+
+
+def test_a_size_range_from_zero_is_bad_input_for_prove_as_for_fuzz(tmp_path):
+    """Σy > 0 (y positive) with m from 0: false at m = 0.  prove said "proved for every m"
+    (exit 0); fuzz says bad input.  Fixed: prove checks the sizes as fuzz does (exit 3)."""
+    run = _prove_cli(tmp_path, "size_from_zero.py")
+    assert run.returncode == BAD_INPUT, run
+    assert "1 <= smallest" in run.stderr + run.stdout, run
+    from bnproof.errors import BadInput
+
+    with pytest.raises(BadInput):
+        prove_claim(_claims("size_from_zero.py")["size-from-zero"])
+
+
+def test_check_claim_rejects_a_proof_of_a_claim_whose_range_starts_at_zero(tmp_path, monkeypatch):
+    """The certificate the previous prover wrote (made with the size check switched off)."""
+    from bnproof.search import space
+
+    monkeypatch.setattr(space, "_check_claim_sizes", lambda claim: None)
+    made, = prove_claim(_claims("size_from_zero.py")["size-from-zero"])
+    assert made.proved and made.document, made
+    monkeypatch.undo()
+    certificate = tmp_path / "c.proof.json"
+    certificate.write_text(json.dumps(made.document))
+    run = run_cli("check", certificate, "--claim", HERE / "size_from_zero.py", cwd=tmp_path, env=env_for(tmp_path))
+    assert run.returncode == REJECTED, run
+    assert "1 <= smallest" in run.stdout, run
+
+
+@pytest.mark.parametrize("name", ["hint-of-another-shape", "hint-of-another-shape-squared"])
+def test_a_hint_of_another_shape_than_its_variable_is_no_witness(name):
+    """A vector hint for a scalar p: "∀y ∃p: y_b = p" (false) was proved, exit 0."""
+    made = prove_claim(_claims("hint_of_another_shape.py")[name])
+    assert not any(a.proved for a in made), made
+    assert "another shape" in made[0].reason and "(2,), not ()" in made[0].reason, made[0].reason
+
+
+def test_check_claim_rejects_a_hint_certificate_of_another_shape(tmp_path, monkeypatch):
+    claim = _claims("hint_of_another_shape.py")["hint-of-another-shape"]
+    real = exists_hint.reads_existential
+    monkeypatch.setattr(exists_hint, "reads_existential", lambda claim, fixed, k=None: None)
+    made, = prove_claim(claim)
+    assert made.proved and made.document, made  # the hole, with the rule off
+    monkeypatch.setattr(exists_hint, "reads_existential", real)
+    certificate = tmp_path / "c.proof.json"
+    certificate.write_text(json.dumps(made.document))
+    run = run_cli("check", certificate, "--claim", HERE / "hint_of_another_shape.py", cwd=tmp_path,
+                  env=env_for(tmp_path))
+    assert run.returncode == REJECTED, run
+    assert "another shape" in run.stdout, run
+
+
+def test_a_hint_of_the_declared_shape_is_still_proved():
+    claim = Claim(id="rt28/hint-shape-ok", source="rt", statement="x", kind="identity",
+                  variables=(Var("y", ("m",)),), exists=(Var("p", ("m",)),), sizes={"m": (2, 3)},
+                  residual=lambda xp, y, p: y - p, hints=(lambda xp, y: y * 1,))
+    assert _proved(claim)
 
 
 # ------------------------------------------------------------------ holes found (open)

@@ -147,6 +147,13 @@ def bind_proof(claims: list | None, claim_file, doc: dict) -> tuple[bool, str | 
         if claim is None or claim.id != cid:
             return True, None
         where = "the committed claim files"
+    from ..errors import BadInput
+    from ..search.space import _check_claim_sizes
+
+    try:  # a range from 0: "every m" is m >= 1, and fuzz and prove refuse such a claim
+        _check_claim_sizes(claim)
+    except BadInput as err:
+        return False, str(err)
     why = proof_difference(claim, doc, where)
     if why is not None:
         return False, why

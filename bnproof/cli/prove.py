@@ -108,6 +108,9 @@ def _unique(claims: list) -> list:
         seen[c.id] = c
         out.append(c)
     from ..search.fuzz import check_apart
+    from ..search.space import _check_claim_sizes
 
+    for c in out:  # as fuzz: bad input (exit 3) before any proof, never "not proved" per claim
+        _check_claim_sizes(c)
     check_apart(out)
     return out

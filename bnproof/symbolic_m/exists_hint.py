@@ -84,17 +84,19 @@ def claim_object(claim: Claim, k: int, program: dict, equalities: int = 0) -> di
     return body
 
 
-def reads_existential(claim: Claim, fixed: dict) -> str | None:
-    """fuzz's own rule (claims/exists.trace, at the smallest sizes): hypotheses and
-    equalities read the universal variables only.  Substituted, one that reads p would read
-    the hint, which then chooses the instances it is proved on (a⁴p² > 0 at p = 1/a says
-    a ≠ 0, and "∀a ∃p: p·a = 1" is false at a = 0).  The reason, or None."""
+def reads_existential(claim: Claim, fixed: dict, k: int | None = None) -> str | None:
+    """fuzz's own rules (claims/exists.trace, at the smallest sizes): hypotheses and
+    equalities read the universal variables only, and hint k gives each existential
+    variable a value of its declared shape.  Substituted, a hypothesis that reads p would
+    read the hint, which then chooses the instances it is proved on (a⁴p² > 0 at p = 1/a
+    says a ≠ 0, and "∀a ∃p: p·a = 1" is false at a = 0); a hint of another shape is no
+    witness (p = y for a scalar p makes "y_b = p for every b" hold).  The reason, or None."""
     from ..claims.exists import trace
 
     sizes = {**{name: lo for name, (lo, _) in claim.sizes.items()}, **fixed}
     probe = replace(claim, equalities=(), hypotheses=tuple(claim.hypotheses) + tuple(claim.equalities))
     try:
-        trace(probe, sizes)
+        traced = trace(probe, sizes)
     except ValueError as err:
         if "depends on an existential variable" in str(err):
             return ("a hypothesis or an equality depends on an existential variable; they may only "
@@ -104,13 +106,17 @@ def reads_existential(claim: Claim, fixed: dict) -> str | None:
     except Exception as err:  # noqa: BLE001 - fuzz could not read this claim either: nothing is checked
         return (f"the claim cannot be traced at fixed sizes to check that its hypotheses read only the "
                 f"universal variables ({type(err).__name__}: {err})")
+    if k is not None and (k >= len(traced.hints) or traced.hints[k] is None):
+        note = next((n for n in traced.hint_notes if n.startswith(f"hint {k + 1} ")), "")
+        return (f"hint {k} does not trace at {sizes} (a value of another shape than its variable's, "
+                f"or an error): {note.split('could not be traced: ', 1)[-1]}")
     return None
 
 
 def attempt(claim: Claim, k: int, fixed: dict, universal_attempt, certify: bool = True) -> Attempt:
     """The every-m prover (`universal_attempt`, prove.attempt: passed in, since prove.py
     dispatches here) on the claim with hint k substituted, then the certificate."""
-    why = reads_existential(claim, fixed)
+    why = reads_existential(claim, fixed, k)
     if why is not None:
         return Attempt(OUTSIDE, f"not in the provable fragment: {why}", fixed)
     made = universal_attempt(substituted(claim, k), fixed, certify=False)
@@ -193,7 +199,7 @@ def bind_difference(claim, doc: dict, where: str, second_reading) -> str | None:
         why = sizes_difference(claim, {batch_name(claim): doc["witness"]["m"]}, "the proof's witness is at")
     if why is not None:
         return why
-    why = reads_existential(claim, doc["fixed"])
+    why = reads_existential(claim, doc["fixed"], k)
     if why is not None:
         return f"{claim.id} in {where}: {why}"
     sub = substituted(claim, k)

@@ -143,6 +143,9 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
     claim is then not proved at every listed size), and so does `deadline` (time.monotonic()),
     checked before each attempt: an attempt under way is not interrupted here (a worker
     process is killed for that, search/worker.py).  `on_attempt(attempt)` hears of each."""
+    from ..search.space import _check_claim_sizes
+
+    _check_claim_sizes(claim)  # fuzz's rule: a range from 0 is bad input (Σ over m = 0 entries is 0; every m means m >= 1)
     out = []
     reserved = _reserved_name(claim)
     if reserved:  # the checker would reject the certificate only after the whole proof: say so first
