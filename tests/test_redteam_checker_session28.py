@@ -576,3 +576,126 @@ def test_an_obligation_index_that_is_a_boolean_is_not_the_step_it_equals():
     doc = load("inverse-defined")  # defined [[1, "nonzero"]]: true == 1 in Python
     doc["claim"]["exists"]["defined"] = [[True, "nonzero"]]
     rejected(doc, "not the program's definedness obligations")
+
+
+# ---------------------------------------------------------------- every d
+
+def _every_d(steps, kind="identity", witness=None) -> dict:
+    """kohler-nonnegative's claim (X (m, d), w (d,)) with another program, proof every-d."""
+    doc = load("kohler-nonnegative")
+    doc["claim"].update(id="rt28/every-d", kind=kind)
+    doc["program"].update(steps=copy.deepcopy(steps), residual=len(steps) - 1, hypotheses=[],
+                          kind="identity" if kind == "identity" else "inequality",
+                          strict=kind == "strict-inequality")
+    doc["proof"] = {"method": "every-d"}
+    doc["witness"] = witness or {"m": 2, "d": 2, "inputs": {"X": [["1", "2"], ["3", "5"]], "w": ["2", "-1"]}}
+    return doc
+
+
+X, W = ["input", "X"], ["input", "w"]
+EDGE = {
+    # (sum_j w_j)^2 = sum_j w_j^2: true at d = 1 only
+    "d-is-1": [X, W, ["sum", 1, 0], ["pow", 2, 2], ["pow", 1, 2], ["sum", 4, 0], ["sub", 3, 5]],
+    # sum_i (X_ij - mean_j)^2 summed over j = 0: true at m = 1 only
+    "m-is-1": [X, W, ["m"], ["sum", 0, 0], ["div", 3, 2], ["expand", 4, ["m", "d"], [1]], ["sub", 0, 5],
+               ["pow", 6, 2], ["sum", 7, 0], ["sum", 8, 0]],
+    # column means divided by d instead of m: true where m = d
+    "m-for-d": [X, W, ["d"], ["sum", 0, 0], ["div", 3, 2], ["m"], ["div", 3, 5], ["sub", 4, 6], ["sum", 7, 0]],
+    # tr I_d = tr I_m
+    "traces": [X, W, ["eye", "d"], ["sum", 2, 0], ["sum", 3, 0], ["eye", "m"], ["sum", 5, 0], ["sum", 6, 0],
+               ["sub", 4, 7]],
+    # sum of all entries of X X^T = sum of all entries of X^T X: true at m = d = 1
+    "gram-sides": [X, W, ["dot", 0, 0, 1, 1], ["sum", 2, 0], ["sum", 3, 0], ["dot", 0, 0, 0, 0], ["sum", 5, 0],
+                   ["sum", 6, 0], ["sub", 4, 7]],
+    # w^T X^T X w = (sum w)^2 sum X^2: a broadcast in place of a product
+    "broadcast": [X, W, ["dot", 0, 1, 1, 0], ["pow", 2, 2], ["sum", 3, 0], ["sum", 1, 0], ["pow", 5, 2],
+                  ["pow", 0, 2], ["sum", 7, 0], ["sum", 8, 0], ["mul", 6, 9], ["sub", 4, 10]],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE))
+def test_every_d_identities_true_only_at_edge_sizes_are_rejected(name):
+    doc = _every_d(EDGE[name])
+    assert not proof_holds(doc)
+    rejected(doc, "not 0")
+    doc["witness"] = {"m": 1, "d": 1, "inputs": {"X": [["2"]], "w": ["3"]}}  # where it happens to hold
+    rejected(doc, "not 0")
+
+
+def test_kohler_nonnegative_reversed_keeps_its_squares_and_is_rejected():
+    doc = load("kohler-nonnegative")
+    doc["program"]["residual"] = add_steps(doc, ["neg", 13])
+    assert not proof_holds(doc)
+    rejected(doc, "does not have normal form 0")
+
+
+@pytest.mark.parametrize("kind", ["strict-inequality", "identity"])
+def test_squares_prove_only_a_non_strict_inequality(kind):
+    doc = load("kohler-nonnegative")  # w^T S w = 0 at w = 0: neither > 0 nor = 0 everywhere
+    doc["claim"]["kind"] = kind
+    doc["program"].update(kind="identity" if kind == "identity" else "inequality",
+                          strict=kind == "strict-inequality")
+    assert not proof_holds(doc)
+    rejected(doc, "only a non-strict inequality")
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda sq, n: sq["steps"].__setitem__(1, ["const", "-1"]), "not manifestly >= 0"),
+    (lambda sq, n: sq["steps"].__setitem__(3, ["div", 15, 11]), "division by a value other than"),
+    (lambda sq, n: sq["steps"].__setitem__(3, ["pow", 16, -1]), "could be undefined"),
+    (lambda sq, n: (sq["steps"].append(["sqrt", 13]), sq.update(terms=[[15, n + 4]])), "could be undefined"),
+    (lambda sq, n: sq.update(terms=[]), "no square"),
+    (lambda sq, n: sq.update(terms=[[14, 17]]), "expected \\[scalar step, step\\]"),  # a tensor coefficient
+    (lambda sq, n: sq.update(terms=[[17, 14]] * 17), "more than 16|expected at most|16"),
+    (lambda sq, n: sq.update(terms=[[17, 14.0]]), "expected \\[scalar step, step\\]"),
+    (lambda sq, n: sq.update(terms=[[17, True]]), "expected \\[scalar step, step\\]"),
+])
+def test_kohler_nonnegative_squares_changed_are_rejected(change, match):
+    doc = load("kohler-nonnegative")
+    change(doc["proof"]["squares"], len(doc["program"]["steps"]))
+    rejected(doc, match)
+
+
+def test_a_square_root_of_the_residual_is_no_square():
+    """R - (sqrt R)^2 has normal form 0 for any R: a root among the squares' steps would
+    prove every inequality, so none is allowed (R = -|w|^2 - 1 here, false everywhere)."""
+    doc = _every_d([X, W, ["pow", 1, 2], ["sum", 2, 0], ["const", "1"], ["add", 3, 4], ["neg", 5]],
+                   kind="inequality")
+    assert not proof_holds(doc)
+    doc["proof"] = {"method": "every-d", "squares": {"steps": [["sqrt", 6], ["const", "1"]],
+                                                     "terms": [[8, 7]]}}
+    rejected(doc, "could be undefined")
+
+
+def test_norm_grows_with_an_odd_power_of_eta_is_rejected():
+    doc = load("norm-grows")
+    doc["proof"]["squares"]["terms"] = [[49, 40]]  # eta, not eta^2
+    rejected(doc, "not manifestly >= 0")
+    doc = load("norm-grows")  # reversed, with -eta^2
+    n = len(doc["program"]["steps"])
+    doc["program"]["residual"] = add_steps(doc, ["neg", 47])
+    assert not proof_holds(doc)
+    doc["proof"]["squares"] = {"steps": [["const", "-1"], ["input", "eta"], ["pow", n + 2, 2],
+                                         ["mul", n + 1, n + 3]], "terms": [[n + 4, 40]]}
+    rejected(doc, "not manifestly >= 0")
+
+
+@pytest.mark.parametrize("step, match", [
+    (["expand", 4, ["d", "m"], [0]], "both alike"),               # a (d, m) value taken from X's (m, d)
+    (["expand", 4, ["m", "d"], [0]], "not a broadcast"),
+    (["expand", 4, ["m", "d", "m", "d"], [1]], "not a broadcast"),
+    (["sum", 0, 2], "an axis the value does not have"),
+    (["dot", 0, 1, 0, 0], "different lengths"),                   # X's m axis against w's d axis
+    (["eye", "n"], "not m or d"),
+    (["pow", 0, 9], "within the limits"),
+    (["pow", 3, 65], "within the limits"),
+    (["pow", 0, -1], "within the limits"),
+    (["transpose", 3], "not 2-d"),
+    (["div", 0, 1], "not a scalar"),
+    (["sqrt", 0], "not a scalar"),
+    (["add", 0, 1], "both alike"),
+])
+def test_every_d_steps_across_axes_are_rejected(step, match):
+    doc = load("centroid")
+    doc["program"]["steps"][5] = step
+    rejected(doc, match)
