@@ -165,6 +165,15 @@ def test_a_hint_of_the_declared_shape_is_still_proved():
     assert _proved(claim)
 
 
+def test_equality_at_one_fixed_size_is_not_said_of_every_size(tmp_path):
+    """(d − 1)·Σw² >= 0 is 0 at d = 1 only; "with equality (identically 0)" was said of
+    d = 1, 2, 3 (fixed in survivor.py: said only at the sizes where it is)."""
+    run = _prove_cli(tmp_path, "equality_at_one_size.py")
+    assert run.returncode == OK, run
+    assert "proved for every m at d = 1, 2, 3, with equality at d = 1 (the residual is identically 0)" \
+        in run.stdout, run
+
+
 # ------------------------------------------------------------------ holes found (open)
 
 @pytest.mark.xfail(strict=True, reason="type(n) is int cannot be refused by a traced value, and the second "

@@ -68,10 +68,13 @@ def _summary(claim, attempts: list, paths: list, stopped: str | None = None) -> 
         return {**out, "status": BUDGET_STATUS if stopped == BUDGET else UNDECIDED, "text": f"not proved: {why}",
                 "blocked_by": why}
     proved = f"for every {batch_name(claim) or BATCH}" + at_fixed(covered)  # the claim's own name of it
-    if any(a.equality for a in attempts):  # on the set of the claim's equalities, for a substitution
-        on_set = any((a.proof or {}).get("method") == "substitution" for a in attempts)
-        proved += (", with equality (the residual is 0 where the claim's equalities hold)" if on_set
-                   else ", with equality (the residual is identically 0)")
+    equal = [a for a in attempts if a.equality]
+    if equal:  # on the set of the claim's equalities, for a substitution
+        on_set = any((a.proof or {}).get("method") == "substitution" for a in equal)
+        # only where it is: (d − 1)·Σw² is 0 at d = 1 and > 0 beyond, proved ≥ 0 there otherwise
+        where = "" if len(equal) == len(attempts) else at_fixed([dict(a.fixed) for a in equal])
+        proved += (f", with equality{where} (the residual is 0 where the claim's equalities hold)" if on_set
+                   else f", with equality{where} (the residual is identically 0)")
     out = {**out, "certificates": certificates}
     if claim.exists:  # proved through a hint (exists_hint.py): the hint is the witness everywhere
         proved += " (witness: the claim's hint)"
