@@ -699,3 +699,105 @@ def test_every_d_steps_across_axes_are_rejected(step, match):
     doc = load("centroid")
     doc["program"]["steps"][5] = step
     rejected(doc, match)
+
+
+# ---------------------------------------------------------------- witness certificates
+
+def _part(doc):
+    return doc["parts"][0]
+
+
+@pytest.mark.parametrize("change, match", [
+    # p = 0 at t = 1: sigma(p) = 0, not 1
+    (lambda d: _part(d).update(witnessed=[{"instance": {"t": "1"}, "witness": {"p": ["0", "0", "0"]}}]),
+     "not zero"),
+    (lambda d: _part(d)["hints"][0].update(outputs=[5, 5, 9]), "not zero"),
+    (lambda d: _part(d)["hints"][0]["steps"].__setitem__(1, ["const", "-3/2"]), "square root of a negative"),
+    (lambda d: (_part(d)["hints"][0]["steps"].append(["div", 0, 8]),
+                _part(d)["hints"][0].update(outputs=[5, 7, 10])), "division by zero"),
+    (lambda d: _part(d)["witnessed"][0]["instance"].update(t="0"), "not positive"),
+    (lambda d: _part(d)["witnessed"][0]["instance"].update(t="-1"), "not positive"),
+    (lambda d: d["claim"].update(kind="strict-inequality"), "not positive"),
+    # sigma(p) >= 0 read through yhat = (p - mu)/sigma at a constant p: undefined, never a value
+    (lambda d: (_part(d)["program"].update(residuals=[21]), d["claim"].update(kind="inequality"),
+                _part(d).update(witnessed=[{"instance": {"t": "1"}, "witness": {"p": ["1", "1", "1"]}}])),
+     "division by zero"),
+    (lambda d: _part(d)["hints"][0]["steps"].__setitem__(0, ["input", "p", 0]), "not a variable of the instance"),
+    (lambda d: _part(d)["witnessed"][0].update(hint=1), "not the index of one of this part's hints"),
+    (lambda d: _part(d)["witnessed"][0].update(hint=True), "not the index of one of this part's hints"),
+    (lambda d: (_part(d)["hints"].append(None), _part(d)["witnessed"][0].update(hint=1)), "not the index"),
+    (lambda d: _part(d)["program"]["steps"].__setitem__(1, ["input", "p", True]), "no entry"),
+    (lambda d: _part(d)["program"]["steps"].__setitem__(1, ["input", "p", 0.0]), "no entry"),
+    (lambda d: _part(d)["program"]["steps"].__setitem__(1, ["input", "p", 3]), "no entry"),
+    (lambda d: _part(d)["program"].update(hypotheses=[1]), "depends on an existential variable"),
+    (lambda d: _part(d).update(witnessed=[]), "at least one witness"),
+    (lambda d: d.update(parts=[]), "at least one part"),
+    (lambda d: _part(d)["witnessed"][0].update(witness={"p": ["1", "1", "1"]}), "unexpected key"),
+    (lambda d: _part(d).update(sizes={"m": 2}), "unexpected key|sizes"),
+])
+def test_a_witness_certificate_changed_is_rejected(change, match):
+    doc = load("sigma3.witnesses")
+    change(doc)
+    rejected(doc, match)
+
+
+# ---------------------------------------------------------------- work limits (bounded work, never a speed)
+
+def _grown(name: str, steps, where="program") -> dict:
+    """name's certificate with steps appended to its program (indices relative to the first
+    appended step as "+k"), or to its proof's steps."""
+    doc = load(name)
+    base = len(doc["program"]["steps"]) + (len(doc["proof"].get("steps", [])) if where == "proof" else 0)
+    fix = lambda x: base + int(x[1:]) if type(x) is str and x.startswith("+") else x  # noqa: E731
+    target = doc["program"]["steps"] if where == "program" else doc["proof"]["steps"]
+    target += [[fix(x) for x in s] for s in steps]
+    return doc
+
+
+@pytest.mark.parametrize("doc, match", [
+    (lambda: _grown("weight-norm", [["pow", 1, 64], ["pow", "+0", 64], ["pow", "+1", 64]]), "beyond 512"),
+    (lambda: _grown("weight-norm", [["sum", 0], ["add", "+0", 1], ["m"], ["add", "+1", "+2"], ["pow", "+3", 64],
+                                    ["pow", "+4", 8]]), "too much algebra"),
+    (lambda: _grown("weight-norm", [["const", "9" * 197 + "/7"], ["pow", "+0", 64], ["pow", "+1", 64]]),
+     "beyond 8192 bits"),
+    (lambda: _grown("weight-norm", [["const", "9" * 199 + "/7"]]), "longer than 200"),
+    (lambda: _grown("weight-norm", [x for i in range(70) for x in
+                                    (["const", str(i + 2)], ["add", 1, f"+{3 * i}"], ["sqrt", f"+{3 * i + 1}"])]),
+     "more than 64 square roots"),
+    (lambda: _grown("cauchy-schwarz", [["add", 3, 5], ["add", "+0", 8], ["pow", "+1", 64], ["pow", "+2", 8]],
+                    where="proof"), "too much algebra"),
+])
+def test_arithmetic_beyond_the_limits_is_rejected_with_the_reason(doc, match):
+    rejected(doc(), match)
+
+
+def test_a_multiplier_of_huge_degree_is_rejected_with_the_reason():
+    doc = load("cov")
+    n = len(doc["program"]["steps"])
+    doc["proof"]["steps"] = [["add", 3, 6], ["add", n, 14], ["pow", n + 1, 64], ["pow", n + 2, 8],
+                             ["mul", n + 3, n + 3]]
+    doc["proof"]["multipliers"] = [n + 4]
+    rejected(doc, "too much algebra")
+
+
+def test_every_d_sums_beyond_the_renamings_and_factors_are_rejected():
+    doc = load("kohler-nonnegative")
+    n = len(doc["program"]["steps"])
+    chain = [["dot", 0, 0, 1, 1]] + [["dot", n + i, n, 1, 0] for i in range(7)]
+    doc["program"]["steps"] += chain + [["sum", n + 7, 0], ["sum", n + 8, 0]]
+    doc["program"]["residual"] = n + 9
+    doc["proof"] = {"method": "every-d"}
+    rejected(doc, "renamings")
+    doc = _grown("kohler-nonnegative", [["expand", 0, ["m", "m", "d"], [0, 2]], ["expand", 0, ["m", "m", "d"], [1, 2]],
+                                        ["sub", "+0", "+1"], ["pow", "+2", 8], ["pow", "+3", 8]])
+    rejected(doc, "more than 16 factors")
+
+
+def test_every_d_witness_written_out_beyond_its_cells_is_rejected():
+    doc = load("centroid")
+    doc["witness"] = {"m": 32, "d": 16, "inputs": {"X": [["1"] * 16] * 32, "c": ["0"] * 16}}
+    accepted(doc)  # the largest witness the checker takes, within its limits
+    doc["program"]["steps"] += [["expand", 0, ["m", "m", "d"], [0, 2]]] * 150
+    rejected(doc, "entries in all|scalar steps")
+    doc["witness"]["m"] = 33
+    rejected(doc, "m and d must be integers")
