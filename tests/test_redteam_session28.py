@@ -184,6 +184,32 @@ def test_a_branch_on_a_size_behind_type_is_not_proved(name):
     assert not _proved(_claims("size_branch_type.py")[name])
 
 
+@pytest.mark.xfail(strict=True, reason="`is` cannot be intercepted by any object: X.shape[1] is 5 is True "
+                   "under numpy and the reading (small ints are one object), False for a traced size; the "
+                   "branch hides beyond the (m, d) the second reading compares at")
+@pytest.mark.parametrize("name", ["size-branch-identity-d", "size-branch-identity-m"])
+def test_a_branch_on_a_size_behind_is_is_not_proved(name):
+    assert not _proved(_claims("size_branch_identity.py")[name])
+
+
+def test_a_size_used_as_a_list_index_under_try_is_not_proved_for_every_size():
+    """TABLE[d] with `except TypeError: 0`: the tracers' sizes are no index (refused and
+    recorded), so the branch numpy takes at d = 5 is seen at d = 5 by the per-d proofs."""
+    table = [0] * 5 + [1] * 20
+
+    def pick(n):
+        try:
+            return table[n]
+        except TypeError:
+            return 0
+
+    every_d = Claim(id="rt28/d-index", source="rt", statement="x", kind="identity", variables=(X, W),
+                    sizes={"m": (2, 3), "d": (1, 6)}, residual=lambda xp, X, w: xp.sum(w * w) * pick(X.shape[1]))
+    every_m = Claim(id="rt28/m-index", source="rt", statement="x", kind="identity", variables=(Y,),
+                    sizes={"m": (2, 9)}, residual=lambda xp, y: xp.sum(y * y) * pick(y.shape[0] + 3))
+    assert not _proved(every_d) and not _proved(every_m)
+
+
 # ------------------------------------------------------------------ attacks withstood: regression guards
 
 X, W, A, Y, Z = Var("X", ("m", "d")), Var("w", ("d",)), Var("a"), Var("y", ("m",)), Var("z", ("m",))
