@@ -360,3 +360,13 @@ def test_forged_certificates_are_rejected(gallery, tmp_path):
     path.write_text(json.dumps(seal(forged)))
     check_document(json.loads(path.read_text()))
     assert not bnproof.check(str(path), claim=str(EXAMPLE)).accepted
+
+
+def test_moments_follow_the_expansions_order_of_first_appearance():
+    """The moments are program steps in the order the expansion first meets each
+    monomial pattern: that order is in every certificate, so a polynomial kept in a
+    monomial order (flint's fmpq_mpoly, sorted dicts) would change certificates
+    byte for byte.  X² + X⁴ + X³ meets its powers neither ascending nor descending."""
+    claim = claim_of(lambda xp, X: xp.expect(lambda xp, B: B[0] ** 2 + B[0] ** 4 + B[0] ** 3, X, 1))
+    steps = trace(claim, {"k": 1}).steps
+    assert [s[2] for s in steps if s[0] == "pow"] == [2, 4, 3]

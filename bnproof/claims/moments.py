@@ -13,12 +13,16 @@ summed first: the program grows with the number of such multisets, not with
 the batch.
 
 The code is written once for every backend: a polynomial's coefficients are
-exact Fractions while they are known constants (so cancellations happen here,
-exactly, and the program stays small), otherwise the backend's own scalars
-(trace nodes, SymPy numbers, JAX tracers, numpy floats), combined only with
-the backend's arithmetic.  The moments are computed from the law's support
-and probabilities with the same arithmetic, so in the trace they are ordinary
-program steps that the exact engine decides and the checker re-executes.
+exact rationals (flint's fmpq, the exact engine's scalar) while they are known
+constants (so cancellations happen here, exactly, and the program stays small),
+otherwise the backend's own scalars (trace nodes, SymPy numbers, JAX tracers,
+numpy floats), combined only with the backend's arithmetic.  The polynomial
+itself stays an insertion-ordered dict, not flint's fmpq_mpoly: the order in
+which monomials first appear is the order of the expectation's program steps,
+so it is in every certificate, and flint keeps its terms in a monomial order
+instead.  The moments are computed from the law's support and probabilities
+with the same arithmetic, so in the trace they are ordinary program steps that
+the exact engine decides and the checker re-executes.
 
 Only polynomials in the samples have an expectation computed this way: a
 square root, absolute value, max/min or division whose argument depends on
@@ -33,6 +37,7 @@ from collections import Counter
 from fractions import Fraction
 
 import numpy as np
+from flint import fmpq
 
 from ..errors import BadInput
 from ..exact.monomials import mono_mul  # sparse monomials ((var, exponent), ...), sorted
@@ -53,21 +58,25 @@ class ExpansionTooLarge(BadInput, ValueError):
 
 
 def _is_exact(c) -> bool:
-    return type(c) is Fraction
+    return type(c) is fmpq
 
 
 def _exact(x):
-    """x as a Fraction if it is a plain exact number, else None."""
+    """x as an fmpq if it is a plain exact number, else None."""
     if isinstance(x, (bool, np.bool_)):
         raise refuse(TypeError("a truth value is not a number"))
-    if isinstance(x, (int, Fraction, np.integer)):
-        return Fraction(int(x)) if not isinstance(x, Fraction) else x
+    if type(x) is fmpq:
+        return x
+    if isinstance(x, Fraction):
+        return fmpq(x.numerator, x.denominator)
+    if isinstance(x, (int, np.integer)):
+        return fmpq(int(x))
     return None
 
 
 class Ring:
-    """Coefficient arithmetic: Fractions among themselves, the backend's own arithmetic
-    as soon as a backend scalar is involved (a Fraction is lifted by `lift`)."""
+    """Coefficient arithmetic: fmpqs among themselves, the backend's own arithmetic
+    as soon as a backend scalar is involved (an fmpq is lifted by `lift`)."""
 
     def __init__(self, lift):
         self.lift = lift
@@ -138,13 +147,13 @@ class Poly:
 
     @classmethod
     def coordinate(cls, index: int, ring: Ring) -> "Poly":
-        return cls({((index, 1),): Fraction(1)}, ring)
+        return cls({((index, 1),): fmpq(1)}, ring)
 
     def is_constant(self) -> bool:
         return all(m == () for m in self.terms)
 
     def constant_value(self):
-        return self.terms.get((), Fraction(0))
+        return self.terms.get((), fmpq(0))
 
     # ------------------------------------------------------------ operands
 
@@ -203,7 +212,7 @@ class Poly:
         if not self.terms and not (_is_exact(d) and d != 0):
             # 0 / d is still a division: where d = 0 it has no value, and dropping it
             # would turn an undefined expectation into 0
-            return Poly({(): self.ring.div(Fraction(0), d)}, self.ring)
+            return Poly({(): self.ring.div(fmpq(0), d)}, self.ring)
         return Poly({m: self.ring.div(c, d) for m, c in self.terms.items()}, self.ring)
 
     def __add__(self, o):
@@ -290,7 +299,7 @@ def _defined_zero(ring: Ring, *factors: Poly) -> Poly:
     total = carried[0]
     for c in carried[1:]:
         total = ring.add(total, c)
-    return Poly({(): ring.mul(Fraction(0), total)}, ring)
+    return Poly({(): ring.mul(fmpq(0), total)}, ring)
 
 
 def lift_array(a, ring: Ring) -> np.ndarray:
@@ -338,7 +347,7 @@ class _Backend:
 
     def __init__(self, xp):
         self.xp = xp
-        self.lift = lambda c: xp.q(c.numerator, c.denominator)
+        self.lift = lambda c: xp.q(int(c.p), int(c.q))  # the backend takes Python ints, not fmpz
         self.total, self.asarray = xp.sum, xp.asarray
 
 
@@ -411,7 +420,7 @@ class _Moments:
         return self.cache[alpha]
 
     def of_pattern(self, pattern: tuple):
-        ring, value = self.ring, Fraction(1)
+        ring, value = self.ring, fmpq(1)
         for alpha, count in sorted(Counter(pattern).items()):
             if any(alpha):  # the zero pattern's moment Σ p_k is 1 wherever p is defined
                 m = self.of(alpha)
@@ -420,13 +429,13 @@ class _Moments:
 
     def expectation(self, poly: Poly):
         """Monomials whose patterns are the same multiset have the same expectation:
-        their coefficients are summed first, exactly where they are Fractions."""
+        their coefficients are summed first, exactly where they are fmpqs."""
         ring = self.ring
         grouped: dict = {}
         for m, c in poly.terms.items():
             key = _pattern(m, self.per_sample)
             grouped[key] = ring.add(grouped[key], c) if key in grouped else c
-        total = Fraction(0)
+        total = fmpq(0)
         for key, c in grouped.items():
             if not (_is_exact(c) and c == 0):
                 total = ring.add(total, ring.mul(c, self.of_pattern(key)))
