@@ -70,6 +70,26 @@ def test_the_every_d_tracer_refuses_the_class_of_its_values():
             columns.program_for(claim, "m", "d")
 
 
+@pytest.mark.parametrize("name", ["size-branch-text", "size-branch-format"])
+def test_a_branch_on_the_text_of_d_is_not_proved_for_every_d(name):
+    """str(d) == "5" / f"{d}": proved for every d before (the gate compares at d <= 4).
+    Fixed in columns.py: the text of a traced value is refused (recorded), as in every-m."""
+    made = prove_claim(_claims("size_branch_text.py")[name])
+    assert not made[-1].proved and made[-1].fixed == {"d": 5}, made[-1]  # the per-d proofs see Σw² there
+    assert all(a.proved for a in made[:-1])
+
+
+def test_the_every_d_tracer_refuses_the_text_of_its_values():
+    from bnproof.symbolic_m import columns
+
+    for ask in (lambda X: str(X), lambda X: repr(X.shape[1]), lambda X: f"{X.shape[0]:>3}", lambda X: "%s" % (X,)):
+        claim = Claim(id="rt28/text", source="rt", statement="x", kind="identity", variables=(X, W),
+                      sizes={"m": (2, 3), "d": (1, 2)},
+                      residual=lambda xp, X, w, ask=ask: xp.sum(w * w) * (1 if len(ask(X)) > 1 else 0))
+        with pytest.raises(columns.OutsideFragment, match="text of a traced value"):
+            columns.program_for(claim, "m", "d")
+
+
 def test_a_hypothesis_that_reads_the_existential_variable_is_not_proved(tmp_path):
     """∀a ∃p: p·a = 1 (false at a = 0) with the hypothesis a⁴p² > 0, which under the
     hint p = 1/a read a² > 0 and made the hint "defined": proved, exit 0, before.  fuzz

@@ -77,6 +77,8 @@ def _asked_by_tracer() -> bool:
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+TEXT = ("the text of a traced value (str, repr, format, print: numpy prints a number, and m, d are no "
+        "numbers here)")
 
 
 def _axes(shape: tuple) -> tuple:
@@ -106,6 +108,23 @@ class T:
     @property
     def shape(self):
         return tuple(1 if s == 1 else T(self._rec, self._rec.emit([s]), ()) for s in self._shape)
+
+    # numpy prints a number ("5" at d = 5): a claim that reads the text would branch on it
+    # where no reading can see (beyond the (m, d) compared at), as the every-m tracer refuses
+    def __repr__(self):
+        if _asked_by_tracer():  # this package's own messages
+            return "<traced every-d value>"
+        outside(TEXT, self._rec)
+
+    def __str__(self):
+        if _asked_by_tracer():
+            return "<traced every-d value>"
+        outside(TEXT, self._rec)
+
+    def __format__(self, spec):
+        if _asked_by_tracer():
+            return "<traced every-d value>"
+        outside(TEXT, self._rec)
 
     @property
     def ndim(self):
