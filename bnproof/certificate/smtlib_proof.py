@@ -11,7 +11,9 @@ them; then the negation of the claim: residual != 0 (identity), < 0 (inequality)
 <= 0 (strict).  So `unsat` says the claim holds at this m wherever the program is
 defined.  The proof itself (method, terms) is not used: the solver judges the
 program at m by itself, so a certificate whose proof the checker rejects still exports
-(and a false claim answers `sat`)."""
+(and a false claim answers `sat`).  An every-d certificate is stated at m and a
+feature count d as well (smtlib_every_d.py: its own instantiation of the tensor
+program, not the checker's); d is refused for any other."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from ..errors import BadInput
 from ..checker.proof import read_statement
 from .smtlib_terms import CertificateRejected, Smt, conj, literal, stage
 from .smtlib_program import DOMAIN, _define
+from .smtlib_every_d import every_d_smt, named_id
 
 NEGATION = {"identity": "(not (= {} 0))", "inequality": "(< {} 0)",
             "strict-inequality": "(<= {} 0)"}
@@ -37,14 +40,16 @@ def _inputs(smt: Smt, k: int, step: list, domains: dict) -> None:
         smt.fact(f"{name} {domains[name]}", DOMAIN[domains[name]].format(f"v{k}"))
 
 
-def proof_smt(doc: dict, m: int) -> str:
-    """The SMT-LIB 2 text: assumptions asserted, the claim negated (unsat confirms it at m)."""
+def proof_smt(doc: dict, m: int, d: int | None = None) -> str:
+    """The SMT-LIB 2 text: assumptions asserted, the claim negated (unsat confirms it at m;
+    an every-d proof at m and d, smtlib_every_d.py, which needs d and alone takes it)."""
+    if type(doc.get("proof")) is dict and doc["proof"].get("method") == "every-d":
+        return every_d_smt(doc, m, d)
+    if d is not None:
+        raise BadInput("--d applies to a proof for every d (method every-d) only; "
+                       f"{named_id(doc)} has no feature count to set")
     if type(m) is not int or not 1 <= m <= MAX_M:
         raise BadInput(f"--m must be an integer from 1 to {MAX_M}")
-    if type(doc.get("proof")) is dict and doc["proof"].get("method") == "every-d":
-        raise BadInput(f"{doc.get('claim', {}).get('id', 'the certificate')} is a proof for every m and every d "
-                       "(method every-d): export states a proof at one batch size m only, not at a d; "
-                       "`bnproof check` confirms it")
     claim, inputs, ops, types, residual, hyps = stage(read_statement, CertificateRejected, doc)
     steps, vals = stage(instantiate, CertificateRejected, inputs, ops, types, m)
     domains = {name: domain for name, _, domain in inputs}

@@ -31,6 +31,10 @@ def export(
         None, "--m", metavar="N",
         help="For a proof certificate (proved for every m): state the claim at this batch size "
         "(1 to 64); a proof certificate needs it, any other certificate refuses it."),
+    d: Optional[int] = typer.Option(
+        None, "--d", metavar="N",
+        help="For a proof for every d as well (method every-d): state it at this feature count "
+        "(1 to 64) with --m; such a certificate needs it, any other refuses it."),
 ) -> None:
     """Write a certificate as SMT-LIB 2 for an SMT solver to confirm.
 
@@ -39,7 +43,9 @@ def export(
     the negation of the certificate's facts is asserted, so `unsat` from z3 or
     cvc5 confirms the certificate.  A proof certificate is stated at the batch
     size --m: its domains, hypotheses and every step's side condition asserted
-    with the claim's negation, so `unsat` confirms the claim at that m.  An
+    with the claim's negation, so `unsat` confirms the claim at that m; a
+    proof for every d as well (method every-d) needs --d too, and its tensor
+    program is written out at (m, d) entry by entry.  An
     existential certificate (no witness p at an instance) is checked by the
     checker first, and the file is the query "is there a witness?" that the
     checker regenerates, so `unsat` confirms that none exists.  The file is read
@@ -47,7 +53,7 @@ def export(
     or claim binding (or a rejected existential certificate) with 6."""
     if solve is not None and solve not in ("z3", "cvc5"):
         raise BadInput(f"--solve: unknown solver {solve!r}; use z3 or cvc5")
-    text, confirmed = _smt(certificate, m)
+    text, confirmed = _smt(certificate, m, d)
     # the solver answers first: nothing is printed as if confirmed before it has said so
     answer = None if solve is None else _solved(text, solve, timeout)
     if out is not None:
@@ -80,7 +86,7 @@ def _solved(text: str, solve: str, timeout: float) -> str:
     return solvers.solve(text, solve, timeout)
 
 
-def _smt(certificate: Path, m: Optional[int]) -> tuple[str, str]:
+def _smt(certificate: Path, m: Optional[int], d: Optional[int] = None) -> tuple[str, str]:
     """The SMT-LIB text, and what `unsat` confirms: a proof certificate at m (bound to its
     claim where bnproof knows it, as `bnproof check` binds it), any other certificate as
     it is."""
@@ -89,8 +95,9 @@ def _smt(certificate: Path, m: Optional[int]) -> tuple[str, str]:
 
     doc = stage(read, BadInput, certificate, what=f"{certificate}:")  # the file named: which one failed
     if type(doc) is not dict or doc.get("kind") != "proof":
-        if m is not None:
-            raise BadInput("--m applies to a proof certificate (proved for every m) only")
+        if m is not None or d is not None:
+            raise BadInput(f"{'--m' if m is not None else '--d'} applies to a proof certificate "
+                           "(proved for every m) only")
         text = document_smt(doc)
         if type(doc) is dict and "nonexistence" in doc:
             return text, (f"no witness exists at the instance of {certificate} (its instance and "
@@ -99,14 +106,16 @@ def _smt(certificate: Path, m: Optional[int]) -> tuple[str, str]:
     if type(doc.get("proof")) is dict and doc["proof"].get("method") == "moments-n":
         raise BadInput(f"{certificate} is a proof about expectations over i.i.d. draws (method "
                        "moments-n), which has no SMT-LIB export: check it with bnproof check")
+    every_d = type(doc.get("proof")) is dict and doc["proof"].get("method") == "every-d"
     if m is None:
         raise BadInput(f"{certificate} is a proof for every m: give the batch size to state it "
-                       "at, e.g. --m 3")
+                       f"at, e.g. --m 3{' --d 2 (and the feature count: it is an every-d proof)' if every_d else ''}")
     from ..certificate.smtlib_proof import proof_smt
     from .._api.judgement import bind_proof
 
-    text = proof_smt(doc, m)  # reads the document strictly first
+    text = proof_smt(doc, m, d)  # reads the document strictly first (and refuses a stray --d)
     bound, why = bind_proof(None, None, doc)
     if not bound:
         raise CertificateRejected(f"{certificate}: {why}")
-    return text, f"the claim {certificate} proves holds at m = {m}"
+    at = f"m = {m}, d = {d}" if every_d else f"m = {m}"
+    return text, f"the claim {certificate} proves holds at {at}"
