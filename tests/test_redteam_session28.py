@@ -90,6 +90,74 @@ def test_the_every_d_tracer_refuses_the_text_of_its_values():
             columns.program_for(claim, "m", "d")
 
 
+def test_a_branch_on_d_behind_an_operator_the_tracer_lacked_is_not_proved_for_every_d():
+    """(d // 5)·(d % 2) under `except TypeError: 0`: proved for every d before.  Fixed in
+    columns.py: //, %, divmod, bitwise operators, 2 ** d, round, abs, __index__ and
+    in-place changes of arrays are refused (recorded), so a claim that catches them is outside."""
+    made = prove_claim(_claims("size_branch_operators.py")["size-branch-operators"])
+    assert not made[-1].proved and made[-1].fixed == {"d": 5}, made[-1]
+
+
+OPERATORS = {
+    "floordiv": lambda d: d // 5, "rfloordiv": lambda d: 5 // d, "mod": lambda d: d % 2, "divmod": lambda d: divmod(d, 5),
+    "rpow": lambda d: 2 ** d, "lshift": lambda d: d << 1, "rshift": lambda d: d >> 2, "and": lambda d: d & 1,
+    "or": lambda d: d | 1, "xor": lambda d: 5 ^ d, "invert": lambda d: ~d, "abs": lambda d: abs(d),
+    "round": lambda d: round(d / 5), "trunc": lambda d: __import__("math").trunc(d), "complex": lambda d: complex(d),
+    "index": lambda d: ([0] * 9)[d], "operator.index": lambda d: __import__("operator").index(d),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+def test_the_every_d_tracer_refuses_operators_it_does_not_model_even_when_caught(name):
+    from bnproof.symbolic_m import columns
+
+    def residual(xp, X, w):
+        try:
+            OPERATORS[name](X.shape[1])
+        except TypeError:
+            pass
+        return xp.sum(w * w) - xp.sum(w * w)
+
+    claim = Claim(id="rt28/op", source="rt", statement="x", kind="identity", variables=(X, W),
+                  sizes={"m": (2, 3), "d": (1, 2)}, residual=residual)
+    with pytest.raises(columns.OutsideFragment):
+        columns.program_for(claim, "m", "d")
+
+
+@pytest.mark.parametrize("change", ["add", "setitem"])
+def test_the_every_d_tracer_refuses_a_change_of_an_array_in_place(change):
+    from bnproof.symbolic_m import columns
+
+    def residual(xp, X, w):
+        v = w
+        try:
+            if change == "add":
+                v += 1
+            else:
+                v[None] = 1
+        except TypeError:
+            pass
+        return xp.sum(w * w) - xp.sum(w * w)
+
+    claim = Claim(id="rt28/inplace", source="rt", statement="x", kind="identity", variables=(X, W),
+                  sizes={"m": (2, 3), "d": (1, 2)}, residual=residual)
+    with pytest.raises(columns.OutsideFragment, match="in place"):
+        columns.program_for(claim, "m", "d")
+
+
+def test_a_scalar_updated_in_place_is_bound_anew_as_numpy_does():
+    def residual(xp, X, w):
+        s = xp.sum(w * w)
+        t = s
+        t += 1  # numpy's scalars are immutable: s keeps its value
+        return t - s - 1
+
+    claim = Claim(id="rt28/scalar-inplace", source="rt", statement="x", kind="identity", variables=(X, W),
+                  sizes={"m": (2, 3), "d": (1, 2)}, residual=residual)
+    made = prove_claim(claim)
+    assert [a.reason for a in made] == ["proved for every m and every d"], made
+
+
 def test_a_hypothesis_that_reads_the_existential_variable_is_not_proved(tmp_path):
     """∀a ∃p: p·a = 1 (false at a = 0) with the hypothesis a⁴p² > 0, which under the
     hint p = 1/a read a² > 0 and made the hint "defined": proved, exit 0, before.  fuzz

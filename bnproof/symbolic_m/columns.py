@@ -81,6 +81,12 @@ TEXT = ("the text of a traced value (str, repr, format, print: numpy prints a nu
         "numbers here)")
 
 
+def _refusing(what: str):
+    def method(self, *args):
+        self._refuse(what)
+    return method
+
+
 def _axes(shape: tuple) -> tuple:
     return tuple(s for s in shape if s != 1)
 
@@ -217,6 +223,49 @@ class T:
 
     def __pos__(self):
         return self
+
+    # Python's other numeric protocols: without these methods Python raises a TypeError the
+    # trace never sees, which a claim's `except TypeError` turns into a branch numpy never
+    # takes (d // 5, d >> 2, 2 ** d, round(d / 5) are numbers under numpy), hidden beyond the
+    # (m, d) the second reading compares at.  Each is refused, recorded before it is raised.
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __divmod__ = __rdivmod__ = _refusing(
+        "//, % or divmod of a traced value (m, d or the data)")
+    __rpow__ = _refusing("a power with a traced exponent")
+    __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = __and__ = __rand__ = __or__ = __ror__ = \
+        __xor__ = __rxor__ = __invert__ = _refusing("a bitwise operation on a traced value (m, d or the data)")
+    __abs__ = _refusing("abs of a traced value (a branch on its sign)")
+    __round__ = __trunc__ = __floor__ = __ceil__ = _refusing("rounding a traced value (m, d or the data)")
+    __complex__ = _refusing("a traced value as a complex number")
+    __index__ = _refusing("m or d (or a traced value) as an index or a Python integer")
+    __setitem__ = __delitem__ = _refusing("a change of a traced value in place (numpy changes the array, and "
+                                         "every name bound to it)")
+
+    def __iadd__(self, o):
+        return self._in_place("add", o)
+
+    def __isub__(self, o):
+        return self._in_place("sub", o)
+
+    def __imul__(self, o):
+        return self._in_place("mul", o)
+
+    def __itruediv__(self, o):
+        return self._in_place("div", o)
+
+    def __ipow__(self, k):
+        if _axes(self._shape):
+            self._refuse("a change of a traced value in place (numpy changes the array, and every name bound to it)")
+        return self ** k
+
+    def __imatmul__(self, o):
+        self._refuse("a change of a traced value in place (numpy changes the array, and every name bound to it)")
+
+    def _in_place(self, op, o):
+        # numpy's `v += 1` changes the array v, and the input it may be: refused for an array;
+        # a scalar (numpy's is immutable) is bound anew, as numpy does
+        if _axes(self._shape):
+            self._refuse("a change of a traced value in place (numpy changes the array, and every name bound to it)")
+        return self._binary(op, self, o)
 
     def __pow__(self, k):
         if isinstance(k, bool) or not isinstance(k, int):
