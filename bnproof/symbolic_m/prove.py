@@ -184,8 +184,9 @@ def prove_claim(claim: Claim, certify: bool = True, deadline: float | None = Non
 
 def _reserved_name(claim: Claim) -> str:
     """Why the checker would refuse a proof under this claim's id (checker/named.py's rule:
-    a name that reads as one of the papers' claims, but is not its exact id), or ''."""
-    from ..checker.named import REFUTED
+    a name that reads as one of the papers' claims, but is not its exact id), or ''.  A
+    paper's claim under its exact id is attempted: where it is false, its normal form says
+    why, and a user's other claim under a refuted claim's id is refused by the checker."""
     from ..checker.papers import paper_claim
 
     paper = paper_claim(claim.id)
@@ -193,8 +194,6 @@ def _reserved_name(claim: Claim) -> str:
         return (f"not proved: the id {claim.id} reads as the name of a claim of the papers"
                 + (f" ({paper})" if paper else "") + ", which only that claim's exact id may carry; "
                 "rename the claim (for example without the authors' names) to prove it")
-    if claim.id in REFUTED:
-        return f"not proved: {claim.id} is a claim of the papers that bnproof's certificates refute"
     return ""
 
 
