@@ -98,7 +98,7 @@ def test_the_command_line_checker_accepts_the_certificates(tmp_path):
     assert "proved for every m and every d" in proc.stdout
 
 
-def test_export_says_an_every_d_proof_is_not_stated_at_one_m(tmp_path):
+def test_export_of_an_every_d_proof_needs_d(tmp_path):
     from bnproof.errors import ExitCode
 
     result = bnproof.prove(CLAIMS["centroid"], out_dir=tmp_path)
@@ -107,6 +107,7 @@ def test_export_says_an_every_d_proof_is_not_stated_at_one_m(tmp_path):
     done = run_cli("export", "--smtlib", str(result.certificate_paths[0]), "--m", "3", cwd=tmp_path)
     assert done.returncode == ExitCode.BAD_INPUT, done.stdout + done.stderr
     assert "a proof for every m and every d" in done.stderr and "Traceback" not in done.stderr
+    assert "--d" in done.stderr  # what to add: the export states the program at one (m, d)
 
 
 def test_latex_of_an_every_d_proof():
