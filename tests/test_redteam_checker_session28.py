@@ -801,3 +801,13 @@ def test_every_d_witness_written_out_beyond_its_cells_is_rejected():
     rejected(doc, "entries in all|scalar steps")
     doc["witness"]["m"] = 33
     rejected(doc, "m and d must be integers")
+
+
+def test_a_gram_pivot_read_for_the_input_whose_coefficient_is_not_a_number_is_rejected():
+    """Pivot 37 is |b - (a.b/|a|^2) a|^2: zero puts b in the span of a (case b), not a in the
+    span of b (a's coefficient a.b/|a|^2 may be 0)."""
+    doc = load("gram-determinant")
+    doc["proof"]["cases"][1]["input"] = "a"
+    rejected(doc, "not a nonzero number times the input a")
+    doc["proof"]["cases"][1]["input"] = "c"
+    rejected(doc, "not a nonzero number times the input c")
