@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from fractions import Fraction
+
+import numpy as np
 
 from ..claims.api import Claim
 from .column_steps import OPERANDS
@@ -77,6 +80,18 @@ def _asked_by_tracer() -> bool:
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_NOT_THE_CLAIM = tuple(os.path.abspath(p) + os.sep for p in (
+    os.path.dirname(np.__file__), sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]))
+
+
+def _asked_by_claim() -> bool:
+    """Whether the Python code two frames up (past __getattr__) is neither this package's,
+    numpy's nor the standard library's: the claim's (or its helper module's)."""
+    frame = sys._getframe(2)
+    if frame is None:
+        return False
+    path = os.path.abspath(frame.f_code.co_filename)
+    return os.path.dirname(path) != _HERE and not path.startswith(_NOT_THE_CLAIM)
 TEXT = ("the text of a traced value (str, repr, format, print: numpy prints a number, and m, d are no "
         "numbers here)")
 
@@ -149,7 +164,11 @@ class T:
 
     def __getattr__(self, name):
         if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(name)  # numpy's protocol probes: not a question of the claim
+            # numpy's and the stdlib's protocol probes: not a question of the claim.  The claim's
+            # own (hasattr(d, "__getnewargs__"), which an int has) would branch where numpy does not
+            if _asked_by_claim() and not name.startswith("__array"):  # numpy's own, from C
+                outside(f"the attribute .{name} of a traced value (m, d or a value of the trace)", self._rec)
+            raise AttributeError(name)
         reason = f"uses .{name} of a traced value"
         poison(reason, self._rec)
         raise RefusedAttribute(reason)

@@ -42,6 +42,7 @@ import functools
 import inspect
 import os
 import sys
+import sysconfig
 from fractions import Fraction
 
 import numpy as np
@@ -165,6 +166,20 @@ def _asked_by_tracer(depth: int) -> bool:
 _NUMPY = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
 
 
+_NOT_THE_CLAIM = tuple(os.path.abspath(p) + os.sep for p in (
+    os.path.dirname(np.__file__), sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]))
+
+
+def _asked_by_claim(depth: int) -> bool:
+    """Whether the Python code `depth` frames up is neither this package's, numpy's nor the
+    standard library's: the claim's (or its helper module's)."""
+    frame = sys._getframe(depth + 1)
+    if frame is None:
+        return False
+    path = os.path.abspath(frame.f_code.co_filename)
+    return os.path.dirname(path) != _HERE and not path.startswith(_NOT_THE_CLAIM)
+
+
 def _asked_by_numpy(depth: int) -> bool:
     frame = sys._getframe(depth + 1)
     return frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_NUMPY)
@@ -241,6 +256,11 @@ class _Traced:
         # Python's and numpy's own protocol probes (__array_interface__, __array_struct__, …)
         # ask of every object put in an array: they are answered "absent" without a refusal
         if name.startswith("__") and name.endswith("__"):
+            # the claim's own probe (hasattr(m, "__getnewargs__"), which an int has) would branch
+            # where numpy does not, beyond the m the second reading compares at
+            if _asked_by_claim(1) and not name.startswith("__array"):  # numpy's own, from C
+                outside(f"the attribute .{name} of a traced value (a traced value answers only what "
+                        "numpy's arrays answer at every m)", _recorder(self), error=RefusedAttribute)
             raise AttributeError(name)
         outside(f"the attribute .{name} of a traced value (a traced value answers only what "
                 "numpy's arrays answer at every m)", _recorder(self), error=RefusedAttribute)

@@ -14,3 +14,10 @@ def residual(xp, X, w):
 CLAIM = Claim(id="redteam/size-branch-isinstance", source="red team", kind="identity", statement="0 = 0",
               variables=(Var("X", ("m", "d")), Var("w", ("d",))), sizes={"m": (2, 3), "d": (1, 6)},
               residual=residual)
+
+# hasattr(d, "__getnewargs__"): an int has it, the tracer's size answered "absent" without
+# recording the question (proved for every d before the fix, as above)
+HASATTR = Claim(id="redteam/size-branch-hasattr", source="red team", kind="identity", statement="0 = 0",
+                variables=(Var("X", ("m", "d")), Var("w", ("d",))), sizes={"m": (2, 3), "d": (1, 6)},
+                residual=lambda xp, X, w: xp.sum(w * w) * (1 if hasattr(X.shape[1], "__getnewargs__")
+                                                           and X.shape[1] >= 5 else 0))
