@@ -167,6 +167,23 @@ def test_a_branch_on_m_behind_a_dunder_probe_is_not_proved_for_every_m():
     assert "__getnewargs__" in made[0].reason, made[0].reason
 
 
+@pytest.mark.parametrize("name", ["size-branch-pickle", "size-branch-vars"])
+def test_a_branch_on_d_read_by_reflection_is_not_proved_for_every_d(name):
+    """d.__reduce_ex__(2)[1][1] (numpy's int pickles its value) and vars(d): proved for every
+    d before.  Fixed in columns.py: no __dict__, a pickle refused, a copy the value itself."""
+    made = prove_claim(_claims("size_branch_reflection.py")[name])
+    assert not made[-1].proved and made[-1].fixed == {"d": 5}, made[-1]
+
+
+def test_a_copy_of_an_every_d_value_is_the_value():
+    import copy
+
+    claim = Claim(id="rt28/copy", source="rt", statement="x", kind="identity", variables=(X, W),
+                  sizes={"m": (2, 3), "d": (1, 2)},
+                  residual=lambda xp, X, w: xp.sum(copy.deepcopy(X @ w) ** 2) - xp.sum(copy.copy(X @ w) ** 2))
+    assert [a.reason for a in prove_claim(claim)] == ["proved for every m and every d"]
+
+
 def test_a_hypothesis_that_reads_the_existential_variable_is_not_proved(tmp_path):
     """∀a ∃p: p·a = 1 (false at a = 0) with the hypothesis a⁴p² > 0, which under the
     hint p = 1/a read a² > 0 and made the hint "defined": proved, exit 0, before.  fuzz

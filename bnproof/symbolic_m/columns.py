@@ -112,9 +112,24 @@ class T:
 
     __array_ufunc__ = None  # numpy defers to T's operators, never iterates it
     __array_priority__ = 1000
+    # no __dict__ (vars(d) raises for numpy's int, and would not here); a pickle would show
+    # the class where numpy's shows the number (d.__reduce_ex__(2)[1] is (int, 5)): refused
+    __slots__ = ("_rec", "_i", "_shape")
 
     def __init__(self, rec: Rec, index: int, shape: tuple):
         self._rec, self._i, self._shape = rec, index, tuple(shape)
+
+    def __copy__(self):
+        return self  # immutable: a copy is the same value
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce_ex__(self, protocol):
+        self._refuse("a pickled traced value (numpy's pickle holds the number)")
+
+    def __reduce__(self):
+        self._refuse("a pickled traced value (numpy's pickle holds the number)")
 
     # ---- what numpy answers at every m and d
     @property
