@@ -232,6 +232,10 @@ def test_a_size_range_from_zero_is_bad_input_for_prove_as_for_fuzz(tmp_path):
 
     with pytest.raises(BadInput):
         prove_claim(_claims("size_from_zero.py")["size-from-zero"])
+    import bnproof
+
+    with pytest.raises(BadInput, match="1 <= smallest"):
+        bnproof.prove(_claims("size_from_zero.py")["size-from-zero"])
 
 
 def test_check_claim_rejects_a_proof_of_a_claim_whose_range_starts_at_zero(tmp_path, monkeypatch):

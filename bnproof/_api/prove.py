@@ -141,6 +141,9 @@ def prove(claim, *, out_dir: str | Path | None = None, time_budget: float | None
     from ..symbolic_m.survivor import attempts_within
 
     c = one(claim)
+    from ..search.space import _check_claim_sizes
+
+    _check_claim_sizes(c)  # bad input, as for fuzz and `bnproof prove`: never "not proved" of a claim
     if time_budget is not None and (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
                                     or not time_budget >= 0.1):
         raise BadInput(f"time_budget must be a number of seconds >= 0.1, got {time_budget!r}")
