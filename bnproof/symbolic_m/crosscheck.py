@@ -24,6 +24,38 @@ from fractions import Fraction
 SIZES = (2, 3, 4, 5, 7)
 PER_SIZE = 1  # generic instances per batch size
 
+# ... and at every size of the claim's declared range: `type(m) is int` and `m is 8` ask
+# nothing of a traced size, so a branch on them is invisible to the tracer and shows only
+# where the reading is compared at that very size (a point, m is 8, is missed by any
+# sample).  A declared range past these caps is not compared at all its sizes: the proof
+# is then withheld with the reason, never reported as compared where it was not
+MAX_DECLARED = 12  # the largest declared m (or d) compared at
+MAX_PAIRS = 48  # (m, d) pairs of a proof for every m and every d
+
+
+def _declared(claim, name: str) -> range:
+    # from 1: a size 0 is bad input (search/space.py), refused before any proof
+    lo, hi = claim.sizes.get(name, (1, 0))
+    return range(max(lo, 1), hi + 1)
+
+
+def _beyond(claim, names) -> str | None:
+    """Why the declared range cannot be compared at every size, or None."""
+    for name in names:
+        top = _declared(claim, name)
+        if len(top) and top[-1] > MAX_DECLARED:
+            return (f"{claim.id} declares {name} up to {top[-1]}, and the second reading compares "
+                    f"at {name} <= {MAX_DECLARED} only: a branch of its code on a size beyond (type({name}) "
+                    f"is int, {name} is N), which no traced size can refuse, would go unseen")
+    return None
+
+
+def sizes_every_m(claim) -> tuple:
+    """SIZES and every batch size of the claim's declared range."""
+    from .trace import batch_name
+
+    return tuple(sorted(set(SIZES) | set(_declared(claim, batch_name(claim) or "m"))))
+
 
 def claim_steps(steps: list) -> list:
     """The instantiated program with the claim's own input names: the symbolic program
@@ -82,15 +114,21 @@ def on_the_set(claim, instances: list) -> list:
     return moved
 
 
-def second_reading(claim, fixed: dict, program: dict, avoid=(), sizes=SIZES, seed: int = 0):
+def second_reading(claim, fixed: dict, program: dict, avoid=(), sizes=None, seed: int = 0):
     """The second reading's Confirmation (bnproof.reading: agrees | disagrees |
     inconclusive) of the program against the claim at generic instances of every batch
-    size in `sizes`; the first disagreement or inconclusive size decides."""
+    size in `sizes` (sizes_every_m: inconclusive when the declared range is past
+    MAX_DECLARED); the first disagreement or inconclusive size decides."""
     from .. import reading
     from ..checker.parse import Rejected
 
     from .trace import batch_name
 
+    if sizes is None:
+        why = _beyond(claim, [batch_name(claim) or "m"])
+        if why is not None:
+            return reading.Confirmation(reading.INCONCLUSIVE, why)
+        sizes = sizes_every_m(claim)
     compared = 0
     for m in sizes:
         at = {**fixed, batch_name(claim) or "m": m}
@@ -123,14 +161,31 @@ def gate(claim, fixed: dict, program: dict, avoid=()) -> str | None:
 SIZES_EVERY_D = ((2, 1), (3, 2), (4, 3), (5, 4), (7, 1), (2, 4), (3, 3))
 
 
-def second_reading_every_d(claim, program: dict, batch: str, feature: str, avoid=(), sizes=SIZES_EVERY_D,
+def sizes_every_d(claim, batch: str, feature: str) -> tuple:
+    """SIZES_EVERY_D and every (m, d) of the claim's declared ranges (a branch may be on
+    both: m is 5 and d is 3)."""
+    declared = {(m, d) for m in _declared(claim, batch) for d in _declared(claim, feature)}
+    return SIZES_EVERY_D + tuple(sorted(declared - set(SIZES_EVERY_D)))
+
+
+def second_reading_every_d(claim, program: dict, batch: str, feature: str, avoid=(), sizes=None,
                            seed: int = 0):
     """second_reading for a program of method "every-d": instantiated at each (m, d) by the
-    checker (checker/every_d.py) and compared with the claim's own code there."""
+    checker (checker/every_d.py) and compared with the claim's own code there (sizes_every_d:
+    inconclusive past MAX_DECLARED or MAX_PAIRS)."""
     from .. import reading
     from ..checker.every_d import instantiate, read_inputs, read_steps
     from ..checker.parse import Rejected
 
+    if sizes is None:
+        why = _beyond(claim, [batch, feature])
+        pairs = len(_declared(claim, batch)) * len(_declared(claim, feature))
+        if why is None and pairs > MAX_PAIRS:
+            why = (f"{claim.id} declares {pairs} pairs ({batch}, {feature}), and the second reading "
+                   f"compares at {MAX_PAIRS} at most: a branch of its code on a pair beyond would go unseen")
+        if why is not None:
+            return reading.Confirmation(reading.INCONCLUSIVE, why)
+        sizes = sizes_every_d(claim, batch, feature)
     compared = 0
     for m, d in sizes:
         try:
