@@ -101,8 +101,9 @@ def attempt(claim: Claim, fixed: dict | None = None, certify: bool = True) -> At
                        normal_form_latex=latex)
     witness = {"m": found[0], "inputs": program_inputs(claim, program, found[1])}
     # a proof of the traced program is the claim's only if the claim's own code, read
-    # without the tracer at generic instances of m = 2..9 (never the witness, where
-    # degenerate readings agree), computes the same values (errors.Disagreement if not)
+    # without the tracer at generic instances of m = 2, 3, 4, 5, 7 and every declared m
+    # (crosscheck.py; never the witness, where degenerate readings agree), computes the
+    # same values (errors.Disagreement if not)
     why = gate(claim, fixed, program, avoid=[found[1]])
     if why is not None:
         return Attempt(NOT_PROVED, f"not proved: {why}", fixed, program, proof,
