@@ -17,6 +17,10 @@ from .moments_n import program_for, text_of
 from .attempts import NOT_PROVED, OUTSIDE, PROVED, Attempt, at_fixed
 
 SIZES = (2, 3, 4, 5, 7)  # as crosscheck.SIZES: past the small n a claim's Python could hide
+# ... and every n the claim declares (`type(n) is int`, `n is 6`: crosscheck.py), up to
+# MAX_DECLARED_N: the reading enumerates k^n batches of a k-point law, so a larger
+# declared range withholds the proof with the reason rather than compare at part of it
+MAX_DECLARED_N = 8
 WITNESS_SIZES = (2, 3, 4, 5, 6)
 READ_POINTS = 3  # 3^7 = 2187 batches at n = 7: within the reading's cap of 4096
 # The program of a claim is the same at every law size k (the tracer refuses what depends on
@@ -127,9 +131,18 @@ def second_reading(claim, fixed: dict, program: dict, seed: int = 0):
     from ..checker.moments_n import value_at
     from ..checker.parse import Rejected
 
+    from .crosscheck import _declared
+
     law = program["laws"][0]
+    declared = _declared(claim, "m")
+    if len(declared) and declared[-1] > MAX_DECLARED_N:
+        return reading.Confirmation(reading.INCONCLUSIVE, (
+            f"{claim.id} declares n up to {declared[-1]}, and the second reading compares at n <= "
+            f"{MAX_DECLARED_N} only: a branch of its code on a size beyond (type(n) is int, n is N), "
+            "which no traced size can refuse, would go unseen"))
+    sizes = sorted(set(SIZES) | set(declared))
     compared = 0
-    for n in SIZES:
+    for n in sizes:
         try:
             instances = reading.generic_instances(claim, {**fixed, "m": n}, 1, seed=seed)
         except ValueError as err:
@@ -154,7 +167,7 @@ def second_reading(claim, fixed: dict, program: dict, seed: int = 0):
                                                                f"claim's own code {theirs}")
             compared += 1
     return reading.Confirmation(reading.AGREES, f"the program equals the claim at {compared} generic "
-                                                f"instances, n = {', '.join(map(str, SIZES))}", compared)
+                                                f"instances, n = {', '.join(map(str, sizes))}", compared)
 
 
 def gate(claim, fixed: dict, program: dict) -> str | None:
