@@ -2,7 +2,8 @@
 is True under numpy and in every reading at d = 5 (CPython's small ints are one object),
 False for the tracers' traced sizes.  No isinstance, no type(), no try: the branch hides
 at d = 5 (every-d) and m = 8 (every m), beyond the sizes the second reading compares at,
-and each claim is false there (Σw², Σy²), refuted by fuzz; prove says "proved"."""
+and each claim is false there (Σw², Σy²), refuted by fuzz.  prove said "proved" until the second reading compared at every
+declared size too (crosscheck.py): now a disagreement, exit 7."""
 from bnproof.claims import Claim, Var
 
 FIVE, EIGHT = 5, 8

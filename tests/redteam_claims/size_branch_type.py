@@ -2,7 +2,8 @@
 (type() asks nothing of it): a branch on d >= 5 (every-d) and on m >= 8 (every m) hides
 beyond the sizes the second reading compares at (d <= 4; m = 2, 3, 4, 5, 7), where
 both readings are 0.  Each claim is false (Σw² at d = 5, 6; Σy² at m = 8, 9) and fuzz
-refutes it with an accepted certificate; prove says "proved"."""
+refutes it with an accepted certificate.  prove said "proved" until the second reading
+compared at every declared size too (crosscheck.py): now a disagreement, exit 7."""
 from bnproof.claims import Claim, Var
 
 
