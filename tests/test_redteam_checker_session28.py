@@ -275,8 +275,11 @@ def test_an_undefined_case_of_bn_norm_bound_made_zero_is_rejected():
 # ---------------------------------------------------------------- substitution and multipliers
 
 def _cov_claiming(doc: dict, value: str) -> int:
-    """cov's certificate whose residual is the constant `value` (1 = 0 on the set: false)."""
-    k = add_steps(doc, ["const", value])
+    """cov's certificate whose residual is the constant `value` (1 = 0 on the set: false),
+    written value + 0 * cov so that cov's divisions stay read (an unread one is rejected)."""
+    old = doc["program"]["residual"]
+    c, zero = add_steps(doc, ["const", value]), add_steps(doc, ["const", "0"])
+    k = add_steps(doc, ["add", c, add_steps(doc, ["mul", zero, old])])
     doc["program"]["residual"] = k
     return k
 
@@ -302,7 +305,11 @@ def test_a_multiplier_that_is_a_program_step_dividing_by_the_equality_leaves_no_
     k = _cov_claiming(doc, "1")
     q = add_steps(doc, ["div", k, 16])  # a program step: "defined wherever the program is"
     doc["proof"] = {"method": "substitution", "steps": [], "multipliers": [q]}
-    rejected(doc, "division by zero")  # so nowhere on the set: the witness cannot be there
+    # read by no part of the statement, its division is a hidden hypothesis (live_steps.py);
+    # read, it would leave no instance on the set: the witness could not be there
+    rejected(doc, "read by neither the residual nor a hypothesis")
+    doc["program"]["hypotheses"] = [add_steps(doc, ["mul", q, q])]
+    rejected(doc, "division by zero")
 
 
 @pytest.mark.parametrize("change, match", [
@@ -743,14 +750,17 @@ def test_a_witness_certificate_changed_is_rejected(change, match):
 
 # ---------------------------------------------------------------- work limits (bounded work, never a speed)
 
-def _grown(name: str, steps, where="program") -> dict:
+def _grown(name: str, steps, where="program", read=None) -> dict:
     """name's certificate with steps appended to its program (indices relative to the first
-    appended step as "+k"), or to its proof's steps."""
+    appended step as "+k"), or to its proof's steps; `read`: the appended step the residual
+    becomes (a root nothing reads is rejected before any arithmetic, live_steps.py)."""
     doc = load(name)
     base = len(doc["program"]["steps"]) + (len(doc["proof"].get("steps", [])) if where == "proof" else 0)
     fix = lambda x: base + int(x[1:]) if type(x) is str and x.startswith("+") else x  # noqa: E731
     target = doc["program"]["steps"] if where == "program" else doc["proof"]["steps"]
     target += [[fix(x) for x in s] for s in steps]
+    if read is not None:
+        doc["program"]["residual"] = fix(read)
     return doc
 
 
@@ -761,8 +771,9 @@ def _grown(name: str, steps, where="program") -> dict:
     (lambda: _grown("weight-norm", [["const", "9" * 197 + "/7"], ["pow", "+0", 64], ["pow", "+1", 64]]),
      "beyond 8192 bits"),
     (lambda: _grown("weight-norm", [["const", "9" * 199 + "/7"]]), "longer than 200"),
-    (lambda: _grown("weight-norm", [x for i in range(70) for x in
-                                    (["const", str(i + 2)], ["add", 1, f"+{3 * i}"], ["sqrt", f"+{3 * i + 1}"])]),
+    (lambda: _grown("weight-norm", [x for i in range(70) for x in  # sqrt(c + i + 2), summed: read
+                                    (["const", str(i + 2)], ["add", 1, f"+{4 * i}"], ["sqrt", f"+{4 * i + 1}"],
+                                     ["add", 13 if i == 0 else f"+{4 * i - 1}", f"+{4 * i + 2}"])], read="+279"),
      "more than 64 square roots"),
     (lambda: _grown("cauchy-schwarz", [["add", 3, 5], ["add", "+0", 8], ["pow", "+1", 64], ["pow", "+2", 8]],
                     where="proof"), "too much algebra"),
@@ -784,8 +795,8 @@ def test_every_d_sums_beyond_the_renamings_and_factors_are_rejected():
     doc = load("kohler-nonnegative")
     n = len(doc["program"]["steps"])
     chain = [["dot", 0, 0, 1, 1]] + [["dot", n + i, n, 1, 0] for i in range(7)]
-    doc["program"]["steps"] += chain + [["sum", n + 7, 0], ["sum", n + 8, 0]]
-    doc["program"]["residual"] = n + 9
+    doc["program"]["steps"] += chain + [["sum", n + 7, 0], ["sum", n + 8, 0], ["add", n + 9, 13]]
+    doc["program"]["residual"] = n + 10  # kohler's residual too: its division stays read
     doc["proof"] = {"method": "every-d"}
     rejected(doc, "renamings")
     doc = _grown("kohler-nonnegative", [["expand", 0, ["m", "m", "d"], [0, 2]], ["expand", 0, ["m", "m", "d"], [1, 2]],

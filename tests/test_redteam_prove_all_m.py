@@ -169,13 +169,17 @@ def test_a_program_that_is_not_the_claims_is_a_disagreement(monkeypatch):
 # --- (b) forged certificates -------------------------------------------------------------
 
 def _many_gradients(count: int, m: int = 4):
-    """sum(grad(S[y], y)) - m = 0, with `count` copies of the gradient step (a forged
-    certificate may repeat steps the tracer would have shared)."""
+    """sum(grad(S[y], y) * y) - 2 S[y] = 0, with `count` copies of the gradient step (a
+    forged certificate may repeat steps the tracer would have shared), each read by the
+    residual through a product with 0 (an unread gradient is rejected, live_steps.py)."""
     b = ProgramBuilder(["y", "vector", "real"])
     y = b.input("y")
     s = b.sum(b.mul(y, y))
     grads = [b.grad(s, y) for _ in range(count)]
     r = b.sub(b.sum(b.mul(grads[-1], y)), b.mul(b.const("2"), s))
+    zero = b.const("0")
+    for g in grads[:-1]:
+        r = b.add(r, b.mul(zero, b.sum(g)))
     witness = {"m": m, "inputs": {"y": [str(i) for i in range(m)]}}
     return certificate(b.program(r), body=claim_object(names=("y",)), witness=witness)
 

@@ -163,7 +163,8 @@ def test_a_forged_sum_of_squares_is_rejected_and_seen_false():
     coefficient 1: the checker must compare the residual with the squares' sum (a
     working-tree edit that skipped that comparison accepted it), and the oracle sees −1 < 0."""
     doc = _committed()
-    steps = doc["program"]["steps"] + [["const", "-1"]]
+    n = len(doc["program"]["steps"])  # its residual (0) plus -1: its divisions stay read
+    steps = doc["program"]["steps"] + [["const", "-1"], ["add", doc["program"]["residual"], n]]
     forged = _squares(steps, len(steps) - 1, [[len(steps), 0]], extra=[["const", "1"]])
     forged["program"]["hypotheses"] = doc["program"]["hypotheses"]
     assert not tamper.proof_holds(forged)

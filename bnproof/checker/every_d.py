@@ -53,6 +53,7 @@ from math import factorial
 
 from . import program as fixed_program
 from .every_d_squares import check_squares
+from .live_steps import require_read
 from .named import named
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, show, tensor
 from .symbolic_length import Algebra
@@ -542,6 +543,8 @@ def check_every_d(doc: dict) -> str:
     residual = scalar_step(program["residual"], "program.residual")
     hyps = [scalar_step(h, f"program.hypotheses[{i}]")
             for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", 64))]
+    require_read([args for _, args, _, _ in ops], [residual, *hyps],
+                 lambda k: ops[k][0] in ("div", "sqrt") or ops[k][0] == "pow" and ops[k][2][0] < 0)
     proof = doc["proof"]
     squares = type(proof) is dict and "squares" in proof  # an inequality: every_d_squares.py
     if keys(proof, "proof", {"method", "squares"} if squares else {"method"})["method"] != "every-d":

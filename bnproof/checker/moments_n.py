@@ -23,6 +23,7 @@ residual is trusted, as for every proof certificate.  Standard library only."""
 
 from fractions import Fraction
 
+from .live_steps import require_read
 from .named import named
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, tensor
 from .symbolic_length import add_into, multiply
@@ -269,6 +270,13 @@ def residual_value(program: dict, laws: list):
     return v, divisors
 
 
+def _reads(step: list) -> list:
+    """The earlier steps a validated step reads (a draw reads its batch)."""
+    count = {"add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "pow": 1, "sum": 1, "expect": 1,
+             "draw": 1}.get(step[0], 0)
+    return step[1:1 + count]
+
+
 def read_inputs(program: dict) -> list:
     """program.inputs: [[name, domain], ...], the claim's scalar inputs beside its law."""
     out = []
@@ -350,7 +358,9 @@ def check_moments_n(doc: dict) -> str:
     fixed = doc["fixed"]
     if type(fixed) is not dict or any(type(v) is not int or not 1 <= v <= MAX_POINTS for v in fixed.values()):
         raise Rejected("fixed: sizes must be integers from 1 to 16")
-    v, _ = residual_value(program, laws)
+    v, _ = residual_value(program, laws)  # validates every step and its operands
+    steps = program["steps"]
+    require_read([_reads(step) for step in steps], [program["residual"]], lambda k: steps[k][0] == "div")
     if v.num:
         raise Rejected("proof: the residual's numerator is not the zero polynomial in n and the moments")
     n, support, weights, values = _witness(doc["witness"], variables, laws, lengths, fixed)

@@ -23,6 +23,7 @@ from fractions import Fraction
 from . import program as fixed_program
 from .every_d import check_every_d
 from .instantiate import instantiate
+from .live_steps import require_read
 from .named import REFUTED, named  # noqa: F401 - REFUTED: the papers' claims no proof names
 from .nonnegative import Manifest, check_nonnegative, divisors, index  # noqa: F401 - Manifest, divisors: as before
 from .parse import MAX_DEPTH, Rejected, array, check_envelope, keys, rational, sha256_of, tensor
@@ -172,7 +173,9 @@ def read_statement(doc: dict) -> tuple:
     residual = index(program["residual"], "program.residual", len(ops), types)
     hyps = [index(h, f"program.hypotheses[{i}]", len(ops), types)
             for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", MAX_DEPTH * 4))]
-    read_equalities(claim, program, ops, types)  # the binding, for every reader of the statement
+    equalities = read_equalities(claim, program, ops, types)  # the binding, for every reader
+    require_read([args for _, args, _ in ops], [residual, *hyps, *equalities],
+                 lambda k: ops[k][0] in ("div", "sqrt", "grad") or ops[k][0] == "pow" and ops[k][2] < 0)
     return claim, inputs, ops, types, residual, hyps
 
 

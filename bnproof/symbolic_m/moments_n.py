@@ -453,9 +453,31 @@ def program_for(claim) -> dict:
             raise OutsideFragment(rec.refusals[0])
     if residual.batch is not None:
         outside("a residual that is a value of an expectation's batch (outside that expectation)")
-    program = {"laws": laws, "lengths": lengths, "inputs": inputs, "steps": rec.steps,
-               "residual": residual.index, "kind": claim.kind}
+    steps, index = _prune(rec.steps, residual.index)
+    program = {"laws": laws, "lengths": lengths, "inputs": inputs, "steps": steps,
+               "residual": index, "kind": claim.kind}
     return program, residual
+
+
+def _prune(steps: list, residual: int) -> tuple[list, int]:
+    """The steps the residual reads, renumbered in their order: the checker rejects a step
+    nothing reads (its definedness would be a hidden hypothesis; checker/live_steps.py), and
+    ["n"] is emitted whether or not the claim reads it."""
+    count = {"add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "pow": 1, "sum": 1, "expect": 1,
+             "draw": 1}
+    live = [False] * len(steps)
+    live[residual] = True
+    for k in range(len(steps) - 1, -1, -1):
+        if live[k]:
+            for j in steps[k][1:1 + count.get(steps[k][0], 0)]:
+                live[j] = True
+    new, out = {}, []
+    for k, step in enumerate(steps):
+        if live[k]:
+            new[k] = len(out)
+            n = count.get(step[0], 0)
+            out.append([step[0], *(new[j] for j in step[1:1 + n]), *step[1 + n:]])
+    return out, new[residual]
 
 
 def text_of(value: Val, inputs: list = (), claim=None) -> str:
