@@ -32,7 +32,7 @@ from . import squares as SQ
 from .algebra import TooLarge, Vector
 from .evaluate import Replay
 from .forms import Forms
-from .proof_steps import Steps, replays
+from .proof_steps import Steps, replays, replays_in
 
 # basis vectors, the ones vector included: a proof in four (Gram's determinant of four
 # vectors, wᵀSw at d = 3) is found, but its ℓ's nest so deep that writing it out and
@@ -543,23 +543,7 @@ def _norms(program: dict, k: int, forms) -> list:
 
 def _replays(replay, proof: dict) -> bool:
     """proof_steps.replays in a case: residual·Π denominator − Σ terms ≡ 0 there."""
-    from .fragment import NotDefined, OutsideFragment
-
-    try:
-        replay.run(proof["steps"], allow_input=False)
-        alg, values = replay.alg, replay.values
-        lhs = values[replay.residual]
-        for d in proof["denominator"]:
-            lhs = alg.mul(lhs, values[d])
-        rhs = alg.const(0)
-        for term in proof["terms"]:
-            t = alg.const(Fraction(term["coefficient"]))
-            for f in term["factors"]:
-                t = alg.mul(t, values[f])
-            rhs = alg.add(rhs, t)
-        return alg.sub(lhs, rhs).is_zero()
-    except (ValueError, OutsideFragment, NotDefined, TooLarge):
-        return False
+    return replays_in(replay, replay.residual, proof)
 
 
 def _cases(program: dict, proof: dict, budget: Budget, subs: tuple) -> bool:
