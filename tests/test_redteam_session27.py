@@ -459,7 +459,10 @@ def root_document():
 
 def _hypothesis(doc, extra, hypotheses):
     forged = copy.deepcopy(doc)
-    forged["program"]["steps"] += extra
+    residual = forged["program"]["residual"]
+    forged["program"]["steps"] += [[residual if a == "residual" else a for a in step] for step in extra]
+    if any("residual" in step for step in extra):  # the last extra step is the new residual
+        forged["program"]["residual"] = len(forged["program"]["steps"]) - 1
     forged["program"]["hypotheses"] = hypotheses
     return seal(forged)
 
@@ -475,7 +478,8 @@ def test_the_honest_root_certificate_is_accepted(root_document):
     ([["pow", 0, 3]], [4]),  # c³ > 0: the same
     ([["neg", 0]], [0, 4]),  # both signs: unknown
     ([["input", "b"]], [4]),  # another input's sign
-    ([["const", "1"], ["div", 4, 0]], []),  # a divisor: c != 0 wherever defined, no sign
+    # a divisor, read (residual + 0·(1/c)): c != 0 wherever defined, no sign
+    ([["const", "1"], ["div", 4, 0], ["const", "0"], ["mul", 6, 5], ["add", "residual", 7]], []),
 ], ids=["none", "negative", "double-negation", "cube", "both", "other-input", "divisor"])
 def test_a_forged_sign_fact_for_a_root_is_rejected(root_document, extra, hypotheses):
     with pytest.raises(Rejected, match="normal form is not 0"):

@@ -119,6 +119,7 @@ def test_list_has_a_proof_column_apart_from_the_verdict(monkeypatch):
 
     from bnproof.cli.listing import _lines
 
+    monkeypatch.delenv("COLUMNS", raising=False)  # piped with no width asked for: one claim a line
     rows = _listing_rows(monkeypatch)
     assert all(r["verdict_text"].endswith("≤ m ≤ 6") for r in rows)  # the table's verdict carries no proof
     plain = _lines(rows, terminal=False, columns=None)
