@@ -269,7 +269,10 @@ def test_a_derivative_claimed_to_vanish_is_rejected():
     # by a scalar as 0 would accept it
     forged = copy.deepcopy(_gamma_document())
     steps = forged["program"]["steps"]
-    forged["program"]["residual"] = next(i for i, s in enumerate(steps) if s[0] == "grad")
+    grad, old = next(i for i, s in enumerate(steps) if s[0] == "grad"), forged["program"]["residual"]
+    # grad + 0·(the old residual): every step stays read (an unread one is a hidden hypothesis)
+    steps += [["const", "0"], ["mul", len(steps), old], ["add", grad, len(steps) + 1]]
+    forged["program"]["residual"] = len(steps) - 1
     with pytest.raises(Rejected, match="normal form is not 0"):
         check_document(seal(forged))
 
@@ -279,7 +282,10 @@ def test_a_derivative_through_a_root_claimed_to_vanish_is_rejected():
     # would accept the residual made the derivative alone
     forged = copy.deepcopy(attempt(CLAIMS["variance"]).document)
     steps = forged["program"]["steps"]
-    forged["program"]["residual"] = next(i for i, s in enumerate(steps) if s[0] == "grad")
+    grad, old = next(i for i, s in enumerate(steps) if s[0] == "grad"), forged["program"]["residual"]
+    # grad + 0·(the old residual): every step stays read (an unread one is a hidden hypothesis)
+    steps += [["const", "0"], ["mul", len(steps), old], ["add", grad, len(steps) + 1]]
+    forged["program"]["residual"] = len(steps) - 1
     with pytest.raises(Rejected, match="normal form is not 0"):
         check_document(seal(forged))
 
