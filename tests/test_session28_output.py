@@ -301,3 +301,28 @@ def test_products_over_integers_are_the_exact_products():
     with pytest.raises(Rejected, match="coefficient beyond"):
         checker.pmul(big, big)
     assert checker.work - before == 4 * (1 + 2 * bits(big) // 128) + 1
+
+
+CLAIM_FILE = '''from bnproof.claims import Claim, Var
+
+RELU_ABS = Claim("s28/relu-abs", "test", r"\\forall x\\ \\exists w : \\mathrm{relu}(w x) = |x|",
+                 lambda xp, x, w: xp.maximum(w * x, 0) - xp.abs(x), (Var("x"),), kind="identity",
+                 exists=(Var("w"),))
+'''
+
+
+def test_fuzz_json_names_the_witness_certificate_as_the_api_does(tmp_path):
+    """`fuzz --json` carries witness_certificate and its check, as FuzzResult.to_json does."""
+    import json
+
+    from cli_runner import run_cli
+
+    (tmp_path / "relu_abs.py").write_text(CLAIM_FILE, encoding="utf-8")
+    done = run_cli("fuzz", "relu_abs.py", "--json", "--no-jax", "--max-examples", "6", "--seed", "0",
+                   "--out-dir", "out", cwd=tmp_path)
+    (obj,) = json.loads(done.stdout)
+    assert obj["verdict"] == "survived", done.stdout + done.stderr
+    path = tmp_path / "out" / "s28" / "relu-abs.witnesses.json"
+    assert path.is_file()
+    assert obj["witness_certificate"] == str(path) or tmp_path / obj["witness_certificate"] == path
+    assert obj["witness_certificate_check"].startswith("ACCEPTED ")

@@ -178,10 +178,11 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
                 outcome.verdict, outcome.reason = search.UNDECIDED, (
                     "a counterexample was found and certified, but its certificate could not be "
                     f"written: {err.filename or directory}: {err.strerror or err}")
+        witness_path = None
         if outcome.witnesses:  # an existential claim's witnesses, for the checker
             from ..search.exists import save_witnesses
 
-            save_witnesses(c, outcome, directory)
+            witness_path = save_witnesses(c, outcome, directory)
         proof = None
         if prove:  # a claim that survives gets a proof for every m (its line comes first among the notes)
             import time
@@ -194,7 +195,7 @@ def _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, 
             from ..symbolic_m.survivor import unasked
 
             unasked(outcome)
-        result = render_fuzz.to_json(outcome, path, timings)
+        result = render_fuzz.to_json(outcome, path, timings, None if witness_path is None else str(witness_path))
         if record:  # at once, so an interrupted run loses nothing it finished
             entries[c.id] = render_fuzz.record_entry(outcome)
             if proof is not None and record_field(proof):

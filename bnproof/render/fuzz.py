@@ -96,7 +96,10 @@ def _seconds(value, timings: bool):
     return round(value, 3) if timings and value is not None else None
 
 
-def to_json(outcome, path: str | None, timings: bool) -> dict:
+def to_json(outcome, path: str | None, timings: bool, witness_path: str | None = None) -> dict:
+    """One claim's JSON object (`fuzz --json`, FuzzResult.to_json): an existential claim that
+    survived with checked witnesses also names its witness certificate (`witness_path`,
+    None where it was kept in memory)."""
     total = outcome.coverage.total()
     out = {
         "claim": outcome.claim.id,
@@ -129,6 +132,9 @@ def to_json(outcome, path: str | None, timings: bool) -> dict:
             "certificate": path,
             "certificate_check": f"ACCEPTED {path}: {ref.established}",
         })
+    if getattr(outcome, "witnesses", None) and outcome.verdict == search.SURVIVED:
+        out["witness_certificate"] = witness_path
+        out["witness_certificate_check"] = f"ACCEPTED {witness_path}" if witness_path else "ACCEPTED (in memory)"
     return out
 
 
