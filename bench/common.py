@@ -1,11 +1,30 @@
 """Helpers shared by the benchmarks: random exact instances, timing, tables."""
 
+import importlib.util
 import json
 import random
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def module_at(rev: str, path: str, name: str):
+    """bnproof's module `path` (e.g. "bnproof/claims/moments.py") as it was at commit
+    `rev`, imported as `name` (a name inside its package, so that its relative imports
+    resolve there): the "before" side of a side-by-side bench."""
+    source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    copy = Path("/tmp") / f"bnproof_{name.rsplit('.', 1)[-1]}_{rev}.py"
+    copy.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, copy)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def random_instance(m, d, seed, span=5):

@@ -12,10 +12,8 @@ of Theorem 4.1 and Remark 2.7 at m = 64 and m = 256.  Verdicts must agree
 """
 
 import argparse
-import importlib.util
 import random
 import statistics
-import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -23,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from common import module_at  # noqa: E402
 
 from bnproof.claims import decide as decide_module  # noqa: E402
 from bnproof.claims.api import all_claims, resolve  # noqa: E402
@@ -30,17 +30,7 @@ from bnproof.search import record  # noqa: E402
 
 
 def old_engine(rev: str):
-    """The evaluate module at `rev`, as bnproof.program._old_evaluate (its relative
-    imports resolve in bnproof.program)."""
-    source = subprocess.run(["git", "show", f"{rev}:bnproof/program/evaluate.py"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout
-    path = Path("/tmp") / f"bnproof_old_evaluate_{rev}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("bnproof.program._old_evaluate", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return module_at(rev, "bnproof/program/evaluate.py", "bnproof.program._old_evaluate")
 
 
 def instances(claim, sizes, count, rng):

@@ -20,7 +20,6 @@ import importlib.util
 import itertools
 import random
 import statistics
-import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -28,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from common import module_at  # noqa: E402
 
 from bnproof.claims import decide as decide_module  # noqa: E402
 from bnproof.claims import moments as new_moments  # noqa: E402
@@ -40,17 +41,7 @@ FILES = ("docs/examples/expectations.py", "docs/examples/every_n_moments.py",
 
 
 def old_module(rev: str):
-    """claims/moments.py at `rev`, as bnproof.claims._old_moments (its relative imports
-    resolve in bnproof.claims)."""
-    source = subprocess.run(["git", "show", f"{rev}:bnproof/claims/moments.py"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout
-    path = Path("/tmp") / f"bnproof_old_moments_{rev}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("bnproof.claims._old_moments", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return module_at(rev, "bnproof/claims/moments.py", "bnproof.claims._old_moments")
 
 
 def claims_of(path: str):
