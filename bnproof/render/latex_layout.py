@@ -43,18 +43,22 @@ class Display:
 
     kind: str
     args: tuple
-    label: str  # \label{…}
+    label: str | None  # \label{…}; None: unnumbered (a statement the report quotes)
 
     def latex(self, line: float) -> str:
         return {"display": _display, "steps": _steps, "aligned": _aligned}[self.kind](line, self.label,
                                                                                      *self.args)
 
 
-def _equation(formula: str, label: str) -> str:
+def _equation(formula: str, label: str | None) -> str:
+    if label is None:
+        return "\\begin{equation*}\n" + formula.strip() + "\n\\end{equation*}"
     return "\\begin{equation}" + label + "\n" + formula.strip() + "\n\\end{equation}"
 
 
-def _align(rows: list[str], label: str) -> str:
+def _align(rows: list[str], label: str | None) -> str:
+    if label is None:
+        return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
     # one number for the block, on its last row; align (not aligned) may break across pages
     rows = [row + r" \notag" for row in rows[:-1]] + [rows[-1] + " " + label]
     return "\\begin{align}\n" + " \\\\\n".join(rows) + "\n\\end{align}"
