@@ -22,17 +22,21 @@ MAX_GRADIENT_WORK = 4_000_000
 
 
 class Emitter:
-    def __init__(self, inputs: list, m: int):
+    """The scalar steps written so far, one step per constant; also every_d.py's (most:
+    its own limit, at: its sizes for a message)."""
+
+    def __init__(self, inputs: list, m: int, most: int = MAX_SCALAR_STEPS, at: str = ""):
         if type(m) is not int or not 1 <= m <= MAX_M:
             raise Rejected(f"instantiate: m must be an integer from 1 to {MAX_M}")
         self.m, self.steps, self.consts = m, [], {}
+        self.most, self.at = most, at or f"m = {m}"
         self.inputs = {n: (t, d) for n, t, d in inputs}
         self.read = {}
         self.gradient_work = 0
 
     def emit(self, step: list) -> int:
-        if len(self.steps) >= MAX_SCALAR_STEPS:
-            raise Rejected(f"the program at m = {self.m} has more than {MAX_SCALAR_STEPS} scalar steps")
+        if len(self.steps) >= self.most:
+            raise Rejected(f"the program at {self.at} has more than {self.most} scalar steps")
         self.steps.append(step)
         return len(self.steps) - 1
 

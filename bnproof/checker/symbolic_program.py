@@ -18,7 +18,6 @@ DOMAINS = {"S": ("real", "nonzero", "positive"), "V": ("real", "positive"), "M":
 ARITY = {"input": 1, "m": 0, "const": 1, "ones": 0, "eye": 0, "add": 2, "sub": 2, "mul": 2,
          "div": 2, "neg": 1, "pow": 2, "sqrt": 1, "sum": 1, "outer": 2, "matmul": 2,
          "transpose": 1, "grad": 2}
-LEAVES = ("input", "m", "const", "ones", "eye")
 MUL = {("S", "S"): "S", ("S", "V"): "V", ("V", "S"): "V", ("S", "M"): "M", ("M", "S"): "M",
        ("V", "V"): "V"}
 ADD = {("S", "S"): "S", ("V", "V"): "V", ("M", "M"): "M", ("S", "V"): "V", ("V", "S"): "V",
@@ -26,20 +25,42 @@ ADD = {("S", "S"): "S", ("V", "V"): "V", ("M", "M"): "M", ("S", "V"): "V", ("V",
 MATMUL = {("M", "M"): "M", ("M", "V"): "V", ("V", "M"): "V", ("V", "V"): "S"}
 
 
-def read_inputs(value) -> list:
-    """program.inputs: [[name, "scalar" | "vector" | "matrix", domain], ...]."""
+def read_inputs(value, types: dict = TYPES, domains: dict = DOMAINS, most: int = MAX_INPUTS) -> list:
+    """program.inputs: [[name, type, domain], ...] as (name, types[type], domain), the
+    domain one of domains[types[type]].  The type tables are the family's: this
+    program's (scalar, vector, matrix) by default, every_d.py's its own."""
     out = []
-    for i, item in enumerate(array(value, "program.inputs", MAX_INPUTS)):
+    for i, item in enumerate(array(value, "program.inputs", most)):
         where = f"program.inputs[{i}]"
         if type(item) is not list or len(item) != 3 or not all(type(x) is str for x in item):
             raise Rejected(f"{where}: expected [name, type, domain]")
         name, kind, domain = item
         if not INPUT_NAME.fullmatch(name) or name in (n for n, _, _ in out):
             raise Rejected(f"{where}: {show(name)} is not a new input name")
-        if kind not in TYPES or domain not in DOMAINS[TYPES[kind]]:
+        if kind not in types or domain not in domains[types[kind]]:
             raise Rejected(f"{where}: {show(kind)} {show(domain)} is not a type and domain of an input")
-        out.append((name, TYPES[kind], domain))
+        out.append((name, types[kind], domain))
     return out
+
+
+def each_step(steps, where: str, arity: dict, most: int):
+    """(index, path, op, arguments) of each step whose operation is in the family's table
+    `arity` and has that many arguments: the structure both families' readers share."""
+    for i, step in enumerate(array(steps, where, most)):
+        at = f"{where}[{i}]"
+        if type(step) is not list or not step or type(step[0]) is not str or step[0] not in arity:
+            raise Rejected(f"{at}: expected a list that starts with a known operation")
+        op, args = step[0], step[1:]
+        if len(args) != arity[op]:
+            raise Rejected(f"{at}: {op} takes {arity[op]} arguments, got {len(args)}")
+        yield i, at, op, args
+
+
+def earlier(operands, count: int, at: str) -> None:
+    """Each operand the index of one of the `count` steps before this one."""
+    for j in operands:
+        if type(j) is not int or not 0 <= j < count:
+            raise Rejected(f"{at}: operand {show(str(j))} is not the index of an earlier step")
 
 
 def read_steps(steps, inputs: list, types: list, where: str, proof: bool = False) -> list:
@@ -48,13 +69,8 @@ def read_steps(steps, inputs: list, types: list, where: str, proof: bool = False
     not read an input or differentiate."""
     by_name = {n: (t, d) for n, t, d in inputs}
     ops = []
-    for i, step in enumerate(array(steps, where, MAX_STEPS)):
-        k, at = len(types), f"{where}[{i}]"
-        if type(step) is not list or not step or type(step[0]) is not str or step[0] not in ARITY:
-            raise Rejected(f"{at}: expected a list that starts with a known operation")
-        op, args = step[0], step[1:]
-        if len(args) != ARITY[op]:
-            raise Rejected(f"{at}: {op} takes {ARITY[op]} arguments, got {len(args)}")
+    for _, at, op, args in each_step(steps, where, ARITY, MAX_STEPS):
+        k = len(types)
         if proof and op in ("input", "grad"):
             raise Rejected(f"{at}: {op} is not allowed among the proof's steps")
         literal = None
@@ -68,9 +84,7 @@ def read_steps(steps, inputs: list, types: list, where: str, proof: bool = False
             literal, args = args[1], args[:1]
             if type(literal) is not int or abs(literal) > MAX_POW:
                 raise Rejected(f"{at}: the exponent of pow must be an integer from -{MAX_POW} to {MAX_POW}")
-        for j in args:
-            if type(j) is not int or not 0 <= j < k:
-                raise Rejected(f"{at}: operand {show(str(j))} is not the index of an earlier step")
+        earlier(args, k, at)
         types.append(type_of(op, [types[j] for j in args], literal, by_name, at))
         if op == "grad" and (ops_input(ops, types, args[1], k - len(ops)) is None):
             raise Rejected(f"{at}: grad must be taken with respect to a vector or scalar input step")
