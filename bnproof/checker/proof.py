@@ -21,7 +21,6 @@ digest; `bnproof check` compares it with the claim's own trace."""
 from fractions import Fraction
 
 from . import program as fixed_program
-from .every_d import check_every_d
 from .instantiate import instantiate
 from .live_steps import require_read
 from .named import REFUTED, named  # noqa: F401 - REFUTED: the papers' claims no proof names
@@ -40,6 +39,7 @@ PROGRAM = {"inputs", "steps", "residual", "hypotheses", "kind", "strict"}
 MAX_FIXED, MAX_WITNESS = 16, 32
 KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
         "strict-inequality": ("inequality", True)}
+SHAPES = {"S": (), "V": ("m",), "M": ("m", "m")}
 
 
 def expected_inputs(variables: list, fixed: dict, batch: str = "m") -> list:
@@ -95,44 +95,54 @@ def read_fixed(value, variables: list, batch: str = "m") -> dict:
     return {**fixed, **literal}
 
 
-def read_witness(value, inputs: list) -> tuple:
-    witness = keys(value, "witness", {"m", "inputs"})
-    m = witness["m"]
-    if type(m) is not int or not 1 <= m <= MAX_WITNESS:
-        raise Rejected(f"witness.m: expected an integer from 1 to {MAX_WITNESS}")
+def read_witness(value, inputs: list, most: dict, shapes: dict) -> tuple[dict, dict]:
+    """A witness of any proof method: its sizes (most: each size's name, "m" and for
+    method every-d "d", and its largest value) and its inputs, each an exact value of the
+    shape shapes[type] at those sizes, in its domain."""
+    witness = keys(value, "witness", {*most, "inputs"})
+    sizes = {name: witness[name] for name in most}
+    for name, n in sizes.items():
+        if type(n) is not int or not 1 <= n <= most[name]:
+            raise Rejected(f"witness.{name}: {' and '.join(most)} must be "
+                           f"{'integers' if len(most) > 1 else 'an integer'} from 1 to "
+                           f"{' and '.join(str(largest) for largest in most.values())}")
+    at = said_at(sizes)
     given = keys(witness["inputs"], "witness.inputs", {n for n, _, _ in inputs})
     values = {}
     for name, kind, domain in inputs:
         path = f"witness.inputs.{name}"
         value = tensor(given[name], path) if type(given[name]) is list else rational(given[name], path)
-        shape = {"S": 0, "V": 1, "M": 2}[kind]
-        rows = [value] if shape == 1 else value if shape == 2 else None
-        if shape == 0 and type(value) is not Fraction or shape and (
-                type(value) is not list or len(value) != m or
-                any(type(r) is not list or len(r) != m or any(type(x) is not Fraction for x in r)
-                    for r in rows)):
-            raise Rejected(f"{path}: expected a {('number', 'vector', 'matrix')[shape]} at m = {m}")
-        entries = value if shape == 1 else [value]
+        shape = shapes[kind]
+        if not fits(value, [sizes[axis] for axis in shape]):
+            raise Rejected(f"{path}: expected a {('number', 'vector', 'matrix')[len(shape)]} at {at} (shape {shape})")
+        entries = value if type(value) is list else [value]  # a domain "positive" is of a scalar or vector
         if domain == "positive" and any(x <= 0 for x in entries) or domain == "nonzero" and value == 0:
             raise Rejected(f"{path}: outside its domain ({domain})")
-        if domain == "symmetric" and any(value[i][j] != value[j][i] for i in range(m) for j in range(i)):
+        if domain == "symmetric" and any(value[i][j] != value[j][i] for i in range(len(value)) for j in range(i)):
             raise Rejected(f"{path}: not symmetric")
         values[name] = value
-    return m, values
+    return sizes, values
 
 
-def check_witness(doc: dict, inputs: list, ops: list, types: list, hyps: list,
-                  equalities: list = ()) -> int:
-    """The program at the witness's m, evaluated exactly: every step defined, every
+def fits(value, lengths: list) -> bool:
+    """value is a Fraction, or nested lists of them of these lengths."""
+    if not lengths:
+        return type(value) is Fraction
+    return type(value) is list and len(value) == lengths[0] and all(fits(x, lengths[1:]) for x in value)
+
+
+def said_at(sizes: dict) -> str:
+    return ", ".join(f"{name} = {n}" for name, n in sizes.items())
+
+
+def evaluate_witness(steps: list, scalars: list, values: dict, hyps: list, equalities: list = ()) -> None:
+    """The program written out at the witness's sizes (steps; scalars[k]: the scalar step
+    of program step k), evaluated exactly at its inputs: every step defined, every
     hypothesis > 0 and every equality exactly 0 (program.evaluate; an undecided sign
     rejects)."""
-    m, values = read_witness(doc["witness"], inputs)
-    steps, vals = instantiate(inputs, ops, types, m)
-    scalar = fixed_program.parse_steps(steps, values)
-    facts = [(f"witness: hypothesis {i}", vals[h], "positive") for i, h in enumerate(hyps)]
-    facts += [(f"witness: equality {i}", vals[e], "zero") for i, e in enumerate(equalities)]
-    fixed_program.evaluate(scalar, facts)  # it runs every step: each one is defined
-    return m
+    facts = [(f"witness: hypothesis {i}", scalars[h], "positive") for i, h in enumerate(hyps)]
+    facts += [(f"witness: equality {i}", scalars[e], "zero") for i, e in enumerate(equalities)]
+    fixed_program.evaluate(fixed_program.parse_steps(steps, values), facts)  # it runs every step: each one is defined
 
 
 def assumptions(inputs: list, hyps: list, equalities: int = 0) -> str:
@@ -145,34 +155,48 @@ def assumptions(inputs: list, hyps: list, equalities: int = 0) -> str:
     return ", ".join(parts + ["every step defined"])
 
 
-def read_statement(doc: dict) -> tuple:
-    """Everything of a proof certificate but its proof and witness: the envelope and seal,
-    the claim object, the fixed sizes and the program (inputs as the claim's variables
-    give, steps typed).  Returns (claim, inputs, ops, types, residual, hypotheses); what
-    the SMT-LIB export at a given m states, whether or not the proof holds."""
+def read_claim(doc: dict, equalities: bool = True) -> tuple[dict, dict]:
+    """The envelope and seal, the claim object (its name and kind) and the program's keys
+    and kind, for every proof method but moments-n; equalities: whether the claim may
+    state equality hypotheses (method every-d: not).  Returns (claim, program)."""
     keys(doc, "document", TOP)
     check_envelope(doc)
     if doc["kind"] != "proof":
         raise Rejected("kind: a proof certificate says \"proof\"")
     # "equalities" (their count) only where the claim has equality hypotheses
-    optional = {"equalities"} if type(doc["claim"]) is dict and "equalities" in doc["claim"] else set()
+    optional = {"equalities"} if equalities and type(doc["claim"]) is dict and "equalities" in doc["claim"] else set()
     claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"} | optional)
     named(claim, SIGN)
-    variables = declared(claim["variables"])
-    batch = batch_size(doc["fixed"], variables)
-    fixed = read_fixed(doc["fixed"], variables, batch)
-    program = keys(doc["program"], "program", PROGRAM | ({"equalities"} if type(doc["program"]) is dict
+    program = keys(doc["program"], "program", PROGRAM | ({"equalities"} if equalities and type(doc["program"]) is dict
                                                          and "equalities" in doc["program"] else set()))
     if (program["kind"], program["strict"]) != KIND[claim["kind"]]:
         raise Rejected("program: kind and strict differ from the claim's kind")
+    return claim, program
+
+
+def read_outputs(program: dict, types: list, scalar) -> tuple[int, list]:
+    """The residual and the hypotheses: steps whose type is `scalar` ("S"; () for every-d)."""
+    residual = index(program["residual"], "program.residual", len(types), types, scalar)
+    hyps = [index(h, f"program.hypotheses[{i}]", len(types), types, scalar)
+            for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", MAX_DEPTH * 4))]
+    return residual, hyps
+
+
+def read_statement(doc: dict) -> tuple:
+    """Everything of a proof certificate but its proof and witness: the claim and program
+    (read_claim), the fixed sizes and the program's inputs (as the claim's variables
+    give) and typed steps.  Returns (claim, inputs, ops, types, residual, hypotheses);
+    what the SMT-LIB export at a given m states, whether or not the proof holds."""
+    claim, program = read_claim(doc)
+    variables = declared(claim["variables"])
+    batch = batch_size(doc["fixed"], variables)
+    fixed = read_fixed(doc["fixed"], variables, batch)
     inputs = read_inputs(program["inputs"])
     if [list(i) for i in program["inputs"]] != expected_inputs(variables, fixed, batch):
         raise Rejected("program.inputs: not the inputs the claim's declared variables give")
     types = []
     ops = read_steps(program["steps"], inputs, types, "program.steps")
-    residual = index(program["residual"], "program.residual", len(ops), types)
-    hyps = [index(h, f"program.hypotheses[{i}]", len(ops), types)
-            for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", MAX_DEPTH * 4))]
+    residual, hyps = read_outputs(program, types, "S")
     equalities = read_equalities(claim, program, ops, types)  # the binding, for every reader
     require_read([args for _, args, _ in ops], [residual, *hyps, *equalities],
                  lambda k: ops[k][0] in ("div", "sqrt", "grad") or ops[k][0] == "pow" and ops[k][2] < 0)
@@ -200,7 +224,8 @@ def check_proof(doc: dict) -> str:
     """A proof certificate; returns what was established, what was assumed, and what is
     trusted (the program is the claim's)."""
     if type(doc.get("proof")) is dict and doc["proof"].get("method") == "every-d":
-        return check_every_d(doc)  # every m and every d: its own program format
+        from .every_d import check_every_d  # every m and every d: it reads with this module's readers
+        return check_every_d(doc)
     claim, inputs, ops, types, residual, hyps = read_statement(doc)
     cid, program = claim["id"], doc["program"]
     equalities = read_equalities(claim, program, ops, types)
@@ -211,11 +236,7 @@ def check_proof(doc: dict) -> str:
     strict = claim["kind"] == "strict-inequality"
     if method == "zero":
         keys(doc["proof"], "proof", {"method"})
-        if not ev.alg.is_zero(ev.values[residual]):
-            raise Rejected("proof: the residual's normal form is not 0")
-        if strict:
-            raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
-        said = "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
+        said = proved_zero(claim, ev.alg.is_zero(ev.values[residual]))
     elif method in ("nonnegative", "sos"):  # sos: a sum of squares with cases for its pivots (sos.py)
         if claim["kind"] == "identity":
             raise Rejected("proof: an identity needs the method \"zero\"")
@@ -231,9 +252,24 @@ def check_proof(doc: dict) -> str:
                 + ("" if claim["kind"] == "identity" else ", so >= 0 with equality"))
     else:
         raise Rejected("proof.method: must be \"zero\", \"nonnegative\", \"sos\" or \"substitution\"")
-    m = check_witness(doc, inputs, ops, types, hyps, equalities)
-    at = ", ".join(f"{k} = {v}" for k, v in sorted(doc["fixed"].items()))
-    return (f"{cid} proved for every m{' at ' + at if at else ''}: residual {said} (assuming "
-            f"{assumptions(inputs, hyps, len(equalities))}; witness at m = {m}; trusting program "
+    sizes, values = read_witness(doc["witness"], inputs, {"m": MAX_WITNESS}, SHAPES)
+    evaluate_witness(*instantiate(inputs, ops, types, sizes["m"]), values, hyps, equalities)
+    at = said_at(dict(sorted(doc["fixed"].items())))
+    return proved(f"{cid} proved for every m{' at ' + at if at else ''}", said,
+                  assumptions(inputs, hyps, len(equalities)), sizes, program)
+
+
+def proved_zero(claim: dict, zero: bool) -> str:
+    """Method zero (every-d's too): the residual's normal form is 0; returns what that proves."""
+    if not zero:
+        raise Rejected("proof: the residual's normal form is not 0")
+    if claim["kind"] == "strict-inequality":
+        raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
+    return "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
+
+
+def proved(what: str, said: str, assumed: str, sizes: dict, program: dict) -> str:
+    """The accepted line of every proof method but moments-n."""
+    return (f"{what}: residual {said} (assuming {assumed}; witness at {said_at(sizes)}; trusting program "
             f"{sha256_of(program)[:23]})")
 
