@@ -24,7 +24,7 @@ from ..errors import BadInput
 from ..exact.linalg import to_fraction
 from ..exact.surd import Surd
 from .latex_layout import COLUMN, PAGE, Display, budget
-from .latex_text import escape, prose, tt  # noqa: F401  (re-exported: render modules and tests import them here)
+from .latex_text import escape, mathit, prose, tt  # noqa: F401  (re-exported: render modules and tests import them here)
 
 # An exact value whose LaTeX is longer than this is rounded in formulas.
 MAX_EXACT_CHARS = 60
@@ -134,6 +134,11 @@ def matrix(rows) -> str:
 def inline_number(value) -> str:
     """a/b in running text (copyable, searchable in the PDF)."""
     return tex(to_expr(value), inline=True)
+
+
+def fraction(c: Fraction) -> str:
+    """A rational as \\frac{p}{q}, or p when it is an integer."""
+    return str(c.numerator) if c.denominator == 1 else rf"\frac{{{c.numerator}}}{{{c.denominator}}}"
 
 
 def chunked_digits(text: str, group: int = 10) -> str:

@@ -208,13 +208,17 @@ def _sep(delim: str) -> str:
 
 
 def _join(parts: list[str]) -> str:
-    """Concatenate, keeping a control word apart from a following letter."""
     text = ""
     for part in parts:
-        if text and re.search(r"\\[A-Za-z]+$", text) and part[:1].isalpha():
-            text += " "
-        text += part
+        text = glue(text, part)
     return text
+
+
+def glue(text: str, piece: str) -> str:
+    """Concatenate, keeping a control word apart from a following letter."""
+    if text and re.search(r"\\[A-Za-z]+$", text) and piece[:1].isalpha():
+        return text + " " + piece
+    return text + piece
 
 
 # -- width -------------------------------------------------------------------

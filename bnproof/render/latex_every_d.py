@@ -9,15 +9,11 @@ source (escaped)."""
 from __future__ import annotations
 
 from ..checker import every_d as CD
-from .latex import Document, escape, tt
+from .latex import Document, escape, mathit, tt
 from .latex_statement import safe_statement
 
 MAX_SHOWN = 12
 BATCH, FEATURE = ("i", "k", "l", "a", "b", "c"), ("j", "p", "q", "r", "s", "t")
-
-
-def _name(name: str) -> str:
-    return r"\mathit{" + name.replace("_", r"\_") + "}"
 
 
 def _sum(key: tuple) -> str:
@@ -29,7 +25,7 @@ def _sum(key: tuple) -> str:
                 pool = BATCH if x[1] == "m" else FEATURE
                 used = sum(1 for y in letters if y[1] == x[1])
                 letters[x] = pool[used] if used < len(pool) else f"{pool[0]}_{{{used}}}"
-    body = r"\,".join(f"{_name(f[0])}_{{{''.join(letters[x] for x in f[1:])}}}" for f in key)
+    body = r"\,".join(f"{mathit(f[0])}_{{{''.join(letters[x] for x in f[1:])}}}" for f in key)
     over = ",".join(letters[x] for x in letters)
     return rf"\sum_{{{over}}} {body}"
 

@@ -10,10 +10,8 @@ its source (escaped)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ..checker import moments_n as CM
-from .latex import Document, escape, tt
+from .latex import Document, escape, fraction, mathit, tt
 from .latex_statement import safe_statement
 
 MAX_SHOWN = 12  # expectations shown; a longer program says how many it left out
@@ -27,7 +25,7 @@ def _variable(v: str) -> str:
     if v.startswith("P"):
         return rf"P_{{{v.split('.')[1]}}}"
     if v.startswith("in:"):  # a scalar input: its name (letters, digits and _ only)
-        return r"\mathit{" + v[3:].replace("_", r"\_") + "}"
+        return mathit(v[3:])
     if v.startswith("s"):
         return rf"x_{{{int(v.split('.')[1]) + 1}}}"
     return "x"
@@ -38,10 +36,6 @@ def _monomial(mono: tuple) -> str:
     return " ".join(_variable(v) + (f"^{{{e}}}" if e > 1 else "") for v, e in order)
 
 
-def _fraction(c: Fraction) -> str:
-    return str(c.numerator) if c.denominator == 1 else rf"\frac{{{c.numerator}}}{{{c.denominator}}}"
-
-
 def polynomial(p: dict) -> str:
     if not p:
         return "0"
@@ -49,7 +43,7 @@ def polynomial(p: dict) -> str:
     for mono, c in sorted(p.items(), key=lambda mc: (-sum(e for _, e in mc[0]), str(mc[0]))):
         sign, a = ("-" if c < 0 else "+"), abs(c)
         body = _monomial(mono)
-        text = _fraction(a) if not body else (body if a == 1 else rf"{_fraction(a)}\,{body}")
+        text = fraction(a) if not body else (body if a == 1 else rf"{fraction(a)}\,{body}")
         out += (f" {sign} " if out else ("-" if sign == "-" else "")) + text
     return out
 

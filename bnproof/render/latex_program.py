@@ -16,7 +16,7 @@ import sympy
 
 from ..program.evaluate import run, to_sympy, tree_sizes
 from ..program.trace import TRANSCENDENTAL
-from .latex import Document, decimal, escape, number, prose, tex, to_expr, tt, vector
+from .latex import Document, decimal, escape, mathit, number, prose, tex, text_style, to_expr, tt, vector
 from .latex_statement import safe_statement
 
 # A residual whose expression tree (shared subexpressions counted each time)
@@ -58,7 +58,7 @@ def variable(name: str, statement: str = "") -> str:
         return "\\" + base
     if re.fullmatch(r"[A-Za-z]", base):
         return base
-    return r"\mathit{" + base.replace("_", r"\_") + "}"
+    return mathit(base)
 
 
 def _inputs(instance: dict):
@@ -247,8 +247,7 @@ def _residual(out: Document, doc: dict, ev: Evaluated, source=None) -> None:
             shown = number(h, out.longs, f"hypothesis {k}") if h is not None else None
             value = (rf"$h_{{{k}}} > 0$ (decided by intervals)" if shown is None else
                      rf"$h_{{{k}}} {'' if shown.startswith(chr(92) + 'approx') else '= '}{shown} > 0$")
-            # text style: a list item is running text, where a fraction is never stacked
-            value = re.sub(r"\\[dt]?frac(?![A-Za-z])", r"\\tfrac", value)
+            value = text_style(value)  # a list item is running text
             rows.append(f"{names[k - 1]}: {value}" if names[k - 1] else value)
         out.items(rows)
     if ev.equalities:

@@ -23,7 +23,7 @@ from ..checker.roots import sign_facts
 from ..checker.sos import FRESH, CaseEvaluator, lambda_steps, outcome, pivot_vector, span_of
 from ..checker.symbolic_length import M, ONE
 from ..checker.symbolic_program import Evaluator
-from .latex import Document, escape, tt
+from .latex import Document, escape, fraction, tt
 from .latex_break import parse, width
 from .latex_layout import COLUMN, budget
 from .latex_program import _reading, symbol, variable
@@ -196,10 +196,6 @@ def symbols_of(inputs: list, source, statement: str) -> dict:
         if ONE_SYMBOL.fullmatch(written):
             out[base] = written
     return out
-
-
-def fraction(c: Fraction) -> str:
-    return str(c.numerator) if c.denominator == 1 else rf"\frac{{{c.numerator}}}{{{c.denominator}}}"
 
 
 def principal(ops: list, types: list, values: list, alg, k: int) -> int:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .latex_break import glue
+
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
     "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}", "<": r"$<$",
@@ -44,6 +46,11 @@ def escape(text: str) -> str:
             else:
                 out.append("?")
     return "".join(out)
+
+
+def mathit(name: str) -> str:
+    """An identifier (a variable's name: letters, digits and _) as one italic word in math."""
+    return r"\mathit{" + escape(name) + "}"
 
 
 def tt(text: str) -> str:
@@ -311,7 +318,7 @@ def _math(items: list[_Item]) -> str:
         if item.raw == "√" and k + 1 < len(items) and items[k + 1].kind != "S":
             body, used = _root(items, k + 1)
             if body is not None:
-                out = _join(out, r"\sqrt{" + body + "}")
+                out = glue(out, r"\sqrt{" + body + "}")
                 k += used + 1
                 continue
         if item.kind == "S":
@@ -324,7 +331,7 @@ def _math(items: list[_Item]) -> str:
             piece = _CONNECT[item.raw]
         else:
             piece = escape(item.raw)
-        out = _join(out, piece)
+        out = glue(out, piece)
         k += 1
     return out
 
@@ -342,13 +349,6 @@ def _root(items: list[_Item], k: int) -> tuple[str | None, int]:
         if depth == 0:
             return _math(items[k + 1:j]), j - k + 1
     return None, 0
-
-
-def _join(text: str, piece: str) -> str:
-    """Concatenate, keeping a control word apart from a following letter."""
-    if text and re.search(r"\\[A-Za-z]+$", text) and piece[:1].isalpha():
-        return text + " " + piece
-    return text + piece
 
 
 def _hatted(text: str, k: int) -> tuple[str, int] | None:
