@@ -9,16 +9,34 @@ s * s = radicand, its radicand >= 0 asserted, and a division asserts its divisor
 != 0: a witness must make every operation the residuals read defined.  Then every
 residual must have the wanted sign.  `unsat` means no witness exists.  The text is
 a pure function of the program, the instance and the kind, so the checker
-regenerates it and requires the certificate's query to be exactly this text."""
+regenerates it and requires the certificate's query to be exactly this text.
+
+Why the checker binds the query, when it cannot judge the solvers' "unsat" (it is the
+certificate's word, which the accepted line says and names the query's digest): the
+binding is what reduces that trust to a fact anyone can re-run.  The line's "no
+witness" rests on exactly one assumption, z3 and cvc5 answer unsat to this text, and
+the checker has established that this text is the question "is there p?" for this
+program at this instance, as the checker itself reads it (the residuals' cone, the
+definedness it asks).  `bnproof check` re-runs the solvers on the recorded query
+(certificate/exists.py), and a reader with this checker and any solver can do the
+same without bnproof.  Unbound, a recorded query could ask anything ("(assert
+false)"), and the re-run would confirm it: what the certificates of 7329b19 did ask
+(every step, read or not: tests/adversarial/frozen/c5_*.json, refutations of true
+claims) is rejected here by this comparison alone.  So the binding is part of what
+the checker judges, not a service to `export`; export writes the same text (for a
+Farkas certificate too) by calling query()."""
 
 from fractions import Fraction
 
-from .parse import Rejected
+from .parse import Rejected, keys
 
 WANT = {"inequality": "(>= {} 0.0)", "strict-inequality": "(> {} 0.0)", "identity": "(= {} 0.0)"}
 FORM = {"add": "(+ {0} {1})", "sub": "(- {0} {1})", "mul": "(* {0} {1})", "neg": "(- {0})",
         "max": "(ite (>= {0} {1}) {0} {1})", "min": "(ite (<= {0} {1}) {0} {1})",
         "abs": "(ite (>= {0} 0.0) {0} (- {0}))"}
+TRUST = "non-existence confirmed by z3 and cvc5 (not checked by the bnproof kernel)"
+SOLVERS = {"z3": "unsat", "cvc5": "unsat"}
+MAX_QUERY = 20 * 1024 * 1024
 # a written step adds at least this many characters (the shortest, "(define-fun v1 () Real
 # v0)" of a pow 1, has 26 and its newline)
 MIN_STEP_CHARS = 24
@@ -109,3 +127,17 @@ def matches(text: str, steps: list, instance: dict, unknown: set, residuals: lis
             return False
         at += len(line) + 1
     return at == len(text)
+
+
+def check_query(method: dict, steps: list, values: dict, unknown: set, residuals: list, kind: str) -> None:
+    """An "smt" nonexistence: the recorded answers and trust statement as bnproof writes
+    them, and the query exactly the text above."""
+    keys(method, "nonexistence", {"method", "query", "answers", "trust"})
+    if method["answers"] != SOLVERS:
+        raise Rejected("nonexistence.answers: both z3 and cvc5 must have answered unsat")
+    if method["trust"] != TRUST:
+        raise Rejected(f"nonexistence.trust: must say \"{TRUST}\"")
+    if type(method["query"]) is not str or len(method["query"]) > MAX_QUERY:
+        raise Rejected(f"nonexistence.query: expected the SMT-LIB text, at most {MAX_QUERY} characters")
+    if not matches(method["query"], steps, values, unknown, residuals, kind):
+        raise Rejected("nonexistence.query: not the query of this program and instance")

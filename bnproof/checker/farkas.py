@@ -16,13 +16,16 @@ since for a p satisfying every row, sum y_i r_i(p) = sum y_i b_i would be >= 0,
 
 from fractions import Fraction
 
-from .parse import Rejected
+from .parse import Rejected, array, keys, rational
+from .program import MAX_STEPS, PRECISIONS, Undecided, run
 
 LINEAR = {"add", "sub", "neg"}
 # operations whose value is defined for every real operand: no side condition can
 # depend on p when only these (and division by a p-free value) touch p
 AFFINE_OK = {"add", "sub", "neg", "mul", "div", "pow"}
 TOO_HIGH = 2  # any degree above 1: not affine
+MAX_UNKNOWNS = 1000
+MAX_UNIT_STEPS = 2_000_000  # steps replayed for the rows: (coordinates + 1) x steps
 
 
 def degree(steps: list, unknown: set) -> list[int]:
@@ -52,9 +55,30 @@ def degree(steps: list, unknown: set) -> list[int]:
     return out
 
 
-def rows(at_zero: list, at_units: list, residuals: list) -> tuple[list, list]:
-    """(A, b) from the residuals' exact values at p = 0 and at each unit vector;
-    Rejected where a value is not an exact rational."""
+def check_farkas(method: dict, ops: list, steps: list, residuals: list, deg: list, unknown: set,
+                 kind: str) -> str:
+    """A "farkas" nonexistence: the rows re-derived from `ops` (the program at p = 0, the
+    steps nothing reads already 0), then the multipliers; says what they show."""
+    keys(method, "nonexistence", {"method", "multipliers"})
+    for i in residuals:
+        if deg[i] > 1:
+            raise Rejected(f"nonexistence: residual step {i} is not affine in the existential "
+                           "variables, so a Farkas certificate cannot apply")
+    coordinates: dict = {}  # (name, index) -> the steps that read it
+    for k, step in enumerate(steps):
+        if step[0] == "input" and step[1] in unknown:
+            coordinates.setdefault((step[1], tuple(step[2:])), []).append(k)
+    if len(coordinates) > MAX_UNKNOWNS or (len(coordinates) + 1) * len(ops) > MAX_UNIT_STEPS:
+        raise Rejected(f"nonexistence: {len(coordinates)} existential coordinates over {len(ops)} steps, "
+                       "beyond the checker's limit")
+    work = [0]
+    at_zero = _exact_values(ops, work)
+    at_units = []
+    for reads in coordinates.values():
+        unit = list(ops)
+        for k in reads:
+            unit[k] = ("const", (), Fraction(1))
+        at_units.append(_exact_values(unit, work))
     for where, values in [("p = 0", at_zero)] + [(f"p = e_{j}", v) for j, v in enumerate(at_units)]:
         for i in residuals:
             if type(values[i]) is not Fraction:
@@ -62,7 +86,20 @@ def rows(at_zero: list, at_units: list, residuals: list) -> tuple[list, list]:
                                "a Farkas certificate needs rational coefficients")
     b = [at_zero[i] for i in residuals]
     a = [[values[i] - at_zero[i] for values in at_units] for i in residuals]
-    return a, b
+    multipliers = array(method["multipliers"], "nonexistence.multipliers", MAX_STEPS)
+    y = [rational(v, f"nonexistence.multipliers[{i}]") for i, v in enumerate(multipliers)]
+    return check_multipliers(y, a, b, kind)
+
+
+def _exact_values(ops: list, work: list) -> list:
+    """Every step's value, rational where exact, at the first precision that decides
+    every side condition."""
+    for b in PRECISIONS:
+        try:
+            return run(ops, b, work)
+        except Undecided:
+            continue
+    raise Rejected(f"a side condition is undecided at {PRECISIONS[-1]} bits")
 
 
 def check_multipliers(y: list, a: list, b: list, kind: str) -> str:
