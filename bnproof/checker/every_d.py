@@ -47,24 +47,23 @@ defined and every hypothesis > 0, so the statement is not vacuous.  That the pro
 the claim's residual is trusted, as for every proof certificate; `bnproof prove`
 compares it with the claim's own code at several (m, d) before it writes one."""
 
-from fractions import Fraction
 from itertools import permutations, product
 from math import factorial
 
-from . import program as fixed_program
 from .every_d_squares import check_squares
+from .instantiate import Emitter
 from .live_steps import require_read
-from .named import named
-from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, show, tensor
+from .parse import Rejected, keys, rational
+from .proof import (KIND, PROGRAM, TOP, assumptions, evaluate_witness, proved, proved_zero,  # noqa: F401
+                    read_claim, read_outputs, read_witness)  # KIND, PROGRAM, TOP: the exporter reads with them
 from .symbolic_length import Algebra
+from .symbolic_program import each_step, earlier, read_inputs as read_typed_inputs
 from .variables import declared
 
-TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
-       "witness", "digest"}
-PROGRAM = {"inputs", "steps", "residual", "hypotheses", "kind", "strict"}
-KIND = {"identity": ("identity", False), "inequality": ("inequality", False),
-        "strict-inequality": ("inequality", True)}
 SHAPES = {"scalar": (), "vector": ("m",), "feature": ("d",), "matrix": ("m", "d")}
+# an input's type is named by itself here; only a scalar keeps a domain (a vector's is dropped)
+DOMAINS = {"scalar": ("real", "nonzero", "positive"), "vector": ("real",), "feature": ("real",),
+           "matrix": ("real",)}
 ARITY = {"input": 1, "const": 1, "m": 0, "d": 0, "eye": 1, "add": 2, "sub": 2, "mul": 2, "div": 2,
          "neg": 1, "pow": 2, "sqrt": 1, "sum": 2, "dot": 4, "expand": 3, "transpose": 1}
 OPERANDS = {"add": 2, "sub": 2, "mul": 2, "div": 2, "neg": 1, "pow": 1, "sqrt": 1, "sum": 1,
@@ -81,37 +80,20 @@ M, D = ("m",), ("d",)
 # ------------------------------------------------------------------ the program
 
 def read_inputs(value) -> list:
-    out = []
-    for i, item in enumerate(array(value, "program.inputs", MAX_INPUTS)):
-        where = f"program.inputs[{i}]"
-        if type(item) is not list or len(item) != 3 or not all(type(x) is str for x in item):
-            raise Rejected(f"{where}: expected [name, type, domain]")
-        name, kind, domain = item
-        if kind not in SHAPES or name in (n for n, _, _ in out):
-            raise Rejected(f"{where}: {show(name)} {show(kind)} is not a new input of a known type")
-        if domain not in (("real", "nonzero", "positive") if kind == "scalar" else ("real",)):
-            raise Rejected(f"{where}: {show(domain)} is not a domain of a {kind} input")
-        out.append((name, kind, domain))
-    return out
+    """program.inputs as (name, type, domain), read as the every-m reader reads them
+    (symbolic_program.py) with this family's types and domains."""
+    return read_typed_inputs(value, {kind: kind for kind in SHAPES}, DOMAINS, MAX_INPUTS)
 
 
 def read_steps(steps, inputs: list) -> list:
-    """Each step as (op, operands, literal, axes), axes the tuple of "m"/"d" of its value."""
+    """Each step as (op, operands, literal, axes), axes the tuple of "m"/"d" of its value:
+    the step list read as the every-m reader reads it, with this family's operations."""
     by_name = {n: k for n, k, _ in inputs}
     ops = []
-    for i, step in enumerate(array(steps, "program.steps", MAX_STEPS)):
-        at = f"program.steps[{i}]"
-        if type(step) is not list or not step or type(step[0]) is not str or step[0] not in ARITY:
-            raise Rejected(f"{at}: expected a list that starts with a known operation")
-        op, args = step[0], step[1:]
-        if len(args) != ARITY[op]:
-            raise Rejected(f"{at}: {op} takes {ARITY[op]} arguments, got {len(args)}")
+    for i, at, op, args in each_step(steps, "program.steps", ARITY, MAX_STEPS):
         operands, literal = args[:OPERANDS.get(op, 0)], args[OPERANDS.get(op, 0):]
-        for j in operands:
-            if type(j) is not int or not 0 <= j < i:
-                raise Rejected(f"{at}: operand {show(str(j))} is not the index of an earlier step")
-        shapes = [ops[j][3] for j in operands]
-        axes = _axes(op, shapes, literal, by_name, at)
+        earlier(operands, i, at)
+        axes = _axes(op, [ops[j][3] for j in operands], literal, by_name, at)
         if op == "const":
             literal = rational(literal[0], at + "[1]", MAX_CONST_DIGITS)
         elif op == "input":
@@ -327,7 +309,9 @@ class Evaluator:
         self.values: list = []
 
     def run(self, ops: list) -> None:
-        for i, (op, args, literal, axes) in enumerate(ops):
+        """The values of the steps not yet run: a proof's extra steps continue the program's."""
+        for i in range(len(self.values), len(ops)):
+            op, args, literal, _ = ops[i]
             self.values.append(self.step(op, [self.values[j] for j in args],
                                          [ops[j][3] for j in args], literal, f"program.steps[{i}]"))
 
@@ -389,21 +373,7 @@ def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
     format of program certificates, inputs ["input", name, *indices]); returns (steps,
     the scalar step of each rank-0 program step, None for the others)."""
     size = {"m": m, "d": d}
-    steps: list = []
-    consts: dict = {}
-
-    def emit(step) -> int:
-        if len(steps) >= MAX_SCALAR_STEPS:
-            raise Rejected(f"the program at m = {m}, d = {d} has more than {MAX_SCALAR_STEPS} scalar steps")
-        steps.append(step)
-        return len(steps) - 1
-
-    def const(q) -> int:
-        q = Fraction(q)
-        if q not in consts:
-            consts[q] = emit(["const", str(q)])
-        return consts[q]
-
+    e = Emitter([], m, MAX_SCALAR_STEPS, f"m = {m}, d = {d}")  # its steps and constants; inputs are written here
     visited = [0]
 
     def cells(axes):
@@ -415,12 +385,6 @@ def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
             raise Rejected(f"the program at m = {m}, d = {d} has more than {MAX_CELLS} entries in all")
         return product(*(range(size[a]) for a in axes))
 
-    def total(parts):
-        out = parts[0]
-        for p in parts[1:]:
-            out = emit(["add", out, p])
-        return out
-
     kinds = {n: k for n, k, _ in inputs}
     values: list = []
     for op, args, literal, axes in ops:
@@ -428,29 +392,29 @@ def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
         shapes = [ops[j][3] for j in args]
         out = {}
         if op == "input":
-            out = {idx: emit(["input", literal, *idx]) for idx in cells(SHAPES[kinds[literal]])}
+            out = {idx: e.emit(["input", literal, *idx]) for idx in cells(SHAPES[kinds[literal]])}
         elif op in ("const", "m", "d"):
-            out = {(): const(literal if op == "const" else size[op])}
+            out = {(): e.const(literal if op == "const" else size[op])}
         elif op == "eye":
-            out = {(i, j): const(1 if i == j else 0) for i, j in cells(axes)}
+            out = {(i, j): e.const(1 if i == j else 0) for i, j in cells(axes)}
         elif op in ("add", "sub", "mul", "div"):
             for idx in cells(axes):
                 a = vals[0][idx if shapes[0] else ()]
                 b = vals[1][idx if shapes[1] else ()]
-                out[idx] = emit([op, a, b])
+                out[idx] = e.emit([op, a, b])
         elif op == "neg":
-            out = {idx: emit(["neg", s]) for idx, s in vals[0].items()}
+            out = {idx: e.emit(["neg", s]) for idx, s in vals[0].items()}
         elif op == "pow":
             k = literal[0]
             for idx, s in vals[0].items():
-                out[idx] = (const(1) if k == 0 else emit(["pow", s, k]) if k > 0
-                            else emit(["div", const(1), emit(["pow", s, -k])]))
+                out[idx] = (e.const(1) if k == 0 else e.emit(["pow", s, k]) if k > 0
+                            else e.emit(["div", e.const(1), e.emit(["pow", s, -k])]))
         elif op == "sqrt":
-            out = {(): emit(["sqrt", vals[0][()]])}
+            out = {(): e.emit(["sqrt", vals[0][()]])}
         elif op == "sum":
             p = literal[0]
             for idx in cells(axes):
-                out[idx] = total([vals[0][idx[:p] + (k,) + idx[p:]] for k in range(size[shapes[0][p]])])
+                out[idx] = e.total([vals[0][idx[:p] + (k,) + idx[p:]] for k in range(size[shapes[0][p]])])
         elif op == "expand":
             positions = literal[1]
             out = {idx: vals[0][tuple(idx[p] for p in positions)] for idx in cells(axes)}
@@ -461,10 +425,11 @@ def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
             na = len(a) - 1
             for idx in cells(axes):
                 ra, rb = idx[:na], idx[na:]
-                out[idx] = total([emit(["mul", vals[0][ra[:ia] + (k,) + ra[ia:]], vals[1][rb[:ib] + (k,) + rb[ib:]]])
-                                  for k in range(size[a[ia]])])
+                products = [e.emit(["mul", vals[0][ra[:ia] + (k,) + ra[ia:]], vals[1][rb[:ib] + (k,) + rb[ib:]]])
+                            for k in range(size[a[ia]])]
+                out[idx] = e.total(products)
         values.append(out)
-    return steps, [v.get(()) if not ops[i][3] else None for i, v in enumerate(values)]
+    return e.steps, [v.get(()) if not ops[i][3] else None for i, v in enumerate(values)]
 
 
 # ------------------------------------------------------------------ the certificate
@@ -490,62 +455,28 @@ def expected_inputs(variables: list) -> tuple[list, str, str]:
     return out, batch, feature
 
 
-def read_witness(value, inputs: list) -> tuple:
-    witness = keys(value, "witness", {"m", "d", "inputs"})
-    m, d = witness["m"], witness["d"]
-    if type(m) is not int or not 1 <= m <= MAX_WITNESS_M or type(d) is not int or not 1 <= d <= MAX_WITNESS_D:
-        raise Rejected(f"witness: m and d must be integers from 1 to {MAX_WITNESS_M} and {MAX_WITNESS_D}")
-    given = keys(witness["inputs"], "witness.inputs", {n for n, _, _ in inputs})
-    values = {}
-    for name, kind, domain in inputs:
-        path = f"witness.inputs.{name}"
-        v = tensor(given[name], path) if type(given[name]) is list else rational(given[name], path)
-        lengths = [{"m": m, "d": d}[a] for a in SHAPES[kind]]
-        if not _fits(v, lengths):
-            raise Rejected(f"{path}: expected a value of shape {SHAPES[kind]} at m = {m}, d = {d}")
-        if domain == "positive" and v <= 0 or domain == "nonzero" and v == 0:
-            raise Rejected(f"{path}: outside its domain ({domain})")
-        values[name] = v
-    return m, d, values
-
-
-def _fits(v, lengths) -> bool:
-    if not lengths:
-        return type(v) is Fraction
-    return type(v) is list and len(v) == lengths[0] and all(_fits(x, lengths[1:]) for x in v)
-
-
-def check_every_d(doc: dict) -> str:
-    """A proof certificate of method "every-d"; returns what was established."""
-    keys(doc, "document", TOP)
-    check_envelope(doc)
-    if doc["kind"] != "proof":
-        raise Rejected("kind: a proof certificate says \"proof\"")
-    claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"})
-    named(claim)
-    if type(claim["kind"]) is not str or claim["kind"] not in KIND:  # a list is unhashable
-        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
+def read_statement(doc: dict) -> tuple:
+    """Everything of an every-d certificate but its proof and witness, read as proof.py
+    reads an every-m one (envelope, seal, claim, program keys and kind; the residual and
+    hypotheses scalar steps; every conditioned step read) with this family's inputs and
+    steps.  Returns (claim, inputs, ops, residual, hypotheses, batch name, feature name)."""
+    claim, program = read_claim(doc, equalities=False)
     expected, batch, feature = expected_inputs(declared(claim["variables"]))
     keys(doc["fixed"], "fixed", set())  # nothing is fixed: every m and every d
-    program = keys(doc["program"], "program", PROGRAM)
-    if (program["kind"], program["strict"]) != KIND[claim["kind"]]:
-        raise Rejected("program: kind and strict differ from the claim's kind")
     inputs = read_inputs(program["inputs"])
     if [list(i) for i in program["inputs"]] != expected:
         raise Rejected("program.inputs: not the inputs the claim's declared variables give")
     ops = read_steps(program["steps"], inputs)
-
-    def scalar_step(value, where):
-        if type(value) is not int or not 0 <= value < len(ops) or ops[value][3]:
-            raise Rejected(f"{where}: not the index of a scalar step")
-        return value
-
-    residual = scalar_step(program["residual"], "program.residual")
-    hyps = [scalar_step(h, f"program.hypotheses[{i}]")
-            for i, h in enumerate(array(program["hypotheses"], "program.hypotheses", 64))]
+    residual, hyps = read_outputs(program, [axes for *_, axes in ops], ())
     require_read([args for _, args, _, _ in ops], [residual, *hyps],
                  lambda k: ops[k][0] in ("div", "sqrt") or ops[k][0] == "pow" and ops[k][2][0] < 0)
-    proof = doc["proof"]
+    return claim, inputs, ops, residual, hyps, batch, feature
+
+
+def check_every_d(doc: dict) -> str:
+    """A proof certificate of method "every-d"; returns what was established."""
+    claim, inputs, ops, residual, hyps, batch, feature = read_statement(doc)
+    program, proof = doc["program"], doc["proof"]
     squares = type(proof) is dict and "squares" in proof  # an inequality: every_d_squares.py
     if keys(proof, "proof", {"method", "squares"} if squares else {"method"})["method"] != "every-d":
         raise Rejected("proof.method: this checker reads \"every-d\" here")
@@ -555,18 +486,11 @@ def check_every_d(doc: dict) -> str:
         if claim["kind"] != "inequality":
             raise Rejected("proof.squares: sums of squares prove only a non-strict inequality")
         count = check_squares(proof["squares"], program, inputs, ops, ev, read_steps)
-    elif not ev.alg.is_zero(ev.t.value(ev.values[residual])):
-        raise Rejected("proof: the residual's normal form is not 0")
-    if claim["kind"] == "strict-inequality":
-        raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
-    m, d, values = read_witness(doc["witness"], inputs)
-    steps, scalars = instantiate(inputs, ops, m, d)
-    facts = [(f"witness: hypothesis {i}", scalars[h], "positive") for i, h in enumerate(hyps)]
-    fixed_program.evaluate(fixed_program.parse_steps(steps, values), facts)
-    said = ("= 0" if claim["kind"] == "identity" else ">= 0, with equality" if not squares
-            else f">= 0 as a sum of {count} square{'s' if count > 1 else ''} with coefficients >= 0")
-    hyp = f"{len(hyps)} hypothes{'is' if len(hyps) == 1 else 'es'} > 0, " if hyps else ""
+        said = f">= 0 as a sum of {count} square{'s' if count > 1 else ''} with coefficients >= 0"
+    else:
+        said = proved_zero(claim, ev.alg.is_zero(ev.t.value(ev.values[residual])))
+    sizes, values = read_witness(doc["witness"], inputs, {"m": MAX_WITNESS_M, "d": MAX_WITNESS_D}, SHAPES)
+    evaluate_witness(*instantiate(inputs, ops, sizes["m"], sizes["d"]), values, hyps)
     names = "" if (batch, feature) == ("m", "d") else f" (m is {batch}, d is {feature})"
-    return (f"{claim['id']} proved for every m and every d{names}: residual {said} (assuming "
-            f"{hyp}every step defined; witness at m = {m}, d = {d}; trusting program "
-            f"{sha256_of(program)[:23]})")
+    return proved(f"{claim['id']} proved for every m and every d{names}", said, assumptions([], hyps), sizes,
+                  program)

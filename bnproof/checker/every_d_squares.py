@@ -38,10 +38,7 @@ def check_squares(squares, program: dict, inputs: list, ops: list, ev, read_step
             d_op, _, d_lit, _ = every[args[1]]
             if not (d_op in ("m", "d") or d_op == "const" and d_lit != 0):
                 raise Rejected(f"{at}: a division by a value other than m, d or a nonzero constant")
-    for i in range(n0, len(every)):  # ev.run would read shapes from the program's ops only
-        op, args, literal, _ = every[i]
-        ev.values.append(ev.step(op, [ev.values[j] for j in args], [every[j][3] for j in args], literal,
-                                 f"proof.squares.steps[{i - n0}]"))
+    ev.run(every)  # the extra steps, after the program's
     terms = array(squares["terms"], "proof.squares.terms", MAX_SQUARES)
     if not terms:
         raise Rejected("proof.squares.terms: no square")
