@@ -28,8 +28,11 @@ from __future__ import annotations
 import copy
 
 from .nonnegative import Manifest
-from .parse import Rejected, array, keys, sha256_of
+from .parse import Rejected, array, check_envelope, keys, sha256_of
+from .proof import TOP, check_proof, read_statement
+from .roots import sign_facts
 from .symbolic_length import M
+from .symbolic_program import Evaluator
 from .variables import declared
 
 EXISTS = {"variables", "hint", "defined"}
@@ -91,14 +94,9 @@ def _proportional(alg, value: tuple, hyp: tuple) -> bool:
     return not alg.padd(left, right, -c)
 
 
-def _positive_by_hypothesis(ev, k: int, hyps: list) -> bool:
-    return any(_proportional(ev.alg, ev.values[k], ev.values[h]) for h in hyps)
-
-
-def _nonzero_by_hypothesis(ev, k: int, hyps: list) -> bool:
-    """k^2 a positive multiple of a hypothesis: k != 0 where it holds."""
-    square = ev.alg.mul(ev.values[k], ev.values[k])
-    return any(_proportional(ev.alg, square, ev.values[h]) for h in hyps)
+def _by_hypothesis(ev, value: tuple, hyps: list) -> bool:
+    """value a positive multiple of a hypothesis (so > 0 where the hypotheses hold)."""
+    return any(_proportional(ev.alg, value, ev.values[h]) for h in hyps)
 
 
 def check_defined(claim_exists: dict, inputs: list, ops: list, types: list, hyps: list, ev) -> int:
@@ -119,10 +117,11 @@ def check_defined(claim_exists: dict, inputs: list, ops: list, types: list, hyps
     for k, want_sign in want:
         if types[k] != "S":
             raise Rejected(f"claim.exists.defined: step {k} is not a scalar")
-        if not facts.positive(k) and _positive_by_hypothesis(ev, k, hyps):
+        if not facts.positive(k) and _by_hypothesis(ev, ev.values[k], hyps):
             facts.prove(k)
         ok = facts.nonzero(k) if want_sign == "nonzero" else facts.nonnegative(k)
-        ok = ok or want_sign == "nonzero" and _nonzero_by_hypothesis(ev, k, hyps)
+        # k^2 a positive multiple of a hypothesis: k != 0 where it holds
+        ok = ok or want_sign == "nonzero" and _by_hypothesis(ev, ev.alg.mul(ev.values[k], ev.values[k]), hyps)
         if not ok:
             said = "!= 0" if want_sign == "nonzero" else ">= 0"
             raise Rejected(f"claim.exists.defined: step {k} is not shown {said} wherever the hypotheses "
@@ -134,9 +133,6 @@ def unmarked(doc: dict) -> tuple:
     """(the existential marking, the same certificate without it, sealed again), once the
     original's keys, envelope and digest are checked: what proof.py then reads is exactly
     what was sealed, less the marking."""
-    from .parse import check_envelope
-    from .proof import TOP
-
     keys(doc, "document", TOP)
     check_envelope(doc)
     if type(doc["claim"]) is not dict:
@@ -160,10 +156,6 @@ def unmarked(doc: dict) -> tuple:
 def check_exists_hint(doc: dict) -> str:
     """An existential claim proved for every m through its hint: the ordinary proof of the
     substituted program (proof.py), then every definedness obligation proved."""
-    from .proof import check_proof, read_statement
-    from .roots import sign_facts
-    from .symbolic_program import Evaluator
-
     marking, plain = unmarked(doc)
     if type(plain.get("proof")) is dict and plain["proof"].get("method") in ("every-d", "moments-n"):
         raise Rejected("proof.method: a proof through a hint is of a symbolic-length program")

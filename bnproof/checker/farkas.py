@@ -20,9 +20,6 @@ from .parse import Rejected, array, keys, rational
 from .program import MAX_STEPS, PRECISIONS, Undecided, run
 
 LINEAR = {"add", "sub", "neg"}
-# operations whose value is defined for every real operand: no side condition can
-# depend on p when only these (and division by a p-free value) touch p
-AFFINE_OK = {"add", "sub", "neg", "mul", "div", "pow"}
 TOO_HIGH = 2  # any degree above 1: not affine
 MAX_UNKNOWNS = 1000
 MAX_UNIT_STEPS = 2_000_000  # steps replayed for the rows: (coordinates + 1) x steps
