@@ -37,25 +37,6 @@ from .variables import declared
 
 EXISTS = {"variables", "hint", "defined"}
 MAX_HINT, MAX_EXISTS = 64, 64
-WANTS = ("nonzero", "nonnegative")
-
-
-class Established(Manifest):
-    """Manifest signs, no divisor assumed nonzero, and steps proved > 0 (proportional to a
-    hypothesis) counted as positive."""
-
-    def __init__(self, ops, types, hyps, positive_inputs, positive_vectors):
-        super().__init__(ops, types, set(hyps), positive_inputs, frozenset(), positive_vectors)
-        self.proved: set = set()
-
-    def of(self, k: int) -> tuple:
-        if k in self.proved:
-            return True, True
-        return super().of(k)
-
-    def prove(self, k: int) -> None:
-        self.proved.add(k)
-        self.memo.clear()
 
 
 def obligations(ops: list, types: list) -> list:
@@ -113,12 +94,15 @@ def check_defined(claim_exists: dict, inputs: list, ops: list, types: list, hyps
                        + (f" (step {missing[0]} {missing[1]} is missing)" if missing else ""))
     positive = {n for n, t, d in inputs if t == "S" and d == "positive"}
     vectors = frozenset(n for n, t, d in inputs if t == "V" and d == "positive")
-    facts = Established(ops, types, hyps, positive, vectors)
+    # no divisor assumed nonzero: that is what is proved here; a step proved > 0 below
+    # joins the hypotheses, the steps > 0 by assumption, for the obligations after it
+    facts = Manifest(ops, types, set(hyps), positive, frozenset(), vectors)
     for k, want_sign in want:
         if types[k] != "S":
             raise Rejected(f"claim.exists.defined: step {k} is not a scalar")
         if not facts.positive(k) and _by_hypothesis(ev, ev.values[k], hyps):
-            facts.prove(k)
+            facts.hyps.add(k)
+            facts.memo.clear()
         ok = facts.nonzero(k) if want_sign == "nonzero" else facts.nonnegative(k)
         # k^2 a positive multiple of a hypothesis: k != 0 where it holds
         ok = ok or want_sign == "nonzero" and _by_hypothesis(ev, ev.alg.mul(ev.values[k], ev.values[k]), hyps)
