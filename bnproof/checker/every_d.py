@@ -53,9 +53,9 @@ from math import factorial
 from .every_d_squares import check_squares
 from .instantiate import Emitter
 from .live_steps import require_read
-from .parse import Rejected, keys, rational
-from .proof import (KIND, PROGRAM, TOP, assumptions, evaluate_witness, proved, proved_zero,  # noqa: F401
-                    read_claim, read_outputs, read_witness)  # KIND, PROGRAM, TOP: the exporter reads with them
+from .parse import Rejected, keys, rational, sha256_of
+from .proof import (KIND, PROGRAM, TOP, assumptions, evaluate_witness, proved_zero, read_claim,  # noqa: F401
+                    read_outputs, read_witness, said_at)  # KIND, PROGRAM, TOP: the exporter reads with them
 from .symbolic_length import Algebra
 from .symbolic_program import each_step, earlier, read_inputs as read_typed_inputs
 from .variables import declared
@@ -354,16 +354,15 @@ class Evaluator:
             return t.expand(vals[0], literal[1])
         if op == "transpose":
             return t.transpose(vals[0])
-        if op == "dot":  # Σ_k a[.., k, ..] b[.., k, ..]: both moved to joint axes, k the last
-            (a, b), (ia, ib) = shapes, literal
-            ra, rb = [x for q, x in enumerate(a) if q != ia], [x for q, x in enumerate(b) if q != ib]
-            joint = (*ra, *rb, a[ia])
-            pa = [q if q < ia else (len(joint) - 1 if q == ia else q - 1) for q in range(len(a))]
-            pb = [len(ra) + (q if q < ib else q - 1) if q != ib else len(joint) - 1 for q in range(len(b))]
-            both = t.mul(t.rename(vals[0], {q: ("f", p) for q, p in enumerate(pa)}),
-                         t.rename(vals[1], {q: ("f", p) for q, p in enumerate(pb)}))
-            return t.sum(both, joint, len(joint) - 1)
-        raise Rejected(f"{where}: unknown operation")  # pragma: no cover
+        # dot, Σ_k a[.., k, ..] b[.., k, ..]: both moved to joint axes, k the last
+        (a, b), (ia, ib) = shapes, literal
+        ra, rb = [x for q, x in enumerate(a) if q != ia], [x for q, x in enumerate(b) if q != ib]
+        joint = (*ra, *rb, a[ia])
+        pa = [q if q < ia else (len(joint) - 1 if q == ia else q - 1) for q in range(len(a))]
+        pb = [len(ra) + (q if q < ib else q - 1) if q != ib else len(joint) - 1 for q in range(len(b))]
+        both = t.mul(t.rename(vals[0], {q: ("f", p) for q, p in enumerate(pa)}),
+                     t.rename(vals[1], {q: ("f", p) for q, p in enumerate(pb)}))
+        return t.sum(both, joint, len(joint) - 1)
 
 
 # ------------------------------------------------------------------ at a concrete (m, d)
@@ -492,5 +491,5 @@ def check_every_d(doc: dict) -> str:
     sizes, values = read_witness(doc["witness"], inputs, {"m": MAX_WITNESS_M, "d": MAX_WITNESS_D}, SHAPES)
     evaluate_witness(*instantiate(inputs, ops, sizes["m"], sizes["d"]), values, hyps)
     names = "" if (batch, feature) == ("m", "d") else f" (m is {batch}, d is {feature})"
-    return proved(f"{claim['id']} proved for every m and every d{names}", said, assumptions([], hyps), sizes,
-                  program)
+    return (f"{claim['id']} proved for every m and every d{names}: residual {said} (assuming "
+            f"{assumptions([], hyps)}; witness at {said_at(sizes)}; trusting program {sha256_of(program)[:23]})")

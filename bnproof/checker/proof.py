@@ -96,9 +96,8 @@ def read_fixed(value, variables: list, batch: str = "m") -> dict:
 
 
 def read_witness(value, inputs: list, most: dict, shapes: dict) -> tuple[dict, dict]:
-    """A witness of any proof method: its sizes (most: each size's name, "m" and for
-    method every-d "d", and its largest value) and its inputs, each an exact value of the
-    shape shapes[type] at those sizes, in its domain."""
+    """A witness: its sizes (most: "m", and "d" for method every-d, each with its largest
+    value) and its inputs, each exact, of the shape shapes[type] and in its domain."""
     witness = keys(value, "witness", {*most, "inputs"})
     sizes = {name: witness[name] for name in most}
     for name, n in sizes.items():
@@ -106,7 +105,6 @@ def read_witness(value, inputs: list, most: dict, shapes: dict) -> tuple[dict, d
             raise Rejected(f"witness.{name}: {' and '.join(most)} must be "
                            f"{'integers' if len(most) > 1 else 'an integer'} from 1 to "
                            f"{' and '.join(str(largest) for largest in most.values())}")
-    at = said_at(sizes)
     given = keys(witness["inputs"], "witness.inputs", {n for n, _, _ in inputs})
     values = {}
     for name, kind, domain in inputs:
@@ -114,7 +112,8 @@ def read_witness(value, inputs: list, most: dict, shapes: dict) -> tuple[dict, d
         value = tensor(given[name], path) if type(given[name]) is list else rational(given[name], path)
         shape = shapes[kind]
         if not fits(value, [sizes[axis] for axis in shape]):
-            raise Rejected(f"{path}: expected a {('number', 'vector', 'matrix')[len(shape)]} at {at} (shape {shape})")
+            raise Rejected(f"{path}: expected a {('number', 'vector', 'matrix')[len(shape)]} at "
+                           f"{said_at(sizes)} (shape {shape})")
         entries = value if type(value) is list else [value]  # a domain "positive" is of a scalar or vector
         if domain == "positive" and any(x <= 0 for x in entries) or domain == "nonzero" and value == 0:
             raise Rejected(f"{path}: outside its domain ({domain})")
@@ -136,10 +135,9 @@ def said_at(sizes: dict) -> str:
 
 
 def evaluate_witness(steps: list, scalars: list, values: dict, hyps: list, equalities: list = ()) -> None:
-    """The program written out at the witness's sizes (steps; scalars[k]: the scalar step
-    of program step k), evaluated exactly at its inputs: every step defined, every
-    hypothesis > 0 and every equality exactly 0 (program.evaluate; an undecided sign
-    rejects)."""
+    """The program written out at the witness's sizes (scalars[k]: program step k's scalar
+    step), evaluated exactly: every step defined, every hypothesis > 0 and every equality
+    exactly 0 (program.evaluate; an undecided sign rejects)."""
     facts = [(f"witness: hypothesis {i}", scalars[h], "positive") for i, h in enumerate(hyps)]
     facts += [(f"witness: equality {i}", scalars[e], "zero") for i, e in enumerate(equalities)]
     fixed_program.evaluate(fixed_program.parse_steps(steps, values), facts)  # it runs every step: each one is defined
@@ -255,8 +253,9 @@ def check_proof(doc: dict) -> str:
     sizes, values = read_witness(doc["witness"], inputs, {"m": MAX_WITNESS}, SHAPES)
     evaluate_witness(*instantiate(inputs, ops, types, sizes["m"]), values, hyps, equalities)
     at = said_at(dict(sorted(doc["fixed"].items())))
-    return proved(f"{cid} proved for every m{' at ' + at if at else ''}", said,
-                  assumptions(inputs, hyps, len(equalities)), sizes, program)
+    return (f"{cid} proved for every m{' at ' + at if at else ''}: residual {said} (assuming "
+            f"{assumptions(inputs, hyps, len(equalities))}; witness at {said_at(sizes)}; trusting program "
+            f"{sha256_of(program)[:23]})")
 
 
 def proved_zero(claim: dict, zero: bool) -> str:
@@ -266,10 +265,4 @@ def proved_zero(claim: dict, zero: bool) -> str:
     if claim["kind"] == "strict-inequality":
         raise Rejected("proof: the residual is 0, which does not prove a strict inequality")
     return "= 0" if claim["kind"] == "identity" else ">= 0, with equality"
-
-
-def proved(what: str, said: str, assumed: str, sizes: dict, program: dict) -> str:
-    """The accepted line of every proof method but moments-n."""
-    return (f"{what}: residual {said} (assuming {assumed}; witness at {said_at(sizes)}; trusting program "
-            f"{sha256_of(program)[:23]})")
 
