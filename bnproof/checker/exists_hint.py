@@ -116,21 +116,10 @@ def check_defined(claim_exists: dict, inputs: list, ops: list, types: list, hyps
 def unmarked(doc: dict) -> tuple:
     """(the existential marking, the same certificate without it, sealed again), once the
     original's keys, envelope and digest are checked: what proof.py then reads is exactly
-    what was sealed, less the marking."""
+    what was sealed, less the marking.  The kernel sends here a claim object with "exists"."""
     keys(doc, "document", TOP)
     check_envelope(doc)
-    if type(doc["claim"]) is not dict:
-        raise Rejected("claim: expected an object")
     marking = keys(doc["claim"]["exists"], "claim.exists", EXISTS)
-    hint = marking["hint"]
-    if type(hint) is not int or not 0 <= hint < MAX_HINT:
-        raise Rejected(f"claim.exists.hint: expected the index of one of the claim's hints (0 to {MAX_HINT - 1})")
-    names = declared(array(marking["variables"], "claim.exists.variables", MAX_EXISTS))
-    if not names:
-        raise Rejected("claim.exists.variables: an existential claim names at least one variable")
-    if type(doc["claim"].get("variables")) is list and any(
-            type(v) is dict and v.get("name") in {n for n, _, _ in names} for v in doc["claim"]["variables"]):
-        raise Rejected("claim.exists.variables: an existential variable is also a universal one")
     plain = copy.deepcopy({k: v for k, v in doc.items() if k != "digest"})
     del plain["claim"]["exists"]
     plain["digest"] = sha256_of(plain)
@@ -141,16 +130,23 @@ def check_exists_hint(doc: dict) -> str:
     """An existential claim proved for every m through its hint: the ordinary proof of the
     substituted program (proof.py), then every definedness obligation proved."""
     marking, plain = unmarked(doc)
+    hint = marking["hint"]
+    if type(hint) is not int or not 0 <= hint < MAX_HINT:
+        raise Rejected(f"claim.exists.hint: expected the index of one of the claim's hints (0 to {MAX_HINT - 1})")
+    names = [name for name, _, _ in declared(array(marking["variables"], "claim.exists.variables", MAX_EXISTS))]
+    if not names:
+        raise Rejected("claim.exists.variables: an existential claim names at least one variable")
     if type(plain.get("proof")) is dict and plain["proof"].get("method") in ("every-d", "moments-n"):
         raise Rejected("proof.method: a proof through a hint is of a symbolic-length program")
     line = check_proof(plain)
     claim, inputs, ops, types, residual, hyps = read_statement(plain)
+    if any(name in names for name, _, _ in declared(claim["variables"])):
+        raise Rejected("claim.exists.variables: an existential variable is also a universal one")
     ev = Evaluator(inputs, sign_facts(inputs, ops, hyps))
     ev.run(ops, types)
     n = check_defined(marking, inputs, ops, types, hyps, ev)
-    said = ", ".join(name for name, _, _ in declared(marking["variables"]))
     line = line.replace("every step defined", "every step defined, which is proved")
     head, sep, tail = line.partition(" proved for every m")
-    return (f"{head} (there exist {said}) proved for every m{tail[:tail.find(':')]} "
-            f"(witness: the claim's hint {marking['hint']}, defined wherever the hypotheses hold: "
+    return (f"{head} (there exist {', '.join(names)}) proved for every m{tail[:tail.find(':')]} "
+            f"(witness: the claim's hint {hint}, defined wherever the hypotheses hold: "
             f"{n} obligation{'s' if n != 1 else ''} proved){tail[tail.find(':'):]}")
