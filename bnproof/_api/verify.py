@@ -124,17 +124,22 @@ def _exact_floats(value, where: str):
 
 
 def run(claim: str, instance, *, crosscheck: bool = True, out: str | Path | None = None,
-        status=lambda text: contextlib.nullcontext()):
+        status=lambda text: contextlib.nullcontext(), worker=None):
     """The VerifyResult; `status(text)` is a context manager around each long
-    step (the command line shows a spinner)."""
-    worker = None
+    step (the command line shows a spinner).  `worker`: a crosscheck.Worker already
+    started (the command line starts it before it reads the instance), used and
+    ended here; by default one is started now."""
     if crosscheck:
         from ..numeric import crosscheck as cc
 
         # JAX starts in its own process now and works on the second core while
         # the exact engine derives and the report is written; its import is most
         # of a cold verify's wall time, so nothing may come before it but parsing.
-        worker = cc.Worker()
+        if worker is None:
+            worker = cc.Worker()
+    elif worker is not None:
+        worker.cancel()
+        worker = None
     try:
         from ..claims import lemma45
 

@@ -21,6 +21,27 @@ def _default_certificate_path(claim: str, data: Path | None) -> Path:
 
 def run(claim: str, data: Path | None, as_json: bool, out: Path | None, crosscheck: bool) -> int:
     """The exit code of `bnproof verify`, after printing its report."""
+    worker = _early_worker(claim) if crosscheck else None
+    try:
+        return _run(claim, data, as_json, out, crosscheck, worker)
+    finally:
+        if worker is not None:  # refused input, an error, Ctrl-C: no worker outlives the command
+            worker.cancel()
+
+
+def _early_worker(claim: str):
+    """The JAX cross-check's worker, started before anything else is imported or read:
+    its `import jax` is the longest step of `bnproof verify lemma-4.5`, and it runs on
+    the other core while this process reads the instance and derives.  Only for the
+    claim's own id (an alias or another claim goes the usual way)."""
+    if claim != "lemma-4.5":
+        return None
+    from ..numeric.crosscheck import Worker
+
+    return Worker(fork=True)
+
+
+def _run(claim: str, data: Path | None, as_json: bool, out: Path | None, crosscheck: bool, worker) -> int:
     from .._api.verify import canonical, instance_of, run as decide
 
     chosen = canonical(claim)
@@ -29,7 +50,7 @@ def run(claim: str, data: Path | None, as_json: bool, out: Path | None, crossche
     claim = chosen
     instance = instance_of(data)  # refused before any work if the checker would refuse it
     result = decide(claim, instance, crosscheck=crosscheck, status=_status,
-                    out=out or _default_certificate_path(claim, data))
+                    out=out or _default_certificate_path(claim, data), worker=worker)
     if as_json:
         echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:

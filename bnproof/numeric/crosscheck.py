@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
+from operator import mul
 from typing import TYPE_CHECKING
 
 from ..errors import BnproofError, DegenerateInstance, Disagreement
@@ -22,9 +21,9 @@ from ..errors import BnproofError, DegenerateInstance, Disagreement
 if TYPE_CHECKING:
     from ..exact.layer import Neuron
 
-# numpy and the exact engine are imported where they are used, not here: the
-# worker must start before them (its `import jax` is the longest step of a
-# cold `bnproof verify`).
+# The exact engine is imported where it is used, not here: the worker must start
+# before it (its `import jax` is the longest step of a cold `bnproof verify`).  The
+# comparison is in plain floats: numpy is the worker's (JAX imports it), not ours.
 
 RTOL = 1e-10
 # The float64 cross-check compares only where every term it is summed from stays below
@@ -93,18 +92,33 @@ def _request(neurons: list[Neuron], points: list[Point]) -> dict:
 
 class Worker:
     """A JAX process started early; ``submit`` hands it the points, ``result``
-    waits for the answer and compares it with the exact values."""
+    waits for the answer and compares it with the exact values.
 
-    def __init__(self):
+    With ``fork`` (the command line, which starts it first thing) the worker is a
+    fork of this process where that is safe (numeric/forked.py): no second
+    interpreter start, and the modules loaded so far come with it.  Otherwise, and
+    for the API, whose caller's process may hold threads or JAX, it is a fresh
+    `python -m bnproof.numeric.worker`."""
+
+    def __init__(self, fork: bool = False):
         env = dict(os.environ, JAX_ENABLE_X64="1")
         env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
         self.path = None
+        from . import forked
+
+        if fork and forked.can_fork():
+            self.proc = forked.ForkedWorker(env)
+            return
+        import subprocess  # here: the fork needs neither it nor tempfile before it starts
+
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bnproof.numeric.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
         )
 
     def submit(self, neurons: list[Neuron], points: list[Point]) -> None:
+        import tempfile
+
         self.neurons, self.points = neurons, points
         fd, self.path = tempfile.mkstemp(prefix="bnproof-", suffix=".json")
         with os.fdopen(fd, "w") as fh:
@@ -135,38 +149,49 @@ class Worker:
         return compare(self.neurons, self.points, json.loads(out))
 
 
-def _batch(neuron: Neuron):
-    """X and y in floats, once per neuron (the same at every point)."""
-    import numpy as np
-
+def _batch(neuron: Neuron) -> tuple[list[list[float]], list[float], float]:
+    """X and y in floats and ‖X‖ (Frobenius), once per neuron (the same at every point)."""
     X, y = batch_floats(neuron)
-    return np.array(X), np.array(y)
+    return X, y, math.sqrt(_fsum(x * x for row in X for x in row))
+
+
+def _fsum(values) -> float:
+    """math.fsum, with an infinite pair (inf − inf) an overflow as any other."""
+    try:
+        return math.fsum(values)
+    except ValueError as inf_minus_inf:
+        raise OverflowError("a term overflows float64") from inf_minus_inf
 
 
 def _scales(neuron: Neuron, w, batch=None) -> dict[str, float]:
-    """Sizes of the terms each quantity is summed from, in floats."""
-    import numpy as np
-
+    """Sizes of the terms each quantity is summed from, in floats (OverflowError where a
+    term overflows float64).  Plain Python floats: the main process does not import numpy
+    (0.09 s of CPU), which only the JAX worker needs."""
     from ..exact.linalg import to_fraction
 
-    X, y = _batch(neuron) if batch is None else batch
-    wv = np.array([float(to_fraction(v)) for v in w.entries()])
+    X, y, fx = _batch(neuron) if batch is None else batch
+    wv = [float(to_fraction(v)) for v in w.entries()]
     s, gamma, beta = (float(to_fraction(v)) for v in (neuron.scale, neuron.gamma, neuron.beta))
-    z = X @ wv
-    zc = z - z.mean()
-    sigma = math.sqrt(float(np.mean(zc**2)))
-    zhat = gamma * zc / sigma + beta
-    g = 2 * s * (np.abs(zhat) + np.abs(y))
-    fx = float(np.linalg.norm(X))
-    return {
-        "C": s * float(np.sum((np.abs(z) + np.abs(y)) ** 2)) + 1.0,
-        "grad_C": 2 * s * fx * float(np.linalg.norm(np.abs(z) + np.abs(y))) + 1.0,
+    z = [_fsum(map(mul, row, wv)) for row in X]
+    mean = _fsum(z) / len(z)
+    zc = [v - mean for v in z]
+    sigma = math.sqrt(_fsum(v * v for v in zc) / len(zc))
+    zhat = [gamma * v / sigma + beta for v in zc]
+    g = [2 * s * (abs(a) + abs(b)) for a, b in zip(zhat, y)]
+    z_y = [abs(a) + abs(b) for a, b in zip(z, y)]
+    zhat_y = [abs(a) + abs(b) for a, b in zip(zhat, y)]
+    norm_g = math.sqrt(_fsum(v * v for v in g))
+    scales = {
+        "C": s * _fsum(v * v for v in z_y) + 1.0,
+        "grad_C": 2 * s * fx * math.sqrt(_fsum(v * v for v in z_y)) + 1.0,
         "hess_C": 2 * s * fx**2 + 1.0,
-        "C_hat": s * float(np.sum((np.abs(zhat) + np.abs(y)) ** 2)) + 1.0,
-        "grad_C_hat": 3 * abs(gamma) / sigma * fx * float(np.linalg.norm(g)) + 1.0,
-        "hess_C_hat": (2 * s * gamma**2 + 6 * abs(gamma) * float(np.linalg.norm(g)))
-        / sigma**2 * fx**2 + 1.0,
+        "C_hat": s * _fsum(v * v for v in zhat_y) + 1.0,
+        "grad_C_hat": 3 * abs(gamma) / sigma * fx * norm_g + 1.0,
+        "hess_C_hat": (2 * s * gamma**2 + 6 * abs(gamma) * norm_g) / sigma**2 * fx**2 + 1.0,
     }
+    if not all(map(math.isfinite, scales.values())):  # as numpy's errstate(over="raise") said it
+        raise OverflowError("a term overflows float64")
+    return scales
 
 
 def _exact(neuron: Neuron, w, with_hessians: bool) -> dict:
@@ -175,7 +200,7 @@ def _exact(neuron: Neuron, w, with_hessians: bool) -> dict:
     out = {
         "C": float(to_fraction(neuron.loss(w))),
         "grad_C": [float(to_fraction(x)) for x in neuron.grad(w).entries()],
-        "C_hat": float(neuron.bn_loss(w)),
+        "C_hat": surd_float(neuron.bn_loss(w)),
         "grad_C_hat": surd_floats(neuron.bn_grad(w)),
     }
     if with_hessians:
@@ -257,20 +282,29 @@ def surd_floats(value) -> list[float]:
     number per entry): each entry is off by less than 2⁻²¹⁸·|b√r| before its one
     rounding (int / int rounds the exact quotient), far under the float64 round-off
     the comparison allows."""
+    k, root = _scaled_root(value.r)
+    return [_surd_entry(a, b, k, root) for a, b in zip(value.a.entries(), value.b.entries())]
+
+
+def surd_float(value) -> float:
+    """A scalar Surd as surd_floats rounds it (Surd.__float__ would import mpmath, 0.02 s)."""
+    return _surd_entry(value.a, value.b, *_scaled_root(value.r))
+
+
+def _scaled_root(r) -> tuple[int, int]:
+    """(k, ⌊√r·2^k⌋) with √r·2^k ≥ 2^219."""
     from math import isqrt
 
-    r = value.r
     rp, rq = int(r.p), int(r.q)
     k = 220 + max(0, (rq.bit_length() - rp.bit_length()) // 2 + 1)  # bits of √r kept below 1
-    root = isqrt((rp << (2 * k)) // rq)  # √r·2^k, from below, within 2: √r·2^k ≥ 2^219
-    out = []
-    for a, b in zip(value.a.entries(), value.b.entries()):
-        ap, aq, bp, bq = int(a.p), int(a.q), int(b.p), int(b.q)
-        if bp == 0:
-            out.append(ap / aq)
-        else:
-            out.append((((ap * bq) << k) + bp * root * aq) / ((aq * bq) << k))
-    return out
+    return k, isqrt((rp << (2 * k)) // rq)  # √r·2^k, from below, within 2
+
+
+def _surd_entry(a, b, k: int, root: int) -> float:
+    ap, aq, bp, bq = int(a.p), int(a.q), int(b.p), int(b.q)
+    if bp == 0:
+        return ap / aq
+    return (((ap * bq) << k) + bp * root * aq) / ((aq * bq) << k)
 
 
 def beyond_floats(where: str) -> Report:
@@ -281,38 +315,42 @@ def beyond_floats(where: str) -> Report:
 
 
 def compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report:
-    import numpy as np
-
     try:
-        with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
-            return _compare(neurons, points, answer)
-    except (OverflowError, FloatingPointError, ZeroDivisionError):
+        return _compare(neurons, points, answer)
+    except (OverflowError, ZeroDivisionError):
         return beyond_floats("a term overflows float64")
 
 
-def _compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report:
-    import numpy as np
+def _flat(value) -> list:
+    return [x for v in value for x in _flat(v)] if isinstance(value, list) else [value]
 
+
+def _compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report:
     n, d = len(neurons), neurons[0].d
     with_hessians = n * d <= MAX_HESSIAN_WEIGHTS
     report = Report(device=answer.get("device", "?"), points=[p.label for p in points])
-    batches = {}  # neuron index: X and y in floats
+    batches = {}  # neuron index: X and y in floats, ‖X‖
+    zero = [0.0] * (d * d)
 
     def check(what: str, numeric, exact, scale: float) -> None:
-        numeric, exact = np.asarray(numeric, dtype=float), np.asarray(exact, dtype=float)
-        if not np.all(np.isfinite(numeric)):
+        numeric, exact = [float(x) for x in _flat(numeric)], [float(x) for x in _flat(exact)]
+        if len(numeric) != len(exact):
+            raise ValueError(f"the JAX worker's {what} has {len(numeric)} values, not {len(exact)}")
+        if not all(map(math.isfinite, numeric)):
             err = math.inf
         else:
-            err = float(np.max(np.abs(numeric - exact), initial=0.0)) / scale
-        report.compared += int(exact.size)
+            diffs = [abs(a - b) for a, b in zip(numeric, exact)]
+            if not all(map(math.isfinite, diffs)):
+                raise OverflowError(what)
+            err = max(diffs, default=0.0) / scale
+        report.compared += len(exact)
         if err > report.worst or report.worst_what == "":
             report.worst, report.worst_what = max(err, report.worst), what
 
     for point, result in zip(points, answer["points"]):
-        grad_C = np.asarray(result["grad_C"])
-        grad_hat = np.asarray(result["grad_C_hat"])
-        hess_C = np.asarray(result["hess_C"]) if with_hessians else None
-        hess_hat = np.asarray(result["hess_C_hat"]) if with_hessians else None
+        grad_C, grad_hat = result["grad_C"], result["grad_C_hat"]
+        hess_C = result["hess_C"] if with_hessians else None
+        hess_hat = result["hess_C_hat"] if with_hessians else None
         total_C = total_hat = 0.0
         scale_C = scale_hat = 0.0
         for j, (neuron, w) in enumerate(zip(neurons, point.rows)):
@@ -332,16 +370,14 @@ def _compare(neurons: list[Neuron], points: list[Point], answer: dict) -> Report
             check(f"∇Ĉ {tag}", grad_hat[j], exact["grad_C_hat"], scales["grad_C_hat"])
             if with_hessians:
                 for k in range(n):
-                    zero = np.zeros((d, d))
                     same = k == j
+                    # the (j, k) block of the (n, d, n, d) Hessian, row by row
+                    block_C = [hess_C[j][a][k] for a in range(d)]
+                    block_hat = [hess_hat[j][a][k] for a in range(d)]
                     check(f"∇²C {tag}" + ("" if same else f" × neuron {k + 1}"),
-                          hess_C[j, :, k, :],
-                          np.reshape(exact["hess_C"], (d, d)) if same else zero,
-                          scales["hess_C"])
+                          block_C, exact["hess_C"] if same else zero, scales["hess_C"])
                     check(f"∇²Ĉ {tag}" + ("" if same else f" × neuron {k + 1}"),
-                          hess_hat[j, :, k, :],
-                          np.reshape(exact["hess_C_hat"], (d, d)) if same else zero,
-                          scales["hess_C_hat"])
+                          block_hat, exact["hess_C_hat"] if same else zero, scales["hess_C_hat"])
         check(f"C at {point.label}", result["C"], total_C, scale_C)
         check(f"Ĉ at {point.label}", result["C_hat"], total_hat, scale_hat)
     return report

@@ -1,0 +1,143 @@
+"""The JAX worker as a fork of the command's own process, with the part of
+subprocess.Popen's interface that crosscheck.Worker uses (stdin, poll, kill,
+communicate, returncode).
+
+A fork skips a second interpreter's start, `site` and the modules already
+loaded; the child then imports JAX itself, exactly as `python -m
+bnproof.numeric.worker` would.  It is used only where a fork is safe: on Linux,
+in a process with one thread (a fork copies only the calling thread, so a lock
+another thread held would stay held in the child for ever) that has not
+imported JAX (whose runtime is multithreaded).  Elsewhere the worker is a fresh
+interpreter, as before.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import sys
+
+
+def can_fork() -> bool:
+    """Whether this process may fork the worker (see the module's docstring)."""
+    if sys.platform != "linux" or not hasattr(os, "fork") or "jax" in sys.modules:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1  # every thread, not only Python's
+    except OSError:
+        return False
+
+
+class _Pipe:
+    """The write end of the child's stdin, as Popen.stdin is used."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view):]
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+class ForkedWorker:
+    """`python -m bnproof.numeric.worker`, forked: its stdin, stdout and stderr are pipes."""
+
+    def __init__(self, env: dict[str, str]):
+        in_r, in_w = os.pipe()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        for stream in (sys.stdout, sys.stderr):  # else the child's copy of a buffer could be written twice
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            _child(in_r, out_w, err_w, env)
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+        self.pid, self.returncode = pid, None
+        self.stdin = _Pipe(in_w)
+        self._out, self._err = out_r, err_r
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def communicate(self) -> tuple[bytes, bytes]:
+        """(stdout, stderr) until both close, then the exit status, as Popen.communicate:
+        both pipes are read as data comes, so that neither can fill up and block the child."""
+        if self.stdin is not None:
+            self.stdin.close()
+        if self._out is None:  # read once already
+            return b"", b""
+        chunks = {self._out: [], self._err: []}
+        with selectors.DefaultSelector() as selector:
+            for fd in chunks:
+                selector.register(fd, selectors.EVENT_READ)
+            while selector.get_map():
+                for key, _ in selector.select():
+                    data = os.read(key.fd, 1 << 16)
+                    if data:
+                        chunks[key.fd].append(data)
+                    else:
+                        selector.unregister(key.fd)
+                        os.close(key.fd)
+        self._out = self._err = None
+        if self.returncode is None:
+            _, status = os.waitpid(self.pid, 0)
+            self.returncode = os.waitstatus_to_exitcode(status)
+        out, err = chunks.values()
+        return b"".join(out), b"".join(err)
+
+
+def _child(in_r: int, out_w: int, err_w: int, env: dict[str, str]) -> None:
+    """Become the worker: pipes on 0, 1 and 2, nothing else of the parent's open, the
+    worker's environment, and os._exit whatever happens (never the parent's atexit
+    handlers, buffers or `finally` blocks)."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
+        os.dup2(in_r, 0)
+        os.dup2(out_w, 1)
+        os.dup2(err_w, 2)
+        for name in os.listdir("/proc/self/fd"):
+            if int(name) > 2:
+                try:
+                    os.close(int(name))
+                except OSError:
+                    pass
+        os.environ.clear()
+        os.environ.update(env)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+        from .worker import main
+
+        main()  # os._exit(0) when done
+    except BaseException:
+        try:
+            import traceback
+
+            traceback.print_exc()
+            sys.stderr.flush()
+        except BaseException:
+            pass
+    finally:
+        os._exit(1)
