@@ -21,7 +21,11 @@ COMMIT` or `git archive COMMIT | tar -x -C DIR`), each bnproof command also runs
 from DIR, interleaved with the others, so that before and after are measured
 under the same load.
 
-Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D] [--before DIR]"""
+--only example runs only Example 3.2 and the naive script (goal A of issue 24 §6),
+--only data only the --no-crosscheck run at scale and the flint route (goal B).
+The load average is printed before and after: on a shared machine, compare ratios.
+
+Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D] [--before DIR] [--only example|data]"""
 
 import argparse
 import os
@@ -47,7 +51,9 @@ def main():
     parser.add_argument("--d", type=int, default=64)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--before", help="an earlier checkout: its bnproof runs beside this one")
+    parser.add_argument("--only", choices=["example", "data"], help="only goal A's or goal B's commands")
     args = parser.parse_args()
+    print("load average at the start: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     tmp = tempfile.mkdtemp()
     data, example = os.path.join(tmp, "data.json"), os.path.join(tmp, "example.json")
     write(data, random_instance(args.m, args.d, seed=args.seed))
@@ -63,10 +69,12 @@ def main():
         ("verify lemma-4.5 (Example 3.2)", verify + ["--out", cert]),
         ("naive_sympy.py (Example 3.2)", [PY, os.path.join(HERE, "naive_sympy.py"), example]),
     ]
-    runs = [(label, cmd, None) for label, cmd in commands]
+    wanted = {None: range(5), "example": (3, 4), "data": (0, 2)}[args.only]
+    runs = [(label, cmd, None) for i, (label, cmd) in enumerate(commands) if i in wanted]
     if args.before:
         before = os.path.abspath(args.before)
-        runs += [(label + " [before]", cmd, before) for label, cmd in commands if "verify" in label]
+        runs += [(label + " [before]", cmd, before) for i, (label, cmd) in enumerate(commands)
+                 if "verify" in label and i in wanted]
     times = {label: [] for label, _, _ in runs}
     cpu = {label: [] for label, _, _ in runs}
     for _ in range(args.repeats):
@@ -74,21 +82,31 @@ def main():
             seconds, used = run(cmd, where)
             times[label].append(seconds)
             cpu[label].append(used)
+    print("load average at the end: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     labels = [label for label, _ in commands]
     for kind, table in (("cold wall time", times), ("CPU time (user + system, children included)", cpu)):
         med = {label: statistics.median(ts) for label, ts in table.items()}
         print(f"{kind}, median of {args.repeats} interleaved rounds")
         for label, t in med.items():
             print(f"  {label:<59} {t:7.3f} s   (min {min(table[label]):.3f}, max {max(table[label]):.3f})")
-        flint, naive = med[labels[2]], med[labels[4]]
         print(f"ratios of the {kind.split(' (')[0]} (this / baseline; goal)")
         for suffix in ([""] + ([" [before]"] if args.before else [])):
-            for label, base, name, goal in [(labels[0], flint, "flint route", 1.0),
-                                            (labels[1], flint, "flint route", 1.0),
-                                            (labels[3], naive, "naive SymPy", 1.4)]:
-                ratio = med[label + suffix] / base
+            for label, base, name, goal in [(labels[0], labels[2], "flint route", 1.0),
+                                            (labels[1], labels[2], "flint route", 1.0),
+                                            (labels[3], labels[4], "naive SymPy", 1.4)]:
+                if label + suffix not in med or base not in med:
+                    continue
+                ratio = med[label + suffix] / med[base]
                 print(f"  {label + suffix:<59} {ratio:5.2f}x {name}   goal <= {goal}x: "
                       f"{'met' if ratio <= goal else 'MISSED'}")
+        if kind.startswith("cold"):
+            continue
+        # the same ratio round by round (each command against the baseline of its own round)
+        for label, base in [(labels[0], labels[2]), (labels[3], labels[4])]:
+            for suffix in ([""] + ([" [before]"] if args.before else [])):
+                if label + suffix in table and base in table:
+                    rounds = [a / b for a, b in zip(table[label + suffix], table[base])]
+                    print(f"  per round, CPU: {label + suffix:<48} " + " ".join(f"{r:.2f}" for r in rounds))
 
 
 def run(cmd, where) -> tuple[float, float]:
