@@ -23,6 +23,7 @@ MAX_DIGITS, MAX_WITNESS_DIGITS = 2000, 4000
 OVERHEAD, MAX_LEMMA_WORK = 100_000, 3 * 10**13
 # [0-9], not \d: \d also matches non-ASCII digits such as "٣".
 _RATIONAL = re.compile(r"0|-?[1-9][0-9]*(?:/[1-9][0-9]*)?")
+_INTEGERS = re.compile(r"(?:0|-?[1-9][0-9]*)(?:,(?:0|-?[1-9][0-9]*))*")  # comma-joined integers
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 ID = re.compile(r"[!-~]{1,100}")  # printable ASCII without spaces: one clean output line
 
@@ -148,16 +149,42 @@ def vector(value, path: str, length: int, digits: int = MAX_DIGITS) -> list[Frac
             for i, x in enumerate(array(value, path, length, length))]
 
 
-def tensor(value, path: str, depth: int = 0):
+def numbers(value: list, memo: dict) -> list[Fraction] | None:
+    """A list of instance numbers as Fractions, or None if some entry is not one (the
+    caller then reads entry by entry, to name it).  Each distinct string is read once
+    (memo: string -> Fraction, shared by the rows of one value; a Fraction is immutable);
+    new integers all at once, by one match of the row joined with commas, which accepts
+    exactly the strings rational() accepts as integers: the count of commas proves that
+    no entry holds one, so each segment is one entry."""
+    try:
+        fresh = set(value).difference(memo)  # TypeError: an entry is a list or an object
+        text = ",".join(fresh)  # TypeError: an entry is not a string
+    except TypeError:
+        return None
+    if max(map(len, fresh), default=0) <= MAX_DIGITS and _INTEGERS.fullmatch(text) \
+            and text.count(",") == len(fresh) - 1:
+        memo.update(zip(fresh, map(Fraction, map(int, fresh))))
+    else:  # fractions (or an empty row, or a bad entry): each by rational()
+        try:
+            for x in fresh:
+                memo[x] = rational(x, "")
+        except Rejected:
+            return None
+    return list(map(memo.__getitem__, value))
+
+
+def tensor(value, path: str, depth: int = 0, memo: dict | None = None):
     """A rational, or nested lists of them (at most MAX_DEPTH deep), as Fractions."""
     if type(value) is not list:
         return rational(value, path)
     if depth == MAX_DEPTH:
         raise Rejected(f"{path}: lists nested deeper than {MAX_DEPTH} levels")
-    try:  # a list of rationals (a row of X): each entry's path is written only if one fails
-        return [rational(x, path) for x in value]
-    except Rejected:  # a nested list, or a bad entry: again, entry by entry, for the message
-        return [tensor(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(value)]
+    memo = {} if memo is None else memo
+    row = numbers(value, memo)  # a list of rationals (a row of X): no path string per entry
+    if row is not None:
+        return row
+    # a nested list, or a bad entry: entry by entry, so that a message names it
+    return [tensor(x, f"{path}[{i}]", depth + 1, memo) for i, x in enumerate(value)]
 
 
 def sha256_of(value) -> str:
@@ -187,19 +214,24 @@ def flat(value) -> list:
     """The numbers of a nested list, in order."""
     if type(value) is not list:
         return [value]
+    if list not in map(type, value):  # a row of numbers, copied at C speed (X: 10^5 of them)
+        return value[:]
     out = []
-    for v in value:  # a call per list, not per number: X has 10^5 numbers at m = 1000, d = 100
-        if type(v) is list:
-            out.extend(flat(v))
-        else:
-            out.append(v)
+    for v in value:
+        out.extend(flat(v))
     return out
+
+
+def distinct(numbers: list) -> list:
+    """The distinct objects among numbers (by identity: the reading shares one Fraction
+    per distinct string, see numbers()), so that work per number is done once per value."""
+    return list(dict(zip(map(id, numbers), numbers)).values())
 
 
 def instance_bits(numbers) -> int:
     """A bound on the bit length of every number times the lcm L of all denominators
     (L·x is an integer): the longest numerator plus every distinct denominator's bits."""
-    numbers = list(numbers)
+    numbers = distinct(list(numbers))
     dens = {x.denominator for x in numbers}
     return max((abs(x.numerator).bit_length() for x in numbers), default=0) + \
         sum(q.bit_length() for q in dens if q > 1)

@@ -5,7 +5,7 @@ claim, so no refutation can rest on it."""
 
 import re
 
-from .parse import MAX_DEPTH, MAX_M, Rejected, array, keys, tensor
+from .parse import MAX_DEPTH, MAX_M, Rejected, array, flat, keys, tensor
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 DOMAINS = ("real", "nonzero", "positive", "symmetric")
@@ -58,14 +58,10 @@ def _fit(value, shape, sizes, path):
     n = sizes.setdefault(shape[0], len(value)) if type(shape[0]) is str else shape[0]
     if len(value) != n:
         raise Rejected(f"{path}: {len(value)} entries, but {shape[0]} = {n}")
-    if len(shape) == 1 and not any(type(x) is list for x in value):
+    if len(shape) == 1 and list not in map(type, value):
         return  # a row of numbers: the loop below would pass each without a word
     for i, x in enumerate(value):
         _fit(x, shape[1:], sizes, f"{path}[{i}]")
-
-
-def _entries(value):
-    return [x for v in value for x in _entries(v)] if type(value) is list else [value]
 
 
 def bind(variables, instance, sizes: dict | None = None) -> dict:
@@ -78,9 +74,8 @@ def bind(variables, instance, sizes: dict | None = None) -> dict:
         path = "instance." + name
         _fit(instance[name], shape, sizes, path)
         value = tensor(instance[name], path)
-        entries = _entries(value)
-        bad = next((x for x in entries if x <= 0), None) if domain == "positive" else \
-            next((x for x in entries if x == 0), None) if domain == "nonzero" else None
+        bad = next((x for x in flat(value) if x <= 0), None) if domain == "positive" else \
+            next((x for x in flat(value) if x == 0), None) if domain == "nonzero" else None
         if bad is not None:
             raise Rejected(f"outside the claim's domain: an entry of {name} is {bad}, not {domain}")
         if domain == "symmetric" and any(value[i][j] != value[j][i] for i in range(len(value))
