@@ -20,7 +20,7 @@ from .smtlib_terms import CertificateRejected, stage
 
 def exists_smt(doc: dict) -> str:
     stage(check_existential, CertificateRejected, doc)
-    claim, values, unknown, program, _, residuals, _, _, _ = read_existential(doc)
+    claim, values, unknown, program, _, residuals, _, _ = read_existential(doc)
     try:
         return query(program["steps"], values, unknown, residuals, claim["kind"])
     except Rejected as exc:  # a transcendental step the claim reads (a Farkas certificate)

@@ -108,9 +108,9 @@ def live_only(ops: list, steps: list, outputs: list) -> list:
 
 
 def read_existential(doc: dict) -> tuple:
-    """Everything but the arithmetic, and the cone of the residuals and hypotheses, which
-    this checker computes itself (a certificate states no such set): (claim, values,
-    unknown names, program, ops, residuals, hypotheses, degrees, live)."""
+    """Everything but the arithmetic: (claim, values, unknown names, program, ops at p = 0
+    with the steps outside the residuals' and hypotheses' cone 0, residuals, hypotheses,
+    degrees).  The cone is this checker's own: a certificate states no such set."""
     keys(doc, "document", TOP)
     check_envelope(doc)
     claim, variables, unknowns = read_claim(doc)
@@ -119,12 +119,12 @@ def read_existential(doc: dict) -> tuple:
     sizes = stated_sizes(doc["sizes"], variables + unknowns)
     values = bind(variables, doc["instance"], sizes)  # bind: an object, exactly the variables
     program, ops, residuals, hypotheses, deg = read_program(doc["program"], "program", values, unknowns, sizes)
-    live = cone(program["steps"], residuals + hypotheses)
-    return claim, values, {name for name, _, _ in unknowns}, program, ops, residuals, hypotheses, deg, live
+    ops = live_only(ops, program["steps"], residuals + hypotheses)
+    return claim, values, {name for name, _, _ in unknowns}, program, ops, residuals, hypotheses, deg
 
 
 def check_existential(doc: dict) -> str:
-    claim, values, unknown, program, ops, residuals, hypotheses, deg, _ = read_existential(doc)
+    claim, values, unknown, program, ops, residuals, hypotheses, deg = read_existential(doc)
     kind, method = claim["kind"], doc["nonexistence"]
     if type(method) is not dict or method.get("method") not in ("farkas", "smt"):
         raise Rejected("nonexistence.method: must be \"farkas\" or \"smt\"")
@@ -132,7 +132,6 @@ def check_existential(doc: dict) -> str:
         check_query(method, program["steps"], values, unknown, residuals, kind)
     # every value on x alone is defined (and the hypotheses hold) with the p-dependent
     # steps left out (they read only p-free values, so their operands are checked here)
-    ops = live_only(ops, program["steps"], residuals + hypotheses)
     evaluate([ZERO if deg[k] else o for k, o in enumerate(ops)],
              [(f"hypothesis {n}", h, "positive") for n, h in enumerate(hypotheses)])
     trusted = f"trusting program {sha256_of(program)[:23]}"
