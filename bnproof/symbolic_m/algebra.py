@@ -11,6 +11,7 @@ polynomial is 0 at every m and every point where the program is defined.
 Two equal radicands written differently get two root symbols: that can only
 make a true identity fail to reduce, never make a false one reduce.  Squares whose
 sign is known leave a radicand first (roots.py: √(c²V) = c·√V for c > 0).
+The polynomials are poly.py's, on python-flint.
 """
 
 from __future__ import annotations
@@ -96,46 +97,44 @@ class Algebra:
     def var(self, a: int) -> Scalar:
         return Scalar(P.var(a), P.ONE)
 
-    def normal(self, n: dict, d: dict) -> Scalar:
+    def normal(self, n, d) -> Scalar:
         n, multiplier = self.reduce(n)
         if not n:
-            return Scalar({}, P.ONE)
+            return Scalar(P.ZERO, P.ONE)
         d = P.mul(d, multiplier)
         if len(n) > MAX_TERMS or len(d) > MAX_TERMS:
             raise TooLarge(f"a normal form of more than {MAX_TERMS} terms")
         if P.is_monomial(d):
-            (dm, dc), = d.items()
-            common = P.mono_gcd(list(n) + [dm])
-            n = P.divide_monomial(n, common, dc)
-            d = {P.mono_div(dm, common): Fraction(1)}
+            n, d = P.cancel_monomial(n, d)
         elif n == d:
             return self.const(1)
         return Scalar(n, d)
 
-    def reduce(self, p: dict) -> tuple[dict, dict]:
+    def reduce(self, p) -> tuple:
         """p · multiplier with every r² replaced by its radicand (p, multiplier polynomials,
         the multiplier a power of radicands' denominators, nonzero wherever the roots are
         defined)."""
+        p = P.poly(p)
         multiplier = P.ONE
+        if not self.roots:
+            return p, multiplier
         for r in sorted((v for v in P.variables(p) if v in self.roots), reverse=True):
-            if not any(dict(mono).get(r, 0) >= 2 for mono in p):
+            c = P.coefficients_in(p, r)  # p = Σ c_k r^k
+            top = (len(c) - 1) // 2
+            if not top:
                 continue
             rn, rd = self.roots[r]
-            top = max(dict(mono).get(r, 0) // 2 for mono in p)
             powers_n, powers_d = [P.ONE], [P.ONE]
             for _ in range(top):
                 powers_n.append(P.mul(powers_n[-1], rn))
                 powers_d.append(P.mul(powers_d[-1], rd))
-            groups: dict[int, dict] = {}  # r^(2q) · rest, grouped by q: one product per group
-            for mono, c in p.items():
-                here = dict(mono)
-                q, e = divmod(here.pop(r, 0), 2)
-                if e:
-                    here[r] = 1
-                groups.setdefault(q, {})[tuple(sorted(here.items()))] = c
-            out: dict = {}
-            for q, rest in groups.items():
-                out = P.add(out, P.mul(P.mul(rest, powers_d[top - q]), powers_n[q]))
+            out = P.ZERO  # r^(2q) · (c_2q + c_(2q+1) r) = Rn^q Rd^(top−q) (…) / Rd^top
+            for q in range(top + 1):
+                rest = c[2 * q]
+                if 2 * q + 1 < len(c):
+                    rest = P.add(rest, P.mul(c[2 * q + 1], P.var(r)))
+                if rest:
+                    out = P.add(out, P.mul(P.mul(rest, powers_d[top - q]), powers_n[q]))
             p = out
             multiplier = P.mul(multiplier, powers_d[top])
         return p, multiplier
@@ -143,13 +142,11 @@ class Algebra:
     def add(self, a: Scalar, b: Scalar, sign: int = 1) -> Scalar:
         if a.d == b.d:
             return self.normal(P.add(a.n, b.n, sign), a.d)
-        if P.is_monomial(a.d) and P.is_monomial(b.d):
-            (ma, ca), = a.d.items()
-            (mb, cb), = b.d.items()
-            lcm = P.mono_lcm(ma, mb)
-            na = P.mul(a.n, {P.mono_div(lcm, ma): cb})
-            nb = P.mul(b.n, {P.mono_div(lcm, mb): ca})
-            return self.normal(P.add(na, nb, sign), {lcm: ca * cb})
+        if P.is_monomial(a.d) and P.is_monomial(b.d):  # over the monomials' lcm
+            lcm = P.monomial_lcm(a.d, b.d)
+            na = P.mul(a.n, P.quotient(lcm, a.d))
+            nb = P.mul(b.n, P.quotient(lcm, b.d))
+            return self.normal(P.add(na, nb, sign), lcm)
         return self.normal(P.add(P.mul(a.n, b.d), P.mul(b.n, a.d), sign), P.mul(a.d, b.d))
 
     def sub(self, a, b):
@@ -203,7 +200,7 @@ class Algebra:
     def sqrt(self, a: Scalar) -> Scalar:
         if a.is_zero():
             return a
-        if not a.n.keys() - {()} and not a.d.keys() - {()}:  # a rational constant
+        if P.is_constant(a.n) and P.is_constant(a.d):  # a rational constant
             value = a.n[()] / a.d[()]
             if value < 0:
                 raise NotDefined("the square root of a negative constant")
@@ -221,9 +218,9 @@ class Algebra:
             out = self.mul(out, self._root(in_n, in_d))
         return out
 
-    def _root(self, n: dict, d: dict) -> Scalar:
+    def _root(self, n, d) -> Scalar:
         r = self.atom(("r", P.frozen(n), P.frozen(d)))
-        self.roots.setdefault(r, (n, d))
+        self.roots.setdefault(r, (P.poly(n), P.poly(d)))
         return self.var(r)
 
     def sign_of(self, v: int):
@@ -301,14 +298,13 @@ class Algebra:
             for s in scalars[1:]:
                 out = self.add(out, s)
             return out
-        lcm = ()
+        lcm = P.ONE
         for s in scalars:
-            lcm = P.mono_lcm(lcm, next(iter(s.d)))
-        n: dict = {}
+            lcm = P.monomial_lcm(lcm, s.d)
+        n = P.ZERO
         for s in scalars:
-            (mono, c), = s.d.items()
-            n = P.add(n, P.mul(s.n, {P.mono_div(lcm, mono): 1 / c}))
-        return self.normal(n, {lcm: Fraction(1)})
+            n = P.add(n, P.mul(s.n, P.quotient(lcm, s.d)))
+        return self.normal(n, lcm)
 
     def dot(self, u: Vector, w: Vector) -> Scalar:
         return self.vec_sum(self.vec_mul(u, w))

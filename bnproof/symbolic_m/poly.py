@@ -1,87 +1,198 @@
-"""Sparse polynomials over Q in numbered variables: dicts monomial → Fraction,
-a monomial a sorted tuple of (variable, exponent).  Zero is {}."""
+"""Sparse polynomials over Q in numbered variables, on python-flint (fmpq_mpoly).
+
+A Poly reads like the dict it replaced, monomial → Fraction with a monomial a sorted
+tuple of (variable, exponent) and zero without terms, because the prover's other modules
+read terms and build one-term polynomials by hand: every function here takes such a
+dict as well as a Poly.  The arithmetic is flint's; the dict is built only when a term is
+read (and then kept), since reading an exponent vector costs more than a product.
+
+Variable v is flint's generator x{v}.  A polynomial lives in the smallest context of
+8·2^k variables that holds its variables (an exponent vector's cost grows with the
+context), and two operands meet in the larger one; a lifted copy is kept, since the
+same few polynomials (1, m) meet every context.
+"""
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping
 from fractions import Fraction
 
-from ..exact.monomials import mono_mul
+from flint import fmpq, fmpq_mpoly_ctx
 
-ONE: dict = {(): Fraction(1)}
+from ..exact.monomials import mono_mul  # noqa: F401 - callers take it from here
 
-
-def const(c) -> dict:
-    c = Fraction(c)
-    return {(): c} if c else {}
+_CONTEXTS: dict[int, object] = {}
+_SPARSE: dict = {}  # dense exponent vector -> monomial (a few hundred distinct ones per proof)
 
 
-def var(v: int) -> dict:
-    return {((v, 1),): Fraction(1)}
+def _context(nvars: int):
+    size = 8
+    while size < nvars:
+        size *= 2
+    ctx = _CONTEXTS.get(size)
+    if ctx is None:
+        ctx = _CONTEXTS[size] = fmpq_mpoly_ctx.get(("x", size), "lex")
+    return ctx
 
 
-def add(p: dict, q: dict, sign: int = 1) -> dict:
-    out = dict(p)
-    for mono, c in q.items():
-        s = out.get(mono, 0) + sign * c
-        if s:
-            out[mono] = s
-        else:
-            out.pop(mono, None)
-    return out
+class Poly(Mapping):
+    """A polynomial: flint's `f`, read as {monomial: Fraction} (immutable)."""
 
+    __slots__ = ("f", "_terms", "_lifted")
 
-def scale(p: dict, c) -> dict:
-    c = Fraction(c)
-    return {m: x * c for m, x in p.items()} if c else {}
+    def __init__(self, f):
+        self.f = f
+        self._terms = None
+        self._lifted = None
 
-
-def mul(p: dict, q: dict) -> dict:
-    if len(p) > len(q):
-        p, q = q, p
-    if len(p) * len(q) < 16:
-        out: dict = {}
-        for ma, ca in p.items():
-            for mb, cb in q.items():
-                mono = mono_mul(ma, mb)
-                s = out.get(mono, 0) + ca * cb
-                if s:
-                    out[mono] = s
-                else:
-                    out.pop(mono, None)
+    def terms(self) -> dict:
+        out = self._terms
+        if out is None:
+            out = {}
+            f = self.f
+            for exps, c in zip(f.monoms(), f.coeffs()):
+                mono = _SPARSE.get(exps)
+                if mono is None:
+                    if len(_SPARSE) > 100_000:
+                        _SPARSE.clear()
+                    mono = _SPARSE[exps] = tuple((v, int(e)) for v, e in enumerate(exps) if e)
+                out[mono] = Fraction(int(c.p), int(c.q))
+            self._terms = out
         return out
-    # over integers: each factor times the lcm of its denominators, one division per term
-    # of the product at the end (a Fraction's arithmetic reduces by a gcd at every step)
-    dp, ip = _integral(p)
-    dq, iq = _integral(q)
-    acc: dict = {}
-    get = acc.get
-    for ma, ca in ip:
-        for mb, cb in iq:
-            mono = mono_mul(ma, mb)
-            acc[mono] = get(mono, 0) + ca * cb
-    d = dp * dq
-    return {mono: Fraction(s, d) for mono, s in acc.items() if s}
+
+    def in_context(self, ctx):
+        """f in the larger context ctx (variables keep their numbers)."""
+        if self.f.context() is ctx:
+            return self.f
+        lifted = self._lifted
+        if lifted is None:
+            lifted = self._lifted = {}
+        got = lifted.get(ctx)
+        if got is None:
+            n = self.f.context().nvars()
+            got = lifted[ctx] = self.f.compose(*ctx.gens()[:n], ctx=ctx)
+        return got
+
+    def __getitem__(self, mono):
+        return self.terms()[mono]
+
+    def __iter__(self):
+        return iter(self.terms())
+
+    def __len__(self) -> int:
+        return len(self.f)
+
+    def __bool__(self) -> bool:
+        return not self.f.is_zero()
+
+    def __contains__(self, mono) -> bool:
+        return mono in self.terms()
+
+    def get(self, mono, default=None):
+        return self.terms().get(mono, default)
+
+    def keys(self):
+        return self.terms().keys()
+
+    def values(self):
+        return self.terms().values()
+
+    def items(self):
+        return self.terms().items()
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Poly):
+            a, b = _pair(self, other)
+            return a == b
+        if isinstance(other, Mapping):
+            return self.terms() == dict(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:  # equal to a Poly equal to it, whatever its context
+        return hash(frozen(self))
+
+    def __reduce__(self):  # flint's polynomials do not pickle; a worker process may send one
+        return (poly, (dict(self.terms()),))
+
+    def __repr__(self) -> str:
+        return f"Poly({self.terms()!r})"
 
 
-def _integral(p: dict) -> tuple:
-    """(D, [(monomial, D·c)]) with D the lcm of p's denominators: every D·c an integer."""
-    d = 1
-    for c in p.values():
-        den = c.denominator
-        if den != 1 and d % den:
-            d = d * den // math.gcd(d, den)
-    return d, [(mono, c.numerator * (d // c.denominator)) for mono, c in p.items()]
+def poly(p) -> Poly:
+    """p as a Poly: a Poly as it is, a dict {monomial: coefficient} (zero coefficients
+    dropped, a monomial's variables in any order) read into flint."""
+    if isinstance(p, Poly):
+        return p
+    top = -1
+    for mono in p:
+        for v, _ in mono:
+            if v > top:
+                top = v
+    ctx = _context(top + 1)
+    n = ctx.nvars()
+    dense: dict = {}
+    for mono, c in p.items():
+        exps = [0] * n
+        for v, e in mono:
+            exps[v] += e
+        c = Fraction(c)
+        key = tuple(exps)
+        dense[key] = dense.get(key, 0) + fmpq(c.numerator, c.denominator)
+    return Poly(ctx.from_dict({k: c for k, c in dense.items() if c}))
 
 
-def power(p: dict, k: int) -> dict:
-    out = ONE
-    for _ in range(k):
-        out = mul(out, p)
-    return out
+def _pair(p, q) -> tuple:
+    """p's and q's flint polynomials in one context (the larger)."""
+    p, q = poly(p), poly(q)
+    a, b = p.f, q.f
+    ca, cb = a.context(), b.context()
+    if ca is cb:
+        return a, b
+    if ca.nvars() < cb.nvars():
+        return p.in_context(cb), b
+    return a, q.in_context(ca)
 
 
-def is_monomial(p: dict) -> bool:
+ONE = Poly(_context(1).from_dict({(0,) * 8: 1}))
+ZERO = Poly(_context(1).from_dict({}))
+
+
+def const(c) -> Poly:
+    c = Fraction(c)
+    return Poly(_context(1).constant(fmpq(c.numerator, c.denominator))) if c else ZERO
+
+
+def var(v: int) -> Poly:
+    return Poly(_context(v + 1).gens()[v])
+
+
+def monomial(mono: tuple, c=1) -> Poly:
+    """c · mono."""
+    return poly({mono: c}) if c else ZERO
+
+
+def add(p, q, sign: int = 1) -> Poly:
+    a, b = _pair(p, q)
+    return Poly(a + b if sign > 0 else a - b)
+
+
+def scale(p, c) -> Poly:
+    c = Fraction(c)
+    if not c:
+        return ZERO
+    return Poly(poly(p).f * fmpq(c.numerator, c.denominator))
+
+
+def mul(p, q) -> Poly:
+    a, b = _pair(p, q)
+    return Poly(a * b)
+
+
+def power(p, k: int) -> Poly:
+    return Poly(poly(p).f ** k)
+
+
+def is_monomial(p) -> bool:
     return len(p) == 1
 
 
@@ -104,39 +215,71 @@ def mono_div(a: tuple, b: tuple) -> tuple:
     return tuple(sorted((v, e) for v, e in out.items() if e))
 
 
-def divide_monomial(p: dict, mono: tuple, c=1) -> dict:
+def divide_monomial(p, mono: tuple, c=1) -> Poly:
+    """p / (c · mono), mono a common factor of p's monomials (the division is exact)."""
     c = Fraction(c)
-    if not mono:  # most normal forms have no common monomial factor: the terms stay as they are
-        return dict(p) if c == 1 else {m: x / c for m, x in p.items()}
-    return {mono_div(m, mono): x / c for m, x in p.items()}
+    p = poly(p)
+    if not mono and c == 1:
+        return p
+    a, b = _pair(p, monomial(mono, c))
+    return Poly(a / b)
 
 
-def mono_lcm(a: tuple, b: tuple) -> tuple:
-    out = dict(a)
-    for v, e in b:
-        out[v] = max(out.get(v, 0), e)
-    return tuple(sorted(out.items()))
+def cancel_monomial(n, d) -> tuple[Poly, Poly]:
+    """(n/(c·μ), d/(c·μ)) for d = c·ν a monomial and μ the greatest monomial dividing n and ν:
+    d becomes a monic monomial.  n nonzero."""
+    a, b = _pair(n, d)
+    common = a.term_content().gcd(b)  # monic
+    divisor = common * b.leading_coefficient()
+    return Poly(a / divisor), Poly(b / divisor)
 
 
-def derivative(p: dict, v: int) -> dict:
-    out: dict = {}
-    for mono, c in p.items():
-        here = dict(mono)
-        e = here.get(v, 0)
-        if not e:
-            continue
-        if e == 1:
-            del here[v]
-        else:
-            here[v] = e - 1
-        key = tuple(sorted(here.items()))
-        out[key] = out.get(key, 0) + c * e
-    return {m: c for m, c in out.items() if c}
+def derivative(p, v: int) -> Poly:
+    f = poly(p).f
+    if v >= f.context().nvars():
+        return ZERO
+    return Poly(f.derivative(v))
 
 
-def variables(p: dict) -> set:
+def variables(p) -> set:
+    if isinstance(p, Poly):
+        if p.f.is_zero():
+            return set()
+        return {v for v, e in enumerate(p.f.degrees()) if e}
     return {v for mono in p for v, _ in mono}
 
 
-def frozen(p: dict) -> tuple:
+def frozen(p) -> tuple:
     return tuple(sorted(p.items()))
+
+
+def is_constant(p) -> bool:
+    return poly(p).f.is_constant()
+
+
+def monomial_lcm(a, b) -> Poly:
+    """The monic least common multiple of two monomials c·μ and c'·ν."""
+    x, y = _pair(a, b)
+    out = x * y / x.gcd(y)
+    return Poly(out / out.leading_coefficient())
+
+
+def quotient(p, q) -> Poly:
+    """p / q, q dividing p (a monomial's multiple by a monomial, here): the division is exact."""
+    a, b = _pair(p, q)
+    return Poly(a / b)
+
+
+def coefficients_in(p, v: int) -> list:
+    """[c_0, c_1, …] with p = Σ c_k · x_v^k and no c_k in x_v."""
+    f = poly(p).f
+    if v >= f.context().nvars():
+        return [poly(p)] if not f.is_zero() else []
+    out = []
+    k, factorial = 0, 1
+    while not f.is_zero():
+        out.append(Poly(f.subs({v: fmpq(0)}) / factorial))
+        f = f.derivative(v)
+        k += 1
+        factorial *= k
+    return out
