@@ -71,7 +71,7 @@ def test_a_user_strict_claim_failing_with_equality_shows_one_value():
 
 
 def test_the_sign_of_the_sides_is_decided_exactly_or_not_shown():
-    from bnproof.render.latex_quantities import sides_sign
+    from bnproof.render.latex_program import sides_sign
 
     def lookup(value):
         return lambda name, index: value

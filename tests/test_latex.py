@@ -24,7 +24,7 @@ from bnproof.claims.api import all_claims
 from bnproof.errors import ExitCode
 from bnproof.program.evaluate import run as run_program
 from bnproof.render.latex import Document
-from bnproof.render.latex_statement import safe_statement
+from bnproof.render.latex_text import safe_statement
 from latex_support import generated, run_latex
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The statement grammar (render/latex_statement.py): every harmful primitive is
+"""The statement grammar (render/latex_text.py, safe_statement): every harmful primitive is
 refused, whatever way it is spelled, and the math of ordinary papers passes and
 compiles with amsmath and amssymb."""
 
@@ -6,7 +6,7 @@ import pytest
 
 from bnproof.errors import BadInput
 from bnproof.render.latex import Document
-from bnproof.render.latex_statement import safe_statement
+from bnproof.render.latex_text import safe_statement
 from test_latex import compile_pdf
 
 HARMFUL = ["input", "include", "write", "openout", "openin", "read", "def", "edef", "gdef",

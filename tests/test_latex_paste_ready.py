@@ -82,7 +82,7 @@ def test_the_proof_of_fact_c1_breaks_between_terms_not_inside_them():
 @pytest.mark.parametrize("fragmentary", [False, True])
 def test_a_pair_is_broken_only_when_wider_than_half_its_line(fragmentary):
     from bnproof.render.latex_break import parse, width
-    from bnproof.render.latex_layout import COLUMN, PAGE, budget
+    from bnproof.render.latex_break import COLUMN, PAGE, budget
 
     line = budget(COLUMN if fragmentary else PAGE)
     texts = [fragment(str(p)) if fragmentary else generated(str(p)) for p in [*PROOFS, ROOT / "certificates/lemma-4.5.json"]]

@@ -37,7 +37,7 @@ def math_text(text: str) -> str:
 def statement_latex(statement: str) -> str | None:
     """The claim's statement if it is plain formula notation, else None."""
     from ..errors import BadInput
-    from ..render.latex_statement import safe_statement
+    from ..render.latex_text import safe_statement
 
     try:
         return safe_statement(statement)

@@ -1,13 +1,23 @@
-"""LaTeX output: a small document builder and a printer for exact values.
+"""The LaTeX composition layer: every document bnproof writes is assembled here.
 
-Every formula in a bnproof document is printed here from engine objects
-(SymPy expressions, Q(√r) numbers, rationals), never typed by hand.  Displays
-are laid out when the document is rendered, for the width of its page or of the
-column a fragment goes in (latex_layout: a formula is broken only where it does
-not fit); long exact numbers are shown rounded in equations and written out in
-full, with break points, in a closing section.  Decimals are computed from the
-exact value with SymPy's arbitrary-precision evaluation and always carry ≈.
-Text (escape, prose, tt) is latex_text's.
+A per-claim document (latex_program, latex_exists, latex_proof, latex_every_d,
+latex_moments_n, latex_lemma45) is a Document: headings, paragraphs, lists and
+displays, rendered as a whole document or as a fragment for \\input into a paper.
+The paper's report (paper_report) puts those fragments under its own headings.  Three
+things are done in one place each, for all of them:
+
+- text from outside goes in through latex_text (escape, mathit, tt, prose,
+  safe_statement), re-exported here;
+- every display is laid out by latex_break, for the width of its page or of the
+  column a fragment goes in (a formula is broken only where it does not fit);
+- every frame (comments, preamble, title, document environment; a fragment's
+  header) is frame()'s.
+
+Every formula is printed from engine objects (SymPy expressions, Q(√r) numbers,
+rationals), never typed by hand.  Long exact numbers are shown rounded in equations
+and written out in full, with break points, in a closing section.  Decimals are
+computed from the exact value with SymPy's arbitrary-precision evaluation and
+always carry ≈.
 """
 
 from __future__ import annotations
@@ -23,8 +33,8 @@ from .. import __version__
 from ..errors import BadInput
 from ..exact.linalg import to_fraction
 from ..exact.surd import Surd
-from .latex_layout import COLUMN, PAGE, Display, budget
-from .latex_text import escape, mathit, prose, tt  # noqa: F401  (re-exported: render modules and tests import them here)
+from .latex_break import COLUMN, PAGE, Display, budget
+from .latex_text import escape, mathit, prose, safe_statement, tt  # noqa: F401  (re-exported: render modules and tests import them here)
 
 # An exact value whose LaTeX is longer than this is rounded in formulas.
 MAX_EXACT_CHARS = 60
@@ -180,7 +190,8 @@ class Document:
     """Sections, paragraphs and displays, assembled into a document or a fragment.
 
     Every display is numbered and labelled bnproof:KEY:eqN (N counts the
-    displays in order), so that a paper can \\eqref any of them."""
+    displays in order), so that a paper can \\eqref any of them; only a statement the
+    paper's report quotes is not (numbered=False)."""
 
     def __init__(self, title: str, key: str = "claim", provenance: str = ""):
         self.title = title
@@ -203,9 +214,26 @@ class Document:
         self.labels.append(f"bnproof:{self.key}:eq{len(self.labels) + 1}")
         return "\\label{" + self.labels[-1] + "}"
 
-    def display(self, formula: str) -> None:
+    def display(self, formula: str, numbered: bool = True) -> None:
         """One formula; broken, when rendered, only if it does not fit its line."""
-        self.parts.append(Display("display", (formula,), self._label()))
+        self.parts.append(Display("display", (formula,), self._label() if numbered else None))
+
+    def claim(self, title: str, source: str, statement: str, numbered: bool = True) -> None:
+        """The claim as its paper prints it, under the heading `title`: where it is from
+        (text, escaped) and its statement (LaTeX math, through the statement grammar)."""
+        self.section(title)
+        self.para(escape(source) + ":")
+        self.display(safe_statement(statement), numbered)
+
+    def reading(self, claim) -> None:
+        """How the claim reads the paper's notation (its `reading`), where the claim is known."""
+        from ..claims.naming import reading_paragraphs
+
+        paragraphs = reading_paragraphs(getattr(claim, "reading", ""))
+        if paragraphs:
+            self.section("How the claim is read")
+            for paragraph in paragraphs:
+                self.para(prose(paragraph))
 
     def equation(self, lhs: str, rhs: str, rel: str = "=") -> None:
         """lhs rel rhs; when too long, the right side goes on aligned lines below."""
@@ -227,7 +255,7 @@ class Document:
         """The whole document, or (fragment) its body for \\input into a paper, with
         headings from `level` down (section, subsection, subsubsection, paragraph).
         Displays are laid out for a text `width` points wide: by default the document's
-        own page, or for a fragment a column of a two-column article (latex_layout)."""
+        own page, or for a fragment a column of a two-column article (latex_break)."""
         top = level or (FRAGMENT_LEVEL if fragment else "section")
         if top not in LEVELS[:4]:
             raise BadInput(f"--level must be one of {', '.join(LEVELS[:4])}, not {top!r}")

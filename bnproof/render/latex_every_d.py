@@ -9,8 +9,7 @@ source (escaped)."""
 from __future__ import annotations
 
 from ..checker import every_d as CD
-from .latex import Document, escape, mathit, tt
-from .latex_statement import safe_statement
+from .latex import Document, mathit, tt
 
 MAX_SHOWN = 12
 BATCH, FEATURE = ("i", "k", "l", "a", "b", "c"), ("j", "p", "q", "r", "s", "t")
@@ -55,9 +54,7 @@ def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
                    provenance=(f"Certificate {name_}: a proof for every batch size m and every number d "
                                f"of features, a program of {len(program['steps'])} steps,\nreplayed by the "
                                "stdlib-only checker in its own algebra:\n" + " ".join(checker_line.split())))
-    out.section("The claim")
-    out.para(escape(claim["source"]) + ":")
-    out.display(safe_statement(claim["statement"]))
+    out.claim("The claim", claim["source"], claim["statement"])
     out.para("Its residual $R$ is 0 exactly when the claim holds. We show that it is so for every "
              "batch size $m$ and every number $d$ of features at once.")
     out.section("Sums over the batch and the features")

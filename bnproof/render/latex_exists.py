@@ -14,7 +14,6 @@ from fractions import Fraction
 from ..program.evaluate import Evaluator
 from .latex import Document, escape, tex, to_expr, tt
 from .latex_program import _counterexample, variable
-from .latex_statement import safe_statement
 
 WANT = {"inequality": r"\ge 0", "strict-inequality": "> 0", "identity": "= 0"}
 IMPOSSIBLE = {"inequality": "< 0", "strict-inequality": r"\le 0", "identity": r"\neq 0"}
@@ -67,9 +66,7 @@ def document(doc: dict, checker_line: str, name: str) -> Document:
                    provenance=(f"Certificate {name}: the instance, the residual as a straight-line "
                                "program and the proof of non-existence,\nre-derived by the "
                                f"stdlib-only checker:\n{' '.join(checker_line.split())}"))
-    out.section("The claim as printed")
-    out.para(escape(claim["source"]) + ":")
-    out.display(safe_statement(claim["statement"]))
+    out.claim("The claim as printed", claim["source"], claim["statement"])
     out.para(rf"It says: for every instance meeting the hypotheses there are ${unknowns}$ with every "
              rf"entry $r_i$ of the residual ${WANT[kind]}$.  It is refuted by an instance at which "
              "no such values exist.")

@@ -11,8 +11,7 @@ its source (escaped)."""
 from __future__ import annotations
 
 from ..checker import moments_n as CM
-from .latex import Document, escape, fraction, mathit, tt
-from .latex_statement import safe_statement
+from .latex import Document, fraction, mathit, tt
 
 MAX_SHOWN = 12  # expectations shown; a longer program says how many it left out
 
@@ -63,9 +62,7 @@ def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
                                f"over i.i.d. draws, a program of {len(program['steps'])} steps,\nreplayed "
                                "by the stdlib-only checker in its own algebra (the formulas below are "
                                f"printed from it):\n{' '.join(checker_line.split())}"))
-    out.section("The claim")
-    out.para(escape(claim["source"]) + ":")
-    out.display(safe_statement(claim["statement"]))
+    out.claim("The claim", claim["source"], claim["statement"])
     out.para("Its residual $R$ is 0 exactly when the claim holds. We show that it is so for every "
              "batch size $m$ and every law of $X$ whose moments exist.")
     out.section("Notation")

@@ -4,6 +4,10 @@ printed, the counterexample, and the violated residual, exactly.
 The certificate has already been accepted by the independent checker; the
 values here are recomputed from its instance and straight-line program by
 the exact evaluator (bnproof.program.evaluate), never read from text as code.
+The quantities a claim names (Claim.quantities: LHS, RHS, μ, σ, ŷ, …) are traced
+with the claim language's exact namespace, as the residual is, and evaluated on
+the instance the same way; the functions come from the claim object the user
+gave, never from the certificate.
 """
 
 from __future__ import annotations
@@ -12,12 +16,15 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 import sympy
 
-from ..program.evaluate import run, to_sympy, tree_sizes
-from ..program.trace import TRANSCENDENTAL
-from .latex import Document, decimal, escape, mathit, number, prose, tex, text_style, to_expr, tt, vector
-from .latex_statement import safe_statement
+from ..claims import xp as namespaces
+from ..claims.decide import _inputs as input_array, _node as node
+from ..program.evaluate import DomainError, decide_sign, run, to_sympy, tree_sizes
+from ..program.trace import TRANSCENDENTAL, Program
+from .latex import Document, decimal, escape, mathit, number, tex, text_style, to_expr, tt, vector
+from .latex_text import safe_statement
 
 # A residual whose expression tree (shared subexpressions counted each time)
 # is larger than this is shown only as a rounded decimal from a rigorous
@@ -128,16 +135,14 @@ def document(doc: dict, checker_line: str, name: str, source=None) -> Document:
     statement = safe_statement(claim["statement"])
     out = Document(rf"Refutation of {tt(claim['id'])}", key=claim["id"],
                    provenance=_provenance(doc, checker_line, name))
-    out.section("The claim as printed")
-    out.para(escape(claim["source"]) + ":")
-    out.display(statement)
+    out.claim("The claim as printed", claim["source"], statement)
     kind = claim["kind"]
     out.para("Its residual is a quantity that is "
              + {"inequality": r"$\ge 0$", "strict-inequality": r"$> 0$",
                 "identity": r"$= 0$"}[kind]
              + " exactly when the claim holds on an instance (for an inequality, the right side "
              "minus the left side).")
-    _reading(out, source)
+    out.reading(source)
     _counterexample(out, doc["instance"], source)
     _residual(out, doc, evaluate(doc), source)
     return out
@@ -168,8 +173,6 @@ def _hypothesis_names(count: int, source, instance: dict) -> list[str]:
     variance), else "" (then it is only h_k); an array-valued hypothesis names its
     entries "name, i of n"."""
     from ..claims.naming import hypothesis_name
-    from .latex_quantities import entry_counts
-
     functions = list(getattr(source, "hypotheses", ()))
     counts = entry_counts(source, instance, functions) if functions else None
     if counts is None or sum(counts) != count:
@@ -191,17 +194,6 @@ def _hypothesis_text(given: str | None, function_name: str) -> str:
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", word):
         return escape(word.replace("_", " "))
     return ""
-
-
-def _reading(out: Document, source) -> None:
-    """How the claim reads the paper's notation (its `reading`), where the claim is known."""
-    from ..claims.naming import reading_paragraphs
-
-    paragraphs = reading_paragraphs(getattr(source, "reading", ""))
-    if paragraphs:
-        out.section("How the claim is read")
-        for paragraph in paragraphs:
-            out.para(prose(paragraph))
 
 
 def _counterexample(out: Document, instance: dict, source=None) -> None:
@@ -295,8 +287,6 @@ def _quantities(out: Document, doc: dict, source) -> None:
     the violated inequality between LHS and RHS where the claim names both."""
     if not getattr(source, "quantities", None):
         return
-    from .latex_quantities import evaluate as quantities
-
     values = quantities(source, doc["instance"], _inputs(doc["instance"]), MAX_TREE)
     names = [name for name, _ in values]
     both = "LHS" in names and "RHS" in names
@@ -317,8 +307,6 @@ def _quantities(out: Document, doc: dict, source) -> None:
     lhs, rhs = sides.get("LHS"), sides.get("RHS")
     if not (lhs and rhs and len(lhs) == len(rhs) == 1):
         return
-    from .latex_quantities import sides_sign
-
     sign = sides_sign(source, doc["instance"], _inputs(doc["instance"]))
     if sign is None:
         return  # undecided (or undefined): no relation is shown rather than a guessed one
@@ -342,3 +330,89 @@ def _name(name: str) -> str:
 
 def _transcendental(doc: dict) -> bool:
     return any(step[0] in TRANSCENDENTAL for step in doc["program"]["steps"])
+
+
+# -- the quantities a claim names, evaluated exactly on the counterexample -------------
+
+def quantities(claim, instance: dict, lookup, max_tree: int) -> list[tuple[str, list | None]]:
+    """[(LaTeX name, exact entries or None where too large or undefined)] in the claim's order;
+    a scalar quantity has one entry."""
+    sizes = _sizes(claim, instance)
+    return [(name, _entries(claim, sizes, function, lookup, max_tree))
+            for name, function in getattr(claim, "quantities", {}).items()]
+
+
+def sides_sign(claim, instance: dict, lookup) -> int | None:
+    """The sign of LHS − RHS (the claim's quantities of those names, scalars), decided
+    exactly by the engine (an exact zero test, never a rounded comparison); None when
+    undecided, undefined or not two scalars."""
+    functions = getattr(claim, "quantities", {})
+    lhs, rhs = functions.get("LHS"), functions.get("RHS")
+    if lhs is None or rhs is None:
+        return None
+    program = Program()
+    xp = namespaces.trace(program)
+    values = {v.name: input_array(program, v, claim.shape_of(v, _sizes(claim, instance)))
+              for v in claim.variables}
+    try:
+        gap = lhs(xp, **values) - rhs(xp, **values)
+        if isinstance(gap, np.ndarray):
+            return None
+        index = node(program, gap).index
+        return decide_sign(program.steps, lookup, index).sign
+    except (ValueError, TypeError, ArithmeticError, DomainError):
+        return None
+
+
+def entry_counts(claim, instance: dict, functions) -> list[int] | None:
+    """How many scalar entries each function (a hypothesis) has at the instance's sizes,
+    traced as the certificate's program was; None when one cannot be traced."""
+    try:
+        sizes = _sizes(claim, instance)
+    except (KeyError, TypeError, ValueError):
+        return None
+    counts = []
+    for function in functions:
+        program = Program()
+        xp = namespaces.trace(program)
+        values = {v.name: input_array(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
+        try:
+            value = function(xp, **values)
+        except (ValueError, TypeError, ArithmeticError):
+            return None
+        counts.append(value.size if isinstance(value, np.ndarray) else 1)
+    return counts
+
+
+def _sizes(claim, instance: dict) -> dict:
+    sizes = {}
+    for v in claim.variables:
+        shape = np.shape(np.array(instance[v.name], dtype=object))
+        for name, n in zip(v.shape, shape):
+            if not isinstance(name, int):
+                sizes[name] = n
+    return sizes
+
+
+def _entries(claim, sizes, function, lookup, max_tree):
+    program = Program()
+    xp = namespaces.trace(program)
+    values = {v.name: input_array(program, v, claim.shape_of(v, sizes)) for v in claim.variables}
+    try:
+        value = function(xp, **values)
+        items = value.ravel() if isinstance(value, np.ndarray) else [value]
+        indices = [node(program, item).index for item in items]
+    except (ValueError, TypeError, ArithmeticError):
+        return None
+    if _tree(program.steps, indices) > max_tree:
+        return None
+    try:
+        return [sympy.radsimp(sympy.expand(to_sympy(program.steps[: i + 1], lookup, i)))
+                for i in indices]
+    except (ValueError, TypeError, ArithmeticError, KeyError, IndexError):
+        return None  # undefined on this instance (a guard left it absent, a division by 0)
+
+
+def _tree(steps: list, indices: list) -> int:
+    sizes = tree_sizes(steps)
+    return sum(sizes[i] for i in indices) if indices else 0

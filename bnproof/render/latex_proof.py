@@ -23,11 +23,9 @@ from ..checker.roots import sign_facts
 from ..checker.sos import FRESH, CaseEvaluator, lambda_steps, outcome, pivot_vector, span_of
 from ..checker.symbolic_length import M, ONE
 from ..checker.symbolic_program import Evaluator
-from .latex import Document, escape, fraction, tt
-from .latex_break import parse, width
-from .latex_layout import COLUMN, budget
-from .latex_program import _reading, symbol, variable
-from .latex_statement import safe_statement
+from .latex import Document, fraction, tt
+from .latex_break import COLUMN, budget, parse, width
+from .latex_program import symbol, variable
 
 KIND_WORDS = {"identity": "= 0", "inequality": r"\ge 0", "strict-inequality": "> 0"}
 DOMAIN_WORDS = {"nonzero": r"\neq 0", "positive": "> 0"}
@@ -130,7 +128,7 @@ class Names:
 
     def _overflows(self, lhs: str, num: dict, den: dict) -> bool:
         """Whether lhs = \\frac{1}{den}\\,\\Bigl(term with the widest term of num would be
-        wider than a column (latex_layout's estimate): the first line a break can leave."""
+        wider than a column (latex_break's estimate): the first line a break can leave."""
         head = width(parse(rf"{lhs} = \frac{{1}}{{{self.denominator(den)}}}\,\Bigl("))
         widest = max(width(parse(self.poly({mono: c}))) for mono, c in num.items())
         return head + widest > budget(COLUMN)
@@ -225,16 +223,14 @@ def document(doc: dict, checker_line: str, name_: str, source=None) -> Document:
     key = claim["id"] + "".join(f"-{k}{v}" for k, v in sorted(doc["fixed"].items()))
     out = Document(rf"Proof of {tt(claim['id'])} for every batch size", key=key,
                    provenance=_provenance(doc, checker_line, name_))
-    out.section("The claim")
-    out.para(escape(claim["source"]) + ":")
-    out.display(safe_statement(claim["statement"]))
+    out.claim("The claim", claim["source"], claim["statement"])
     kind = claim["kind"]
     out.para(f"Its residual $R$ is a quantity that is ${KIND_WORDS[kind]}$ exactly when the claim "
              "holds on an instance (for an inequality, the right side minus the left side). "
              "We show that it is so for every batch size $m$"
              + (", at " + ", ".join(f"${k} = {v}$" for k, v in sorted(doc["fixed"].items()))
                 if doc["fixed"] else "") + ".")
-    _reading(out, source)
+    out.reading(source)
     used = _notation(out, doc, inputs, ev, names, source)
     _assumptions(out, inputs, hyps, ev, names)
     _sides(out, ops, types, residual, ev, names, used)

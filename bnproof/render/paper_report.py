@@ -10,9 +10,8 @@ each certificate is checked again.
 from __future__ import annotations
 
 from .. import __version__
-from .latex import Heading, escape, frame, items, label_key, prose, tt
-from .latex_layout import COLUMN, PAGE, Display, budget
-from .latex_statement import safe_statement
+from .latex import Document, Heading, escape, frame, items, label_key, prose, tt
+from .latex_break import COLUMN, PAGE
 from .report_keys import LABEL, verdict_key
 
 VERDICT_WORDS = {
@@ -188,7 +187,7 @@ def latex(report, columns: int = 1, fragment: bool = False, *, document) -> str:
     body = [Heading(0, title, numbered=False).latex("section") if fragment else "",
             prose(_preface(report)), _summary_table(report)]
     # a whole paper's equations are numbered into the hundreds: "(123)" is wider than the
-    # "(12)" the layout keeps room for (latex_layout.NUMBER)
+    # "(12)" the layout keeps room for (latex_break.NUMBER)
     width = (COLUMN if columns == 2 else PAGE) - WIDE_NUMBERS
     body += [_claim_section(r, width, document) for r in report.results]
     body.append(_certificates_tex(report))
@@ -260,19 +259,16 @@ def _strip_comments(text: str) -> str:
 
 
 def _statement_only(result, width: float) -> str:
-    from ..claims.naming import reading_paragraphs
-
-    out = [Heading(1, "The claim as printed").latex("section"), escape(result.source) + ":",
-           Display("display", (safe_statement(result.statement),), None).latex(budget(width))]
-    paragraphs = reading_paragraphs(getattr(result.claim, "reading", ""))
-    if paragraphs:
-        out.append(Heading(1, "How the claim is read").latex("section"))
-        out += [prose(p) for p in paragraphs]
+    """The claim as printed, its reading and what the search found, where there is no
+    derivation: laid out as a fragment of `bnproof latex` is, its statement unnumbered."""
+    doc = Document(escape(heading(result)), key=result.claim_id)
+    doc.claim("The claim as printed", result.source, result.statement, numbered=False)
+    doc.reading(result.claim)
     notes = [n for n in result._outcome.notes if n]
     if notes:
-        out.append(Heading(1, "What the search found").latex("section"))
-        out.append(items([prose(n) for n in notes]))
-    return "\n\n".join(out)
+        doc.section("What the search found")
+        doc.items([prose(n) for n in notes])
+    return _strip_comments(doc.render(fragment=True, level="subsection", width=width))
 
 
 def _certificates_tex(report) -> str:
