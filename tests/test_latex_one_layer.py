@@ -1,0 +1,168 @@
+"""One LaTeX composition layer (issue 25): every document bnproof writes (a refutation, an
+existential refutation, a proof for every m, every m and d, over i.i.d. draws, at several
+fixed sizes, a fragment, a paper's report in one and two columns) escapes text through
+one function (render/latex_text.escape), lays out every display through one breaker
+(render/latex_break) and gets its frame from one builder (render/latex.frame).
+
+Two guards.  The behavioural one: a claim whose source holds every LaTeX special
+(# $ % & _ { } ~ ^ \\) is written in every kind of document, each compiled with pdflatex,
+and the source must come out of the PDF as written; a module that printed the source
+without the escaper fails to compile, or loses the text after its '%' to a comment.  The
+structural one: no render module but the escaper's replaces a special by a control
+sequence, none but the frame builder writes a preamble or a document environment, and
+none but the breaker opens a display environment."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import bnproof
+from bnproof._api.report import PaperReport
+from bnproof.claims.api import load_file
+from test_latex import engine
+
+ROOT = Path(__file__).resolve().parents[1]
+RENDER = ROOT / "bnproof" / "render"
+EXAMPLES = ROOT / "docs" / "examples"
+
+# every LaTeX special, a control word that would read a file, and a label the report reads
+SOURCE = r"Doe & Roe #1 (100% sure_{x}~^ \input{x} $a$), Lemma 2.3, p. 4"
+# what pdftotext must find (it reads \_ as a space, and ~ and ^ as accents)
+SHOWN = ("Doe & Roe #1 (100% sure", "{x}", r"\input{x} $a$)", "Lemma 2.3")
+
+
+def _claim(file: str, name: str):
+    claim = next(c for c in load_file(str(EXAMPLES / file)) if c.id.endswith("/" + name))
+    return dataclasses.replace(claim, source=SOURCE)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A refutation, an existential refutation and a proof for every m (fuzz results, as a
+    report holds them), a proof for every m and d, and one over i.i.d. draws at three
+    fixed sizes (prove results), all of claims whose source is SOURCE."""
+    out = tmp_path_factory.mktemp("certificates")
+    fuzzed = [bnproof.fuzz(_claim(f, n), seed=0, max_examples=60, time_budget=120, jax=False, out_dir=out)
+              for f, n in (("basics.py", "entry-below-one"), ("existential.py", "inverse-exists"),
+                           ("basics.py", "sum-zero"))]
+    assert [r.verdict for r in fuzzed[:2]] == ["refuted", "refuted"]
+    assert fuzzed[2].proof is not None and fuzzed[2].proof.covered
+    proved = [bnproof.prove(_claim(f, n), out_dir=out)
+              for f, n in (("every_d.py", "kohler-variance"), ("every_n_moments.py", "variance-of-the-mean"))]
+    assert all(p.proved for p in proved)
+    return fuzzed, proved
+
+
+def _pdf_text(folder: Path, name: str, text: str) -> str:
+    tex = folder / f"{name}.tex"
+    tex.write_text(text)
+    proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
+                           "-no-shell-escape", tex.name], cwd=folder, capture_output=True,
+                          text=True, errors="replace")
+    assert proc.returncode == 0, (name, tex.with_suffix(".log").read_text(errors="replace")[-2000:])
+    return subprocess.run(["pdftotext", tex.with_suffix(".pdf").name, "-"], cwd=folder,
+                          capture_output=True, text=True, check=True).stdout
+
+
+def _host(fragment: str) -> str:
+    return ("\\documentclass{article}\n\\usepackage{amsmath,amssymb,array}\n\\begin{document}\n"
+            + fragment + "\n\\end{document}\n")
+
+
+def documents(results) -> dict:
+    fuzzed, proved = results
+    out = {}
+    for r in [*fuzzed, *proved]:
+        key = r.claim_id.rsplit("/", 1)[1]
+        out[key] = bnproof.latex(r)
+        out[key + "-fragment"] = _host(bnproof.latex(r, fragment=True, level="paragraph"))
+    report = PaperReport(targets=[], seed=0, time_budget=120, jax=False, results=list(fuzzed))
+    out["report"] = report.latex()
+    out["report-two-columns"] = report.latex(columns=2)
+    out["report-fragment"] = _host(report.latex(fragment=True))
+    return out
+
+
+def test_a_source_with_every_latex_special_compiles_and_reads_as_written(results, tmp_path):
+    texts = documents(results)
+    assert len(texts) == 13
+    for name, text in texts.items():
+        shown = " ".join(_pdf_text(tmp_path, name, text).split())
+        assert all(piece in shown for piece in SHOWN), (name, shown[:600])
+        assert "\\input{x}" not in text  # only ever as \textbackslash{}input\{x\}
+
+
+# -- the structural guard ------------------------------------------------------------
+
+ESCAPER, FRAME, BREAKER = "latex_text.py", "latex.py", "latex_break.py"
+SPECIALS = set("#$%&_{}~^\\")
+PREAMBLE = re.compile(r"\\documentclass|\\begin\{document\}|\\maketitle|\\usepackage")
+DISPLAY = re.compile(r"\\begin\{(?:equation|align|multline|gather|flalign|eqnarray|dmath)\*?\}")
+# render modules that write no LaTeX document (each reads or writes another language)
+NOT_LATEX = {"plot.py": "matplotlib's mathtext, which escapes $ its own way",
+             "statement_text.py": "LaTeX read back into terminal text",
+             "markup.py": "rich's markup for the terminal"}
+
+
+def _strings(tree) -> list[str]:
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _escapes(tree) -> list[str]:
+    """Calls that replace a LaTeX special by a control sequence (x.replace("_", r"\\_")), and
+    tables from specials to control sequences: an escaper."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace" \
+                and len(node.args) == 2 and all(isinstance(a, ast.Constant) for a in node.args) \
+                and node.args[0].value in SPECIALS and "\\" in str(node.args[1].value):
+            found.append(ast.unparse(node))
+        if isinstance(node, ast.Dict) and sum(isinstance(k, ast.Constant) and k.value in SPECIALS
+                                              for k in node.keys) >= 3:
+            found.append(ast.unparse(node)[:80])
+    return found
+
+
+def render_modules() -> dict:
+    return {p.name: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(RENDER.glob("*.py"))
+            if p.name not in NOT_LATEX}
+
+
+def test_one_escaper():
+    modules = render_modules()
+    assert _escapes(modules[ESCAPER]), "the escaper itself is no longer recognised: the guard is blind"
+    escapers = {name: found for name, tree in modules.items() if name != ESCAPER and (found := _escapes(tree))}
+    assert not escapers, f"a second escaper: {escapers} (use latex_text.escape or mathit)"
+
+
+def test_one_frame():
+    modules = render_modules()
+    assert any(PREAMBLE.search(s) for s in _strings(modules[FRAME]))
+    frames = {name for name, tree in modules.items() if name != FRAME
+              and any(PREAMBLE.search(s) for s in _strings(tree))}
+    assert not frames, f"a second document frame in {frames} (use latex.frame)"
+
+
+def test_one_breaker():
+    modules = render_modules()
+    assert any(DISPLAY.search(s) for s in _strings(modules[BREAKER]))
+    displays = {name for name, tree in modules.items() if name != BREAKER
+                and any(DISPLAY.search(s) for s in _strings(tree))}
+    assert not displays, f"a display environment outside the breaker in {displays} (use latex_break)"
+
+
+def test_the_guard_sees_a_copy(tmp_path):
+    """The guard is not blind: each kind of copy, in a module of its own, is found."""
+    copies = {"escape": 'def name(n):\n    return r"\\mathit{" + n.replace("_", r"\\_") + "}"\n',
+              "frame": 'HEAD = r"\\documentclass{article}"\n',
+              "display": 'def show(f):\n    return "\\\\begin{equation*}" + f + "\\\\end{equation*}"\n'}
+    trees = {k: ast.parse(v) for k, v in copies.items()}
+    assert _escapes(trees["escape"])
+    assert any(PREAMBLE.search(s) for s in _strings(trees["frame"]))
+    assert any(DISPLAY.search(s) for s in _strings(trees["display"]))
