@@ -248,6 +248,7 @@ class VerifyResult:
 
     @classmethod
     def of(cls, report, forms, numeric, text: str, path: Path | None, line: str) -> "VerifyResult":
+        from ..claims import lemma45
         from ..exact.linalg import to_fraction
         from ..render import report as render
 
@@ -258,14 +259,15 @@ class VerifyResult:
             return None if x is None else to_fraction(x)
 
         ns = report.neurons
-        out = render.to_json(report, forms, render.Extras(numeric, None, None))
+        out = render.top_json(report, forms)  # not the whole report: the instance is not needed here
         return cls(
-            claim_id=out["claim"], verdict=report.verdict, instance=report.instance.name,
+            claim_id=lemma45.ID, verdict=report.verdict, instance=report.instance.name,
             lhs=per_neuron([fraction(n.lhs) for n in ns]), rhs=per_neuron([fraction(n.rhs) for n in ns]),
             residual=per_neuron([fraction(n.residual) for n in ns]),
             W_star=_tuples(out["W_star"], len(ns)),
             grad_bn_at_W_star=_tuples(out["grad_bn_at_W_star"], len(ns)),
-            closest_bn_optimum=_tuples(out["closest_bn_optimum"], len(ns)), crosscheck=out["crosscheck"],
+            closest_bn_optimum=_tuples(out["closest_bn_optimum"], len(ns)),
+            crosscheck=render.crosscheck_json(numeric),
             certificate=text, certificate_path=path, certificate_check=line,
             report=report, forms=forms, numeric=numeric)
 

@@ -4,9 +4,9 @@ It imports no typer, so that `bnproof verify` can run without it (cli/fast.py)."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from . import json_text
 from .echo import echo
 
 
@@ -52,7 +52,7 @@ def _run(claim: str, data: Path | None, as_json: bool, out: Path | None, crossch
     result = decide(claim, instance, crosscheck=crosscheck, status=_status,
                     out=out or _default_certificate_path(claim, data), worker=worker)
     if as_json:
-        echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        echo(json_text.dumps(result.to_json()))
     else:
         from ..render.markup import print_lines
 
@@ -88,7 +88,7 @@ def _verify_claim(claim, data: Path | None, out: Path | None, as_json: bool, cro
         out = default(f"{claim.id}-{data.stem}.json")
     result = verify_claim(claim, raw, out=out, crosscheck=crosscheck)
     if as_json:
-        echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        echo(json_text.dumps(result.to_json()))
     else:
         for line in result.lines():
             echo(line)

@@ -151,12 +151,20 @@ def _copy(value):
     return value
 
 
-def to_json(report: lemma45.Report, forms: list[FormsText], extras: Extras) -> dict:
-    neurons = _neurons_json(report, forms)
+def top_json(report: lemma45.Report, forms: list[FormsText], neurons: list[dict] | None = None) -> dict:
+    """The report's top-level values (W*, ∇Ĉ(W*), Ŵ*, the sides), one neuron's or a list:
+    to_json's without the instance, which VerifyResult.of does not need (65,000 numbers
+    written as text at m = 1000, d = 64)."""
+    neurons = _neurons_json(report, forms) if neurons is None else neurons
     keys = ["W_star", "grad_bn_at_W_star", "grad_bn_at_W_star_float", "bn_optimum_direction",
             "closest_bn_optimum", "closest_bn_optimum_float", "lhs", "rhs", "residual",
             "lhs_float", "rhs_float", "residual_float"]
-    top = {k: (neurons[0][k] if len(neurons) == 1 else [n[k] for n in neurons]) for k in keys}
+    return {k: (neurons[0][k] if len(neurons) == 1 else [n[k] for n in neurons]) for k in keys}
+
+
+def to_json(report: lemma45.Report, forms: list[FormsText], extras: Extras) -> dict:
+    neurons = _neurons_json(report, forms)
+    top = top_json(report, forms, neurons)
     inst = report.instance
     out = {
         "claim": lemma45.ID,
@@ -170,16 +178,19 @@ def to_json(report: lemma45.Report, forms: list[FormsText], extras: Extras) -> d
         "certificate": extras.certificate,
         "certificate_check": extras.certificate_line,
     }
-    cc = extras.crosscheck
+    out["crosscheck"] = crosscheck_json(extras.crosscheck)
+    return out
+
+
+def crosscheck_json(cc) -> dict | None:
+    """The JAX cross-check's object in the JSON report (None where it did not run)."""
     if cc is not None and cc.skipped is not None:
-        out["crosscheck"] = {"backend": "jax float64 autodiff", "ok": None, "skipped": cc.skipped}
-        return out
-    out["crosscheck"] = None if cc is None else {
+        return {"backend": "jax float64 autodiff", "ok": None, "skipped": cc.skipped}
+    return None if cc is None else {
         "backend": "jax float64 autodiff", "device": cc.device, "points": cc.points,
         "values_compared": cc.compared, "max_scaled_error": cc.worst, "tolerance": 1e-10,
         "ok": cc.ok,
     }
-    return out
 
 
 VERDICT_TEXT = {
