@@ -23,7 +23,7 @@ from ..claims import xp as namespaces
 from ..claims.decide import _inputs as input_array, _node as node
 from ..program.evaluate import DomainError, decide_sign, run, to_sympy, tree_sizes
 from ..program.trace import TRANSCENDENTAL, Program
-from .latex import Document, decimal, escape, mathit, number, tex, text_style, to_expr, tt, vector
+from .latex import Document, decimal, escape, mathit, matrix, number, text_style, tt, vector
 from .latex_text import safe_statement
 
 # A residual whose expression tree (shared subexpressions counted each time)
@@ -220,8 +220,7 @@ def _value(value, out: Document) -> str:
     if isinstance(value, str):
         return number(Fraction(value), out.longs, "instance value")
     if value and all(isinstance(v, list) for v in value):
-        rows = [[tex(to_expr(Fraction(x))) for x in row] for row in value]
-        return r"\begin{pmatrix}" + r" \\ ".join(" & ".join(r) for r in rows) + r"\end{pmatrix}"
+        return matrix([[Fraction(x) for x in row] for row in value])
     return r"\left(" + ", ".join(_value(v, out) for v in value) + r"\right)"
 
 
