@@ -5,7 +5,7 @@ reads ‖∇_{yⱼ}ℒ̂‖² ≤ γ²/σⱼ².
 The text is only read, token by token, never evaluated; a command this module does
 not know is shown as it is written (\\foo), so nothing is lost, only left untypeset.
 The LaTeX documents print the statement through the statement grammar instead
-(latex_statement.py); this is for the terminal only.
+(latex_text.safe_statement); this is for the terminal only.
 """
 
 from __future__ import annotations
