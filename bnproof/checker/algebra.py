@@ -79,12 +79,6 @@ def _gram_packed(cols, top: int) -> list[list[int]]:
             for row in (sum(map(mul, u, packed)) + offset for u in cols)]
 
 
-def integers(rows) -> list[list[int]]:
-    """Each row times the lcm of its denominators: the same row space, the same solutions
-    (for an augmented system [A | b])."""
-    return [integral(row)[0] for row in rows]
-
-
 def echelon(rows: list[list[int]], budget: Budget, what: str) -> tuple[list, list]:
     """Fraction-free Gaussian elimination (Bareiss) of integer rows: (the rows of an
     echelon form, the pivot column of each).  Every entry stays an integer minor of the
@@ -149,7 +143,8 @@ def rank_mod(rows: list[list[int]], p: int, budget: Budget, what: str) -> int:
 def solve(A, b, budget: Budget, what: str) -> list | None:
     """x with A x = b for a square rational A, or None if A is singular."""
     n = len(A)
-    U, pivots = echelon(integers([list(row) + [x] for row, x in zip(A, b)]), budget, what)
+    # each row [A_i | b_i] times the lcm of its denominators: the same solutions
+    U, pivots = echelon([integral(list(row) + [x])[0] for row, x in zip(A, b)], budget, what)
     if pivots != list(range(n)):
         return None
     budget.charge(n * n * op(max(abs(x).bit_length() for row in U for x in row)), what)

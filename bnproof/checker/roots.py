@@ -24,7 +24,7 @@ sides are 0).  The sign facts are read here from the program itself, never from 
 proof: a certificate cannot assert one."""
 
 from fractions import Fraction
-from math import gcd, isqrt
+from math import gcd, isqrt, lcm
 
 PRIMES = [p for p in range(2, 1000) if all(p % q for q in range(2, isqrt(p) + 1))]
 # atoms >= 0 that may be 0: a root symbol (NONNEG: an even power leaves, an odd one stays
@@ -104,16 +104,9 @@ def atom_of(factor: tuple):
 def split(num: dict, den: dict, signs: dict) -> tuple:
     """(outside, inside, own): outside a scalar (N, D), inside the radicand left under
     the root, own the atoms (of positive inputs, of sums of squares) that become their own roots."""
-    lead = next(iter(num))
-    mu = {a: min(dict(mono).get(a, 0) for mono in num) for a, _ in lead}
-    mu = {a: e for a, e in mu.items() if e}
-    g_num = g_den = 0
-    for x in num.values():
-        g_num = gcd(g_num, x.numerator)
-        g_den = x.denominator * g_den // gcd(g_den, x.denominator) if g_den else x.denominator
-    g = Fraction(g_num, g_den)
-    n1 = {tuple((a, e - mu.get(a, 0)) for a, e in mono if e != mu.get(a, 0)): x / g
-          for mono, x in num.items()}
+    mu = content(num)
+    g = Fraction(gcd(*(x.numerator for x in num.values())), lcm(*(x.denominator for x in num.values())))
+    n1 = {strip(mono, mu): x / g for mono, x in num.items()}
     net, other = dict(mu), {}
     for factor, e in den.items():
         a = atom_of(factor)
@@ -147,6 +140,18 @@ def split(num: dict, den: dict, signs: dict) -> tuple:
     for factor, e in atoms(in_down).items():
         inside_den[factor] = inside_den.get(factor, 0) + e
     return outside, (inside_num, inside_den), own
+
+
+def content(num: dict) -> dict:
+    """The monomial content of a nonzero polynomial: each atom's least exponent in its
+    monomials (an atom missing from one monomial, here the first, has none)."""
+    mu = {a: min(dict(mono).get(a, 0) for mono in num) for a, _ in next(iter(num))}
+    return {a: e for a, e in mu.items() if e}
+
+
+def strip(mono: tuple, mu: dict) -> tuple:
+    """A monomial divided by the content mu."""
+    return tuple((a, n - mu.get(a, 0)) for a, n in mono if n != mu.get(a, 0))
 
 
 def monomial(exponents: dict) -> tuple:

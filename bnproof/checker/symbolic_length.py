@@ -22,12 +22,12 @@ there.  Two elementary steps are the same ideas on both sides, a product over
 integers after scaling by the lcm of the denominators (multiply) and the squares of
 small primes taken out of a radicand (roots.squares_out); each is a few lines."""
 
-import math
 from fractions import Fraction
 
-from .surds import rational_sqrt
+from .algebra import integral
 from .parse import Rejected
-from .roots import split
+from .roots import atom_of, atoms, content, split, strip
+from .surds import bits, rational_sqrt
 
 # MAX_WORK: term products (about 5 us each with Fraction coefficients, so at most about
 # 5 s); the papers' claims need at most 14,000 (Theorem C.1's residual)
@@ -145,10 +145,8 @@ class Algebra:
                 den[factor] = den.get(factor, 0) + e * most
         # cancel atoms that divide every term of N and are factors of D
         for factor in list(den):
-            if len(factor) == 1 and factor[0][1] == 1 and len(factor[0][0]) == 1:
-                atom, n = factor[0][0][0]
-                if n != 1:
-                    continue
+            atom = atom_of(factor)
+            if atom is not None:
                 common = min((dict(mono).get(atom, 0) for mono in num), default=0)
                 c = min(common, den[factor])
                 if c:
@@ -185,14 +183,10 @@ class Algebra:
             raise Rejected(f"{where}: division by a scalar whose normal form is 0 (undefined everywhere)")
         # the factor is normalised: its monomial content split into atoms, its leading
         # coefficient 1, so that equal divisors give equal factors
-        lead = max(num)
-        c = num[lead]
-        content = {a: min(dict(mono).get(a, 0) for mono in num) for a, _ in lead}
-        rest = {mono_strip(mono, content): x / c for mono, x in num.items()}
-        factors = {}
-        for atom_, n in content.items():
-            if n:
-                factors[((((atom_, 1),), Fraction(1)),)] = n
+        c = num[max(num)]
+        mu = content(num)
+        rest = {strip(mono, mu): x / c for mono, x in num.items()}
+        factors = atoms(mu)
         if list(rest) != [ONE]:
             factors[tuple(sorted(rest.items()))] = 1
         return self.normal(self.pmul(self.expand(den), {ONE: 1 / c}), factors)
@@ -293,43 +287,18 @@ class Algebra:
             out = self.vadd(out, {((("H", name, w), 1),): x})
         return out
 
-    # --- derivatives with respect to a scalar input x (the atom ("s", name))
+    # --- derivatives: with respect to a vector input x (generator ("v", name)) the gradient,
+    # a vector; with respect to a scalar input x (the atom ("s", name)) the same rules give
+    # a vector of one monomial, ONE (a scalar times the ones vector), and that is the derivative
 
     def derivative(self, a: tuple, x: tuple) -> tuple:
-        """d(N/D)/dx = dN/D - (N/D) sum e dF/F over D's factors F^e; an atom's derivative is
-        1 for x, d(radicand)/(2 r) for a root r, and 0 for m and a sum (vector monomials
-        hold no scalar input)."""
-        num, den = a
-        out = self.const(0)
-        for mono, c in num.items():
-            for atom_, e in mono:
-                d = self.derivative_atom(atom_, x)
-                if not self.is_zero(d):
-                    out = self.add(out, self.mul(({mono_div(mono, atom_, 1): c * e}, {}), d))
-        out = self.mul(out, ({ONE: Fraction(1)}, den))
-        for factor, e in den.items():
-            f = (dict(factor), {})
-            df = self.derivative(f, x)
-            if not self.is_zero(df):
-                scale = self.mul(a, self.mul(self.const(-e), self.inverse(f, "derivative")))
-                out = self.add(out, self.mul(df, scale))
-        return out
-
-    def derivative_atom(self, a: tuple, x: tuple) -> tuple:
-        if a == x:
-            return self.const(1)
-        if a[0] != "r":
-            return self.const(0)
-        k = a[1]
-        if (k, x) not in self.root_grads:
-            d = self.derivative(self.radicands[k], x)
-            half = self.inverse(self.mul(self.const(2), self.atom(a)), "derivative of a root")
-            self.root_grads[(k, x)] = self.mul(d, half)
-        return self.root_grads[(k, x)]
-
-    # --- gradients with respect to a vector input x (generator ("v", name))
+        return self.grad(a, x).get(ONE, self.const(0))
 
     def grad(self, a: tuple, x: tuple) -> dict:
+        """d(N/D)/dx = dN/D - (N/D) sum e dF/F over D's factors F^e; an atom's derivative is
+        1 for x itself, d(radicand)/(2 r) for a root r, that of its monomial for a sum S[w]
+        (grad_sum: none for a scalar x, as vector monomials hold no scalar input), and 0 for
+        m and the other scalar inputs."""
         num, den = a
         out = {}
         for mono, c in num.items():
@@ -343,12 +312,13 @@ class Algebra:
             f = (dict(factor), {})
             df = self.grad(f, x)
             if df:
-                # d(N/D) = dN/D - (N/D) sum e df/f
                 scale = self.mul(a, self.mul(self.const(-e), self.inverse(f, "gradient")))
                 out = self.vadd(out, self.vscale(df, scale))
         return out
 
     def grad_atom(self, a: tuple, x: tuple) -> dict:
+        if a == x:
+            return {ONE: self.const(1)}
         if a[0] == "S":
             return self.grad_sum(a[1], x)
         if a[0] == "r":
@@ -358,34 +328,26 @@ class Algebra:
                 half = self.inverse(self.mul(self.const(2), self.atom(a)), "gradient of a root")
                 self.root_grads[(k, x)] = self.vscale(d, half)
             return self.root_grads[(k, x)]
-        return {}  # m and the scalar inputs do not depend on x
+        return {}
 
-    def grad_sum(self, w: tuple, x: tuple) -> dict:
-        """The gradient of S[w]: by the product rule over w's generators; an H(u) with u
-        depending on x contributes H(w / H(u)) ∘ du/dx (H symmetric)."""
+    def grad_sum(self, w: tuple, x: tuple, inside: bool = False) -> dict:
+        """The gradient of S[w] (inside: of w itself, entry by entry, within an H): by the
+        product rule over w's generators; an H(u) with u depending on x contributes
+        H(w / H(u)) ∘ du/dx (H symmetric), where u holds no such H(v) itself."""
         out = {}
         for g, e in w:
             rest = mono_without(w, g)
             if g == x:
                 out = self.vadd(out, {mono_mul(rest, ((x, e - 1),) if e > 1 else ONE): self.const(e)})
             elif g[0] == "H" and depends(g[2], x):
+                if inside:
+                    raise Rejected("grad: H applied to a vector that depends on the variable, inside "
+                                   "another H (outside this checker's fragment)")
                 if e != 1 or g[1] not in self.symmetric:
                     raise Rejected("grad: a power of H(u), or a non-symmetric H, depends on the "
                                    "variable (outside this checker's fragment)")
                 out = self.vadd(out, self.vmul({((("H", g[1], rest), 1),): self.const(1)},
-                                               self.grad_elementwise(g[2], x)))
-        return out
-
-    def grad_elementwise(self, w: tuple, x: tuple) -> dict:
-        """dw/dx entry by entry for a monomial w whose H generators do not depend on x."""
-        out = {}
-        for g, e in w:
-            if g == x:
-                rest = mono_mul(mono_without(w, g), ((x, e - 1),) if e > 1 else ONE)
-                out = self.vadd(out, {rest: self.const(e)})
-            elif g[0] == "H" and depends(g[2], x):
-                raise Rejected("grad: H applied to a vector that depends on the variable, inside "
-                               "another H (outside this checker's fragment)")
+                                               self.grad_sum(g[2], x, True)))
         return out
 
 
@@ -406,30 +368,15 @@ def add_into(out: dict, b: dict, c=1) -> dict:
 def multiply(a: dict, b: dict) -> dict:
     """a b over integers (each factor times the lcm of its denominators), one Fraction per
     term of the product at the end: a Fraction's arithmetic reduces by a gcd at every step."""
-    da, ia = _integral(a)
-    db, ib = _integral(b)
+    (ia, da), (ib, db) = integral(a.values()), integral(b.values())
     acc = {}
     get = acc.get
-    for ma, x in ia:
-        for mb, y in ib:
+    for ma, x in zip(a, ia):
+        for mb, y in zip(b, ib):
             mono = mono_mul(ma, mb)
             acc[mono] = get(mono, 0) + x * y
     d = da * db
     return {mono: Fraction(z, d) for mono, z in acc.items() if z}
-
-
-def _integral(p: dict) -> tuple:
-    """(D, [(monomial, D·c)]): D the lcm of p's denominators, so that every D·c is an integer."""
-    d = 1
-    for x in p.values():
-        den = x.denominator
-        if den != 1 and d % den:
-            d = d * den // math.gcd(d, den)
-    return d, [(mono, x.numerator * (d // x.denominator)) for mono, x in p.items()]
-
-
-def bits(p: dict) -> int:
-    return max((max(abs(x.numerator), x.denominator).bit_length() for x in p.values()), default=0)
 
 
 # --- monomials ---------------------------------------------------------------------
@@ -449,10 +396,6 @@ def mono_mul(a: tuple, b: tuple) -> tuple:
 
 def mono_div(mono: tuple, atom_, c: int) -> tuple:
     return tuple((a, n - c if a == atom_ else n) for a, n in mono if a != atom_ or n != c)
-
-
-def mono_strip(mono: tuple, content: dict) -> tuple:
-    return tuple((a, n - content.get(a, 0)) for a, n in mono if n != content.get(a, 0))
 
 
 def mono_without(w: tuple, g) -> tuple:
