@@ -58,13 +58,16 @@ class Manifest:
         return False
 
     def of(self, k: int) -> tuple:
+        """(> 0, >= 0) by form.  For a vector step, the sign of every entry: an input declared
+        positive, ones, and +, ×, ÷, powers of such (a scalar operand by its own sign); a
+        vector is never in hyps or divisors, so its entries are nonzero only where > 0, and
+        the scalar rules below give no more than that."""
         op, args, n = self.steps[k]
-        if self.types[k] == "V":
-            return self.entrywise(op, args, n)
-        if self.types[k] != "S":
+        t = self.types[k]
+        if t not in ("S", "V"):
             return False, False
-        if k in self.hyps or op == "m" or op == "input" and n in self.inputs \
-                or op == "const" and n > 0:
+        if t == "S" and k in self.hyps or op in ("m", "ones") or op == "const" and n > 0 \
+                or op == "input" and n in (self.inputs if t == "S" else self.vectors):
             return True, True
         s = [self.memo[j] for j in args]
         if op == "const":
@@ -82,24 +85,6 @@ class Manifest:
             p = self.steps[args[0]]
             return s[0][0], s[0][1] or (p[0] == "pow" and p[2] % 2 == 0 or
                                         p[0] == "mul" and p[1][0] == p[1][1])
-        return False, False
-
-    def entrywise(self, op: str, args: list, n) -> tuple:
-        """The sign every entry of a vector step has by its form: an input declared
-        positive (its entries), ones, and +, ×, ÷, powers of such (a scalar operand by
-        its own sign).  Nothing else (a vector's nonzero entries are never assumed)."""
-        if op == "input":
-            return (True, True) if n in self.vectors else (False, False)
-        if op == "ones":
-            return True, True
-        s = [self.memo[j] for j in args]
-        if op == "pow":
-            return s[0][0], s[0][1] or n % 2 == 0
-        if op in ("mul", "div"):
-            pos = s[0][0] and s[1][0]
-            return pos, pos or s[0][1] and (s[1][1] if op == "mul" else s[1][0])
-        if op == "add":
-            return (s[0][0] and s[1][1] or s[0][1] and s[1][0]), s[0][1] and s[1][1]
         return False, False
 
 
