@@ -16,6 +16,7 @@ Nothing is taken from the proof but which equality and which input."""
 
 from .nonnegative import index
 from .parse import Rejected, array, keys
+from .roots import atom_of
 from .symbolic_length import M
 from .symbolic_program import Evaluator, read_steps
 
@@ -52,12 +53,10 @@ def sum_atom(ev: Evaluator, step, count: int, where: str) -> tuple:
     if type(step) is not int or not 0 <= step < count or ev.types[step] != "S":
         raise Rejected(f"{where}.sum: not the index of a scalar step")
     num, den = ev.values[step]
-    if den or len(num) != 1:
+    atom = None if den else atom_of(tuple(num.items()))  # N/D is an atom: D = 1, N = 1 * atom
+    if type(atom) is not tuple or atom[0] != "S":
         raise Rejected(f"{where}.sum: step {step} is not a batch sum")
-    (mono, c), = num.items()
-    if c != 1 or len(mono) != 1 or mono[0][1] != 1 or type(mono[0][0]) is not tuple or mono[0][0][0] != "S":
-        raise Rejected(f"{where}.sum: step {step} is not a batch sum")
-    return mono[0][0]
+    return atom
 
 
 def replay(inputs: list, ops: list, types: list, signs: dict, replace: dict) -> Evaluator:
