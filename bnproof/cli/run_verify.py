@@ -21,12 +21,18 @@ def _default_certificate_path(claim: str, data: Path | None) -> Path:
 
 def run(claim: str, data: Path | None, as_json: bool, out: Path | None, crosscheck: bool) -> int:
     """The exit code of `bnproof verify`, after printing its report."""
-    worker = _early_worker(claim) if crosscheck else None
+    worker = None
     try:
+        worker = _early_worker(claim) if crosscheck else None
         return _run(claim, data, as_json, out, crosscheck, worker)
     finally:
-        if worker is not None:  # refused input, an error, Ctrl-C: no worker outlives the command
+        # refused input, an error, Ctrl-C: no worker outlives the command
+        if worker is not None:
             worker.cancel()
+        if crosscheck and claim == "lemma-4.5":
+            from ..numeric.forked import end_all
+
+            end_all()  # one whose fork Ctrl-C interrupted before `worker` held it
 
 
 def _early_worker(claim: str):

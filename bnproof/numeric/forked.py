@@ -13,6 +13,7 @@ interpreter, as before.
 
 from __future__ import annotations
 
+import gc
 import os
 import selectors
 import signal
@@ -24,6 +25,8 @@ def can_fork() -> bool:
     if sys.platform != "linux" or not hasattr(os, "fork") or "jax" in sys.modules:
         return False
     try:
+        for fd in (0, 1, 2):  # a closed one would be the next pipe's, and this process's output with it
+            os.fstat(fd)
         return len(os.listdir("/proc/self/task")) == 1  # every thread, not only Python's
     except OSError:
         return False
@@ -58,14 +61,33 @@ class ForkedWorker:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            _child(in_r, out_w, err_w, env)
-        for fd in (in_r, out_w, err_w):
-            os.close(fd)
-        self.pid, self.returncode = pid, None
-        self.stdin = _Pipe(in_w)
-        self._out, self._err = out_r, err_r
+        # the child must not collect the parent's garbage: a finalizer there (a temporary
+        # file's, say) would act on the parent's files; gc.freeze keeps every object now
+        # alive out of the child's collections
+        gc.freeze()
+        # Ctrl-C waits until the child is on the list that end_all() empties: else it
+        # could land between the fork and the caller's hold on the worker
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+            if pid == 0:  # the child: never returns
+                _child(in_r, out_w, err_w, env, mask)
+            self.pid, self.returncode = pid, None
+            self.stdin = _Pipe(in_w)
+            self._out, self._err = out_r, err_r
+            _started.add(self)
+            for fd in (in_r, out_w, err_w):
+                os.close(fd)
+        except BaseException:
+            for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            raise
+        finally:
+            gc.unfreeze()
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def poll(self) -> int | None:
         if self.returncode is None:
@@ -104,16 +126,29 @@ class ForkedWorker:
         if self.returncode is None:
             _, status = os.waitpid(self.pid, 0)
             self.returncode = os.waitstatus_to_exitcode(status)
+        _started.discard(self)
         out, err = chunks.values()
         return b"".join(out), b"".join(err)
 
 
-def _child(in_r: int, out_w: int, err_w: int, env: dict[str, str]) -> None:
+_started: set[ForkedWorker] = set()  # forked and not yet read to the end and reaped
+
+
+def end_all() -> None:
+    """Kill and reap every worker forked here and not yet ended (the command's last
+    word, whatever interrupted it)."""
+    for worker in list(_started):
+        worker.kill()
+        worker.communicate()
+
+
+def _child(in_r: int, out_w: int, err_w: int, env: dict[str, str], mask) -> None:
     """Become the worker: pipes on 0, 1 and 2, nothing else of the parent's open, the
     worker's environment, and os._exit whatever happens (never the parent's atexit
     handlers, buffers or `finally` blocks)."""
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.dup2(in_r, 0)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
