@@ -67,8 +67,13 @@ class Unit:
         return self.gamma ** 2 * dot(ju, matvec(H, ju)) + self.gamma * dot(g, second)
 
 
-def unit_work(m: int, bits: int) -> int:
+def unit_work(v, bits: int) -> int:
+    m = len(v["y"] if "y" in v else v["z"])
     return 64 * (m * m + m) * op(32 * (bits + m.bit_length()))
+
+
+def least_squares_work(v, bits: int) -> int:
+    return lemma_work(len(v["X"]), len(v["X"][0]), bits)
 
 
 def theorem_4_1(v, budget, c):
@@ -174,41 +179,32 @@ def inverse(m):
     return Fraction(1, m)
 
 
-def least_squares_work(v):
-    X = v["X"]
-    return lemma_work(len(X), len(X[0]), instance_bits(flat(list(v.values()))))
-
-
-def unit_work_of(v):
-    return unit_work(len(v["y"] if "y" in v else v["z"]), instance_bits(flat(list(v.values()))))
-
-
 FORMULAS = {  # claim id: (the first 32 hex digits of the SHA-256 of its claim object, residual,
     #           the work it may take, known before it starts)
     "santurkar2018/lemma-4.5":
         ("956d1229b0251693ffe5d54086d528a2", lemma_4_5, least_squares_work),
     "santurkar2018/theorem-4.1":
-        ("0a76893f82a8f85cd131bdde38f6bf3b", partial(theorem_4_1, c=inverse_root), unit_work_of),
+        ("0a76893f82a8f85cd131bdde38f6bf3b", partial(theorem_4_1, c=inverse_root), unit_work),
     "santurkar2018/theorem-4.1/as-derived":
-        ("130e0f03c16b89ba5f0dfa033decf1fd", partial(theorem_4_1, c=inverse), unit_work_of),
+        ("130e0f03c16b89ba5f0dfa033decf1fd", partial(theorem_4_1, c=inverse), unit_work),
     "santurkar2018/theorem-4.2":
-        ("6aa88803f73799a0947a2b6c4f037bf7", partial(smoothness, kind="part-1"), unit_work_of),
+        ("6aa88803f73799a0947a2b6c4f037bf7", partial(smoothness, kind="part-1"), unit_work),
     "santurkar2018/theorem-4.2/part-2":
-        ("c712770edcfc4f1ab4b21601ef284a98", partial(smoothness, kind="part-2"), unit_work_of),
+        ("c712770edcfc4f1ab4b21601ef284a98", partial(smoothness, kind="part-2"), unit_work),
     "santurkar2018/theorem-4.2/part-2/gamma-below-sigma":
-        ("41e412ebe81caddff1afb25935ad5a5b", smoothness_below_sigma, unit_work_of),
+        ("41e412ebe81caddff1afb25935ad5a5b", smoothness_below_sigma, unit_work),
     "santurkar2018/theorem-c.1":
-        ("e01bcd26570f98b5299fb30641972ec5", partial(smoothness, kind="c.1"), unit_work_of),
+        ("e01bcd26570f98b5299fb30641972ec5", partial(smoothness, kind="c.1"), unit_work),
     "santurkar2018/theorem-4.4":
-        ("3e099ce28caf3f66684db4537b136724", partial(theorem_4_4, printed=True), unit_work_of),
+        ("3e099ce28caf3f66684db4537b136724", partial(theorem_4_4, printed=True), unit_work),
     "santurkar2018/theorem-4.4/as-derived":
-        ("d80c925896b362883f5c97a256122a15", partial(theorem_4_4, printed=False), unit_work_of),
+        ("d80c925896b362883f5c97a256122a15", partial(theorem_4_4, printed=False), unit_work),
     "santurkar2018/observation-4.3/minima-preserved":
         ("53ca5f4d95d371860dfd2b49af21bca8", minima_preserved, least_squares_work),
     "dannemann2025/remark-2.7":
-        ("c9688b354da5c739d4cae656542cdd85", partial(remark_2_7, corrected=False), unit_work_of),
+        ("c9688b354da5c739d4cae656542cdd85", partial(remark_2_7, corrected=False), unit_work),
     "dannemann2025/remark-2.7/corrected":
-        ("2090c157a3055c1d4a129c8bef9d6731", partial(remark_2_7, corrected=True), unit_work_of),
+        ("2090c157a3055c1d4a129c8bef9d6731", partial(remark_2_7, corrected=True), unit_work),
 }
 
 
@@ -233,7 +229,7 @@ def bound(claim: dict):
                        "claim of that id")
 
     def residual(values):
-        units = work(values)
+        units = work(values, instance_bits(flat(list(values.values()))))
         if units > MAX_LEMMA_WORK:
             raise Rejected(f"too much arithmetic for the formula of {cid}: {units:.2e} work units "
                            f"a priori, more than the checker's limit {MAX_LEMMA_WORK:.0e}")

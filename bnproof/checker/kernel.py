@@ -44,8 +44,7 @@ def check_document(doc) -> str:
 
 def check_file(path, show_program: bool = False) -> tuple[bool, str]:
     """(accepted, the output line); with show_program an accepted program follows it."""
-    accepted, line, _ = checked(path, show_program)
-    return accepted, line
+    return checked(path, show_program)[:2]
 
 
 def checked(path, show_program: bool = False) -> tuple[bool, str, dict | None]:
@@ -58,8 +57,7 @@ def check_bytes(data: bytes, name) -> tuple[bool, str]:
     """check_file on the bytes a file named `name` would hold, without the file:
     the same reading, the same checks, the same line.  A writer checks the exact
     bytes it is about to write, once (bnproof/_api/verify.py)."""
-    accepted, line, _ = _checked(lambda: parse(data), name, False)
-    return accepted, line
+    return _checked(lambda: parse(data), name, False)[:2]
 
 
 def _checked(load, path, show_program: bool) -> tuple[bool, str, dict | None]:

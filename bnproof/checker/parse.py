@@ -106,10 +106,11 @@ def parse(data: bytes) -> object:
         raise Rejected(f"not valid JSON: {show(str(exc))}") from None
 
 
-def keys(value, path: str, expected: set) -> dict:
-    """value, if it is an object with exactly these keys."""
+def keys(value, path: str, expected: set, optional: set = frozenset()) -> dict:
+    """value, if it is an object with exactly these keys, and any of the optional ones."""
     if type(value) is not dict:
         raise Rejected(f"{path}: expected an object, got {kind_of(value)}")
+    expected = expected | (optional & value.keys())
     missing, extra = sorted(expected - value.keys()), sorted(value.keys() - expected)
     if missing:
         raise Rejected(f"{path}: missing key {show(missing[0])}")
@@ -290,7 +291,7 @@ def lemma_refusal(X, Y, W0, *more) -> str | None:
     if m > MAX_M or d > MAX_D or n > MAX_D:
         return f"m = {m}, d = {d}, n = {n}: the checker takes m <= {MAX_M}, d and n <= {MAX_D}"
     numbers = flat([X, Y, W0])
-    if any(len(str(x)) > MAX_DIGITS for x in numbers + flat(list(more))):
+    if any(len(str(x)) > MAX_DIGITS for x in distinct(numbers + flat(list(more)))):
         return f"a number longer than {MAX_DIGITS} characters (the checker's limit)"
     bits = instance_bits(numbers)
     if witness_bits(m, d, bits) > 3 * MAX_WITNESS_DIGITS:  # 0.302 characters a bit, p/q

@@ -124,9 +124,15 @@ def charge(work: list, k: int, values: list, limit: int) -> None:
     bits = max(map(size, values))
     if bits > limit:
         raise too_large(k)
-    work[0] += bits * bits
+    spend(work, bits * bits, k)
+
+
+def spend(work: list, units: int, k: int | None = None) -> None:
+    """units on the work counter of one certificate: steps (at step k), series and exact values."""
+    work[0] += units
     if work[0] > MAX_WORK:
-        raise Rejected(f"too much arithmetic by step {k} (the checker's work limit)")
+        raise Rejected(f"too much arithmetic {'in exact values' if k is None else f'by step {k}'} "
+                       "(the checker's work limit)")
 
 
 class Undecided(Exception):
@@ -279,19 +285,11 @@ def run(ops: list, b: int, work: list, field: Field | None = None) -> list:
             xs = [x if type(x) is tuple else ((x.numerator << b) // x.denominator,
                                               -((-x.numerator << b) // x.denominator)) for x in xs]
             if op in series.BOUNDS or op == "pi":  # charged before the series run
-                work[0] += series.work(b)
-                if work[0] > MAX_WORK:
-                    raise Rejected(f"too much arithmetic by step {k} (the checker's work limit)")
+                spend(work, series.work(b), k)
             v = interval(op, xs, n, b, k)
         charge(work, k, xs + [v], MAX_BITS + (b if type(v) is tuple else 0))
         vals.append(v)
     return vals
-
-
-def spend(work: list, units: int) -> None:
-    work[0] += units
-    if work[0] > MAX_WORK:
-        raise Rejected("too much arithmetic in exact values (the checker's work limit)")
 
 
 def evaluate(ops: list, facts: list, match: tuple | None = None, seen: dict | None = None,
@@ -375,9 +373,9 @@ def enclosure(doc: dict, residual: int, want: str, seen: dict) -> str:
 def read_claim(doc: dict) -> tuple:
     """The claim object, the declared variables and the instance's values."""
     # "equalities" (a count) only where the claim has equality hypotheses (older certificates: none)
-    optional = {"equalities"} if type(doc["claim"]) is dict and "equalities" in doc["claim"] else set()
-    claim = keys(doc["claim"], "claim", CLAIM | optional)
-    if optional and (type(claim["equalities"]) is not int or not 1 <= claim["equalities"] <= MAX_STEPS):
+    claim = keys(doc["claim"], "claim", CLAIM, {"equalities"})
+    if "equalities" in claim and (type(claim["equalities"]) is not int
+                                  or not 1 <= claim["equalities"] <= MAX_STEPS):
         raise Rejected(f"claim.equalities: expected an integer from 1 to {MAX_STEPS}")
     claim_texts(claim, SIGN)
     variables = declared(claim["variables"])
@@ -391,12 +389,9 @@ def read_program(doc: dict) -> tuple:
     obligations.  Returns (claim, program, variables, ops, facts, formula)."""
     keys(doc, "document", TOP)
     # "equalities" only where the claim has equality hypotheses (older certificates: none)
-    fields = {"steps", "residual", "hypotheses"}
-    program = keys(doc["program"], "program", fields | ({"equalities"} if type(doc["program"]) is dict
-                                                        and "equalities" in doc["program"] else set()))
+    program = keys(doc["program"], "program", {"steps", "residual", "hypotheses"}, {"equalities"})
     for i, item in enumerate(array(doc["obligations"], "obligations", MAX_STEPS + 1)):
-        keys(item, f"obligations[{i}]", {"fact", "value", "sign"} | (
-            {"enclosure"} if type(item) is dict and "enclosure" in item else set()))
+        keys(item, f"obligations[{i}]", {"fact", "value", "sign"}, {"enclosure"})
     check_envelope(doc)
     claim, variables, formula = read_claim(doc)
     if doc["verdict"] != "refuted":
