@@ -25,7 +25,11 @@ under the same load.
 --only data only the --no-crosscheck run at scale and the flint route (goal B).
 The load average is printed before and after: on a shared machine, compare ratios.
 
-Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D] [--before DIR] [--only example|data]"""
+--after DIR runs "this" side's bnproof from DIR too (a commit without the uncommitted
+work of others in a shared tree).
+
+Run: python bench/verify_certified.py [--repeats N] [--m M] [--d D] [--before DIR] [--after DIR]
+     [--only example|data]"""
 
 import argparse
 import os
@@ -51,6 +55,8 @@ def main():
     parser.add_argument("--d", type=int, default=64)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--before", help="an earlier checkout: its bnproof runs beside this one")
+    parser.add_argument("--after", help="a checkout whose bnproof runs instead of this tree's (e.g. a commit "
+                        "without the uncommitted work of others in a shared tree)")
     parser.add_argument("--only", choices=["example", "data"], help="only goal A's or goal B's commands")
     args = parser.parse_args()
     print("load average at the start: " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
@@ -70,7 +76,9 @@ def main():
         ("naive_sympy.py (Example 3.2)", [PY, os.path.join(HERE, "naive_sympy.py"), example]),
     ]
     wanted = {None: range(5), "example": (3, 4), "data": (0, 2)}[args.only]
-    runs = [(label, cmd, None) for i, (label, cmd) in enumerate(commands) if i in wanted]
+    this = os.path.abspath(args.after) if args.after else None
+    runs = [(label, cmd, this if "verify" in label else None) for i, (label, cmd) in enumerate(commands)
+            if i in wanted]
     if args.before:
         before = os.path.abspath(args.before)
         runs += [(label + " [before]", cmd, before) for i, (label, cmd) in enumerate(commands)
