@@ -25,17 +25,11 @@ is 0 is therefore 0 for every value the atoms take, so at every m, d >= 1 and ev
 input where each step is defined and each hypothesis > 0 (symbolic_length.py's
 argument for roots and divisions, unchanged).
 
-The certificate is a proof certificate (same envelope, digest and claim object) with
-"fixed": {}, "proof": {"method": "every-d"}, "witness": {"m", "d", "inputs"} (X as m
-rows of d entries) and a program {"inputs", "steps", "residual", "hypotheses", "kind",
-"strict"}: inputs [name, "scalar" | "vector" | "feature" | "matrix", domain] of shapes
-(), (m,), (d,), (m, d), exactly those the claim's variables give; each step's value has
-a tuple of axes ("m" or "d", at most 3), and the steps are ["input", name], ["const",
-"p/q"], ["m"], ["d"], ["eye", "m" | "d"] (the identity), ["add" | "sub" | "mul", a, b] (equal axes, or one a scalar),
-["div", a, s] (s a scalar), ["neg", a], ["pow", a, k], ["sqrt", s], ["sum", a, axis],
-["dot", a, b, ia, ib] (axis ia of a against axis ib of b, of one length; the result's
-axes a's others then b's others), ["expand", a, axes, positions] (a broadcast: a's
-axis k becomes axis positions[k] of `axes`, in order) and ["transpose", a].
+The certificate is a proof certificate (same envelope, digest and claim object, read by
+proof.py's readers) with "fixed": {}, "proof": {"method": "every-d"}, a witness {"m",
+"d", "inputs"} (X as m rows of d entries) and a program of inputs of shapes (), (m,),
+(d,), (m, d) and of the steps in ARITY, each value of at most 3 axes ("m" or "d");
+docs/certificates.md, "Every m and every d", has the format.
 
 An inequality R >= 0 may instead carry "proof": {"method": "every-d", "squares": ...}:
 R - sum_k c_k (sum of T_k * T_k over all axes) has normal form 0, each c_k manifestly

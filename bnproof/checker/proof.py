@@ -2,14 +2,13 @@
 "Proof certificates").
 
 The checker re-derives the residual's normal form from the certificate's
-symbolic-length program (symbolic_program.py, symbolic_length.py) and confirms either
-that it is 0 (method "zero") or that residual * prod(denominator) equals
-sum(coefficient * prod(factors)) in normal form, each factor manifestly >= 0 and each
-denominator factor manifestly > 0 by the form of its step (method "nonnegative").  It
-then instantiates the program at the witness's m (instantiate.py) and evaluates it
-exactly (program.py): every step defined and every hypothesis > 0 there, so the
-statement is not vacuous.  Nothing is taken from the proof's method but what it asks
-to be checked.
+symbolic-length program (symbolic_program.py, symbolic_length.py) and checks what the
+proof's method asks: a normal form 0 (method "zero"), or nonnegative.py, sos.py,
+substitution.py.  It then instantiates the program at the witness's m (instantiate.py)
+and evaluates it exactly (program.py): every step defined and every hypothesis > 0
+there, so the statement is not vacuous.  Nothing is taken from the proof's method but
+what it asks to be checked.  Method every-d (every_d.py) reads its claim, statement and
+witness with this module's readers.
 
 What "proved for every m" establishes: at every m >= 1 and every input in the declared
 domains where every step of the program is defined (every divisor != 0, every radicand
