@@ -17,9 +17,7 @@ REFUTED = {"dannemann2025/remark-2.7", "santurkar2018/lemma-4.5",
 
 
 def named(claim: dict, kinds=()) -> None:
-    """A proof's claim id and texts, for every proof method: one clean output line, and
-    never a name of the papers' claims but a claim's exact id, nor one that bnproof's
-    committed certificates refute (a zero program would "prove" it).  With kinds, its kind."""
+    """Rejects the claim unless it may be proved (the module's rule); with kinds, its kind too."""
     claim_texts(claim, kinds)
     cid = claim["id"]
     paper = paper_claim(cid)
