@@ -100,3 +100,19 @@ def test_the_checker_alone_rejects_a_query_that_is_not_the_program_s(name):
     doc = json.loads((FROZEN / name).read_text(encoding="utf-8"))
     with pytest.raises(Rejected, match="^nonexistence.query: not the query of this program and instance$"):
         check_document(doc)
+
+
+@pytest.mark.parametrize("hint, match", [
+    ({"steps": [["input", "P", 0, 1]], "outputs": [0, 0, 0, 0]}, "input names 'P', not a variable of the instance"),
+    ({**HINT, "outputs": [2, 0, 1]}, r"hints\[0\]\.outputs: expected 4 entries, got 3"),
+])
+def test_a_hint_no_witness_uses_is_read_all_the_same(hint, match):
+    """Every byte of a part is read: a hint that reads p, or gives P three entries, is
+    rejected though every entry is a plain witness (a reader that read a hint only on use
+    would accept it)."""
+    doc = witnesses()
+    part = doc["parts"][0]
+    part["hints"] = [hint]
+    part["witnessed"] = [{"instance": {"x": "3"}, "witness": {"P": [["0", "3"], ["-3", "0"]]}}]
+    with pytest.raises(Rejected, match=match):
+        check_document(seal(doc))

@@ -77,7 +77,7 @@ def _part(part, where: str, claim: dict, variables, unknowns, replayed: list, wo
     entries = array(part["witnessed"], where + ".witnessed", MAX_WITNESSED)
     if not entries:
         raise Rejected(f"{where}.witnessed: a part lists at least one witness")
-    by_hint, used, first = 0, set(), None
+    by_hint = 0
     for e, entry in enumerate(entries):
         at = f"{where}.witnessed[{e}]"
         if type(entry) is not dict:
@@ -85,19 +85,18 @@ def _part(part, where: str, claim: dict, variables, unknowns, replayed: list, wo
         hinted = "hint" in entry
         keys(entry, at, {"instance", "hint"} if hinted else {"instance", "witness"})
         values = bind(variables, entry["instance"], sizes)
-        if first is None:  # the program itself, once, over the first instance
-            first = values
+        if e == 0:  # the program and every hint (one no witness uses too: no unread bytes), once
             program, _, residuals, hypotheses, _ = read_program(part["program"], where + ".program", values,
                                                                 unknowns, sizes)
             steps, numbers = program["steps"], itertools.count()
             positions = {name: filled(shape, sizes, numbers.__next__) for name, shape, _ in unknowns}
             count = next(numbers)
+            read = {k: _hint(h, f"{where}.hints[{k}]", count, values) for k, h in enumerate(hints) if h is not None}
         if hinted:
             k = entry["hint"]
-            if type(k) is not int or not 0 <= k < len(hints) or hints[k] is None:
+            if type(k) is not int or k not in read:
                 raise Rejected(f"{at}.hint: not the index of one of this part's hints")
-            used.add(k)
-            hint_steps, outputs = _hint(hints[k], f"{where}.hints[{k}]", count, values)
+            hint_steps, outputs = read[k]
             composed = compose(hint_steps, outputs, steps, positions)
             ops = parse_steps(composed, values)
             res, hyp = [len(hint_steps) + i for i in residuals], [len(hint_steps) + i for i in hypotheses]
@@ -115,15 +114,13 @@ def _part(part, where: str, claim: dict, variables, unknowns, replayed: list, wo
             evaluate(live_only(ops, composed, res + hyp), facts, work=work)
         except Rejected as err:
             raise Rejected(f"{at}: {err}") from None
-    for k, hint in enumerate(hints):  # a hint no witness uses is read all the same: no unread bytes
-        if hint is not None and k not in used:
-            _hint(hint, f"{where}.hints[{k}]", count, first)
     return len(entries), by_hint
 
 
 def _hint(hint, where: str, count: int, values: dict) -> tuple[list, list]:
-    """A hint's (steps, outputs), its steps parsed over the instance's values: the hint
-    reads x alone, so an existential name is no input it can bind."""
+    """A hint's (steps, outputs), its steps parsed over an instance's values (the first;
+    each entry's composed program is parsed over its own): the hint reads x alone, so an
+    existential name is no input it can bind."""
     hint = keys(hint, where, {"steps", "outputs"})
     hint_steps = array(hint["steps"], where + ".steps", MAX_STEPS)
     outputs = indices(hint["outputs"], where + ".outputs", len(hint_steps), count)
