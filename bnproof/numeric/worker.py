@@ -5,6 +5,10 @@ while the main process parses and derives, then reads one line on stdin, the
 path of a JSON request, and writes one JSON answer on stdout.  Running apart
 puts JAX on the second core and keeps its thread pools out of the main
 process.  Compiled programs are cached on disk, so later runs skip XLA.
+
+`bnproof verify` forks it as its first step (numeric/forked.py runs main() in
+the child), so that no second interpreter starts; the API, whose caller's
+process may hold threads or JAX, runs `python -m bnproof.numeric.worker`.
 """
 
 from __future__ import annotations
