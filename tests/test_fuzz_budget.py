@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from bnproof.errors import ExitCode
+import ctrl_c
 from budget_clock import GENEROUS, budget_ends_when_blocked
 from cli_runner import run_cli
 
@@ -147,17 +148,15 @@ def test_ctrl_c_stops_at_once_keeping_the_certificate_and_the_record(tmp_path):
     (tmp_path / "proofs" / "stall" / "claims.py").write_text(STALLS)
     certificate = tmp_path / "certificates" / "stall" / "bounded-bn-output.json"
     # its own session, so that SIGINT goes to the whole group as a terminal's Ctrl-C does
-    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", "stall/bounded-bn-output",
-                             "--no-jax", "--record", "--time-budget", str(HANG_GUARD)],
-                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = ctrl_c.start([sys.executable, "-m", "bnproof", "fuzz", "stall/bounded-bn-output", "--no-jax", "--record",
+                         "--time-budget", str(HANG_GUARD)], cwd=tmp_path, env=env_for(tmp_path),
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _wait_for(certificate, tmp_path / "stalled.pid")
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=HANG_GUARD)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        ctrl_c.finish(proc)
     assert proc.returncode == ExitCode.INTERRUPTED == 130
     assert err.strip() == "interrupted"  # one line; no progress display when stderr is not a terminal
     assert "REFUTED" in out and "shrinking cut short by the interrupt" in out

@@ -25,6 +25,7 @@ import pytest
 
 import bnproof
 from bnproof.errors import ExitCode
+import ctrl_c
 from budget_clock import GENEROUS, budget_ends_when_blocked
 from cli_runner import run_cli
 
@@ -94,9 +95,9 @@ def spun(folder: Path, files: dict, marker: str, *args):
 def test_ctrl_c_stops_prove_at_once_and_kills_its_worker(tmp_path):
     (tmp_path / "loop.py").write_text(LOOP)
     # its own session, so that SIGINT goes to the whole group as a terminal's Ctrl-C does
-    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "prove", "loop.py", "--time-budget",
-                             str(HANG_GUARD)], cwd=tmp_path, env=dict(os.environ, **scratch(tmp_path)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = ctrl_c.start([sys.executable, "-m", "bnproof", "prove", "loop.py", "--time-budget", str(HANG_GUARD)],
+                        cwd=tmp_path, env=dict(os.environ, **scratch(tmp_path)), stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
     try:
         pid_file = tmp_path / "looping.pid"
         for _ in range(HANG_GUARD * 20):
@@ -108,9 +109,7 @@ def test_ctrl_c_stops_prove_at_once_and_kills_its_worker(tmp_path):
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=HANG_GUARD)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        ctrl_c.finish(proc)
     assert proc.returncode == ExitCode.INTERRUPTED == 130, (out, err)
     assert err.strip() == "interrupted" and out == ""
     spinner = int((tmp_path / "looping.pid").read_text())

@@ -25,6 +25,7 @@ import pytest
 from bnproof.claims.api import load_file
 from bnproof.errors import ExitCode
 from bnproof.search.fuzz import REFUTED, SURVIVED, UNDECIDED, VACUOUS, fuzz
+import ctrl_c
 from budget_clock import GENEROUS, budget_ends_when_blocked
 from cli_runner import run_cli
 
@@ -462,10 +463,9 @@ def _residual(xp, y, gamma, beta):
 
 def test_ctrl_c_pressed_again_and_again_still_exits_130_quietly(tmp_path):
     (tmp_path / "stall.py").write_text(STALLS)
-    proc = subprocess.Popen([sys.executable, "-m", "bnproof", "fuzz", "stall.py", "--no-jax",
-                             "--time-budget", str(HANG_GUARD)],
-                            cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = ctrl_c.start([sys.executable, "-m", "bnproof", "fuzz", "stall.py", "--no-jax", "--time-budget",
+                         str(HANG_GUARD)], cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(HANG_GUARD * 20):
             if (tmp_path / "stalled.pid").exists():
@@ -479,8 +479,7 @@ def test_ctrl_c_pressed_again_and_again_still_exits_130_quietly(tmp_path):
             time.sleep(0.005)
         out, err = proc.communicate(timeout=HANG_GUARD)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        ctrl_c.finish(proc)
     assert proc.returncode == ExitCode.INTERRUPTED == 130  # not killed by the signal (-2)
     assert err.strip() == "interrupted", err  # and no traceback from the shutdown
 
