@@ -69,22 +69,20 @@ class ForkedWorker:
         # could land between the fork and the caller's hold on the worker
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except BaseException:
+                for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
+                    os.close(fd)
+                raise
             if pid == 0:  # the child: never returns
                 _child(in_r, out_w, err_w, env, mask)
+            for fd in (in_r, out_w, err_w):  # the child's ends: else our reads never see its end
+                os.close(fd)
             self.pid, self.returncode = pid, None
             self.stdin = _Pipe(in_w)
             self._out, self._err = out_r, err_r
             _started.add(self)
-            for fd in (in_r, out_w, err_w):
-                os.close(fd)
-        except BaseException:
-            for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-            raise
         finally:
             gc.unfreeze()
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
