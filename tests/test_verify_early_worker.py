@@ -222,3 +222,39 @@ def test_a_scalar_surds_float_is_the_60_digit_one():
         got, want = surd_float(value), float(value)
         assert got == want or abs(got - want) <= math.ulp(want), (a, b, r)
     assert surd_float(Surd(fmpq(1, 3), fmpq(0), fmpq(2))) == 1 / 3
+
+
+@LINUX
+def test_the_forked_worker_never_finalizes_the_commands_garbage(tmp_path):
+    # an object the command had dropped (a cycle not yet collected) at the fork: its
+    # finalizer (a temporary file's, say) must not run in the worker, on the command's files
+    mark = tmp_path / "finalized.txt"
+    script = f"""
+import gc, os
+from bnproof.claims import lemma45
+from bnproof.instance import example_3_2
+from bnproof.numeric import crosscheck, forked
+
+report = lemma45.analyse(example_3_2())
+neurons, points = [n.neuron for n in report.neurons], crosscheck.points_for(report)
+assert forked.can_fork()
+
+class Mark:
+    def __del__(self):
+        with open({str(mark)!r}, "a") as fh:
+            fh.write(f"{{os.getpid()}}\\n")
+
+gc.collect()  # a fresh count: the cycle below is still uncollected at the fork
+dropped = Mark()
+dropped.cycle = dropped
+del dropped
+worker = crosscheck.Worker(fork=True)
+print(worker.proc.pid, flush=True)
+worker.submit(neurons, points)
+assert worker.result().ok  # the worker imported JAX and computed: it collected many times
+"""
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    child = proc.stdout.split()[0]
+    finalized_in = mark.read_text().split() if mark.exists() else []
+    assert child not in finalized_in, finalized_in
