@@ -45,7 +45,7 @@ from itertools import permutations, product
 from math import factorial
 
 from .every_d_squares import check_squares
-from .instantiate import Emitter
+from .instantiate import Emitter, write
 from .live_steps import require_read
 from .parse import Rejected, keys, rational, sha256_of
 from .proof import (KIND, PROGRAM, TOP, assumptions, evaluate_witness, proved_zero, read_claim,  # noqa: F401
@@ -383,44 +383,16 @@ def instantiate(inputs: list, ops: list, m: int, d: int) -> tuple[list, list]:
     for op, args, literal, axes in ops:
         vals = [values[j] for j in args]
         shapes = [ops[j][3] for j in args]
-        out = {}
         if op == "input":
             out = {idx: e.emit(["input", literal, *idx]) for idx in cells(SHAPES[kinds[literal]])}
         elif op in ("const", "m", "d"):
             out = {(): e.const(literal if op == "const" else size[op])}
-        elif op == "eye":
-            out = {(i, j): e.const(1 if i == j else 0) for i, j in cells(axes)}
-        elif op in ("add", "sub", "mul", "div"):
-            for idx in cells(axes):
-                a = vals[0][idx if shapes[0] else ()]
-                b = vals[1][idx if shapes[1] else ()]
-                out[idx] = e.emit([op, a, b])
-        elif op == "neg":
-            out = {idx: e.emit(["neg", s]) for idx, s in vals[0].items()}
-        elif op == "pow":
-            k = literal[0]
-            for idx, s in vals[0].items():
-                out[idx] = (e.const(1) if k == 0 else e.emit(["pow", s, k]) if k > 0
-                            else e.emit(["div", e.const(1), e.emit(["pow", s, -k])]))
-        elif op == "sqrt":
-            out = {(): e.emit(["sqrt", vals[0][()]])}
-        elif op == "sum":
-            p = literal[0]
-            for idx in cells(axes):
-                out[idx] = e.total([vals[0][idx[:p] + (k,) + idx[p:]] for k in range(size[shapes[0][p]])])
         elif op == "expand":
-            positions = literal[1]
-            out = {idx: vals[0][tuple(idx[p] for p in positions)] for idx in cells(axes)}
-        elif op == "transpose":
-            out = {(i, j): vals[0][(j, i)] for i, j in cells(axes)}
-        elif op == "dot":
-            (a, b), (ia, ib) = shapes, literal
-            na = len(a) - 1
-            for idx in cells(axes):
-                ra, rb = idx[:na], idx[na:]
-                products = [e.emit(["mul", vals[0][ra[:ia] + (k,) + ra[ia:]], vals[1][rb[:ib] + (k,) + rb[ib:]]])
-                            for k in range(size[a[ia]])]
-                out[idx] = e.total(products)
+            out = {idx: vals[0][tuple(idx[p] for p in literal[1])] for idx in cells(axes)}
+        elif op == "pow" and literal[0] == 0:
+            out = {idx: e.const(1) for idx in vals[0]}
+        else:  # pow's exponent, sum's axis, dot's axes; eye and the rest read none
+            out = write(e, op, vals, shapes, literal[0] if op in ("pow", "sum") else literal, axes, cells, size)
         values.append(out)
     return e.steps, [v.get(()) if not ops[i][3] else None for i, v in enumerate(values)]
 

@@ -8,10 +8,14 @@ Inputs of one name become the same steps (a vector y: ["input", "y", i]; a symme
 value).  ["grad", f, x] is differentiated here, in reverse mode over the scalar steps
 already emitted: every step in f's cone gets an adjoint, each a few new steps (the
 adjoint of a square root s divides by 2s, so the gradient is defined only where the
-root is > 0, as the derivative of the square root requires)."""
+root is > 0, as the derivative of the square root requires).
+
+The steps both families have are written by write(), for every_d.py too: a value maps
+the index tuples over its axes to scalar steps."""
 
 from fractions import Fraction
 from heapq import heappop, heappush
+from itertools import product
 
 from .parse import Rejected
 
@@ -46,25 +50,25 @@ class Emitter:
             self.consts[q] = self.emit(["const", str(q)])
         return self.consts[q]
 
-    def input(self, name: str):
+    def input(self, name: str) -> dict:
+        """An input's cells, written once however often the program reads it."""
         if name not in self.read:
             kind, domain = self.inputs[name]
-            m = range(self.m)
             self.read[name] = (
-                self.emit(["input", name]) if kind == "S" else
-                [self.emit(["input", name, i]) for i in m] if kind == "V" else
+                {(): self.emit(["input", name])} if kind == "S" else
+                {(i,): self.emit(["input", name, i]) for i in range(self.m)} if kind == "V" else
                 self.matrix_input(name, domain == "symmetric"))
         return self.read[name]
 
-    def matrix_input(self, name: str, symmetric: bool) -> list:
+    def matrix_input(self, name: str, symmetric: bool) -> dict:
         cells = {}
         for i in range(self.m):
             for j in range(self.m):
                 key = (min(i, j), max(i, j)) if symmetric else (i, j)
                 if key not in cells:
                     cells[key] = self.emit(["input", name, *key])
-        return [[cells[(min(i, j), max(i, j)) if symmetric else (i, j)] for j in range(self.m)]
-                for i in range(self.m)]
+        return {(i, j): cells[(min(i, j), max(i, j)) if symmetric else (i, j)]
+                for i in range(self.m) for j in range(self.m)}
 
     def op(self, name: str, *args) -> int:
         return self.emit([name, *args])
@@ -75,24 +79,8 @@ class Emitter:
             out = self.op("add", out, x)
         return out
 
-    def dot(self, u: list, v: list) -> int:
-        return self.total([self.op("mul", a, b) for a, b in zip(u, v)])
 
-
-def broadcast(e: Emitter, x, t: str, to: str):
-    if t == to:
-        return x
-    return [x] * e.m if to == "V" else [[x] * e.m for _ in range(e.m)]
-
-
-def elementwise(e: Emitter, name: str, x, y):
-    if type(x) is list:
-        return [elementwise(e, name, a, b) for a, b in zip(x, y)]
-    return e.op(name, x, y)
-
-
-def each(fn, x):
-    return [each(fn, a) for a in x] if type(x) is list else fn(x)
+AXES = {"S": (), "V": ("m",), "M": ("m", "m")}
 
 
 def instantiate(inputs: list, ops: list, types: list, m: int) -> tuple:
@@ -101,59 +89,73 @@ def instantiate(inputs: list, ops: list, types: list, m: int) -> tuple:
     e = Emitter(inputs, m)
     vals = []
     for k, (op, args, literal) in enumerate(ops):
-        xs = [vals[j] for j in args]
-        ts = [types[j] for j in args]
-        vals.append(scalar_step(e, op, xs, ts, literal, types[k], args, ops, vals))
-    return e.steps, vals
+        vals.append(scalar_step(e, op, [vals[j] for j in args], [types[j] for j in args], literal, types[k]))
+    rows = range(m)
+    return e.steps, [v[()] if t == "S" else [v[(i,)] for i in rows] if t == "V" else
+                     [[v[(i, j)] for j in rows] for i in rows] for v, t in zip(vals, types)]
 
 
-def scalar_step(e: Emitter, op, xs, ts, literal, t, args, ops, vals):
-    m = range(e.m)
+def scalar_step(e: Emitter, op, xs, ts, literal, t) -> dict:
+    """A symbolic step's cells (index tuple -> scalar step), by write() where every_d.py's
+    writer has the same step."""
+    size = {"m": e.m}
+    shapes = [AXES[x] for x in ts]
+
+    def cells(axes):
+        return product(*(range(e.m) for _ in axes))
+
     if op == "input":
         return e.input(literal)
     if op in ("m", "const"):
-        return e.const(e.m if op == "m" else literal)
+        return {(): e.const(e.m if op == "m" else literal)}
     if op == "ones":
-        return [e.const(1)] * e.m
+        return {(i,): e.const(1) for i in range(e.m)}
+    if op == "outer":
+        return {(i, j): e.op("mul", xs[0][(i,)], xs[1][(j,)]) for i, j in cells(AXES["M"])}
+    if op == "mul" and ts[0] != "S" and ts[1] == "S":  # V * S written as S * V (the exporter's text unchanged)
+        xs, shapes = xs[::-1], shapes[::-1]
+    if op == "sum":
+        return write(e, "sum", xs, shapes, 0, (), cells, size)
+    if op == "matmul":  # the last axis of the first against the first of the second
+        return write(e, "dot", xs, shapes, (len(shapes[0]) - 1, 0), AXES[t], cells, size)
+    if op == "grad":  # x is an input step: its cells are its scalar input steps
+        return dict(zip(xs[1], gradient(e, xs[0][()], list(xs[1].values()))))
+    return write(e, op, xs, shapes, literal, AXES[t], cells, size)
+
+
+def write(e: Emitter, op: str, xs: list, shapes: list, literal, axes: tuple, cells, size: dict) -> dict:
+    """A step of either family written out cell by cell (every_d.py writes with it too):
+    values map index tuples over their axes to scalar steps, in the order of cells(axes)
+    (which may count them); a scalar operand of add, sub, mul or div is broadcast.
+    literal: pow's exponent, sum's axis, dot's two axes (the result's axes are the first
+    operand's others, then the second's)."""
     if op == "eye":
-        return [[e.const(int(i == j)) for j in m] for i in m]
-    if op in ("add", "sub"):
-        return elementwise(e, op, broadcast(e, xs[0], ts[0], t), broadcast(e, xs[1], ts[1], t))
+        return {(i, j): e.const(int(i == j)) for i, j in cells(axes)}
+    if op in ("add", "sub", "mul", "div"):
+        return {idx: e.op(op, xs[0][idx if shapes[0] else ()], xs[1][idx if shapes[1] else ()])
+                for idx in cells(axes)}
     if op == "neg":
-        return each(lambda a: e.op("neg", a), xs[0])
-    if op == "mul":
-        if ts == ["S", "S"] or ts == ["V", "V"]:
-            return elementwise(e, "mul", *xs)
-        s, x = (xs[0], xs[1]) if ts[0] == "S" else (xs[1], xs[0])
-        return each(lambda a: e.op("mul", s, a), x)
-    if op == "div":
-        return each(lambda a: e.op("div", a, xs[1]), xs[0])
+        return {idx: e.op("neg", a) for idx, a in xs[0].items()}
     if op == "pow":
         if literal >= 0:
-            return each(lambda a: e.op("pow", a, literal), xs[0])
-        return e.op("div", e.const(1), e.op("pow", xs[0], -literal))
+            return {idx: e.op("pow", a, literal) for idx, a in xs[0].items()}
+        return {idx: e.op("div", e.const(1), e.op("pow", a, -literal)) for idx, a in xs[0].items()}
     if op == "sqrt":
-        return e.op("sqrt", xs[0])
+        return {(): e.op("sqrt", xs[0][()])}
     if op == "sum":
-        return e.total(xs[0])
-    if op == "outer":
-        return [[e.op("mul", a, b) for b in xs[1]] for a in xs[0]]
+        n = size[shapes[0][literal]]
+        return {idx: e.total([xs[0][idx[:literal] + (k,) + idx[literal:]] for k in range(n)]) for idx in cells(axes)}
     if op == "transpose":
-        return [list(col) for col in zip(*xs[0])]
-    if op == "matmul":
-        x, y = xs
-        if ts == ["V", "V"]:
-            return e.dot(x, y)
-        if ts == ["M", "V"]:
-            return [e.dot(row, y) for row in x]
-        cols = [list(col) for col in zip(*y)]
-        if ts == ["V", "M"]:
-            return [e.dot(x, col) for col in cols]
-        return [[e.dot(row, col) for col in cols] for row in x]
-    # grad: x is an input step, whose scalar steps are e.read[name] (one for a scalar input)
-    if ts[1] == "S":
-        return gradient(e, xs[0], [xs[1]])[0]
-    return gradient(e, xs[0], xs[1])
+        return {(i, j): xs[0][(j, i)] for i, j in cells(axes)}
+    if op != "dot":
+        raise Rejected(f"instantiate: no writer for {op}")  # pragma: no cover - every reader's ops are above
+    (a, b), (ia, ib) = shapes, literal
+    out = {}
+    for idx in cells(axes):
+        ra, rb = idx[:len(a) - 1], idx[len(a) - 1:]
+        out[idx] = e.total([e.op("mul", xs[0][ra[:ia] + (k,) + ra[ia:]], xs[1][rb[:ib] + (k,) + rb[ib:]])
+                            for k in range(size[a[ia]])])
+    return out
 
 
 def gradient(e: Emitter, f: int, xs: list) -> list:
