@@ -135,7 +135,7 @@ def split(num: dict, den: dict, signs: dict) -> tuple:
         (in_up if rest > 0 else in_down)[a] = abs(rest)
     sq, t = squares_out(g.numerator * g.denominator)
     outside = ({monomial(out_up): Fraction(flip * sq, g.denominator)}, atoms(out_down))
-    inside_num = {tuple(sorted(dict(mono_times(mono, in_up)).items())): t * x for mono, x in n1.items()}
+    inside_num = {mono_times(mono, in_up): t * x for mono, x in n1.items()}
     inside_den = dict(other)
     for factor, e in atoms(in_down).items():
         inside_den[factor] = inside_den.get(factor, 0) + e
@@ -161,9 +161,8 @@ def monomial(exponents: dict) -> tuple:
 def mono_times(mono: tuple, exponents: dict) -> tuple:
     out = dict(mono)
     for a, e in exponents.items():
-        if e:
-            out[a] = out.get(a, 0) + e
-    return tuple(out.items())
+        out[a] = out.get(a, 0) + e
+    return monomial(out)
 
 
 def atoms(exponents: dict) -> dict:

@@ -74,21 +74,16 @@ class Algebra:
         # a product of coefficients costs more as they grow: one unit per 128 bits
         ba, bb = bits(a), bits(b)
         self.charge(len(a) * len(b) * (1 + (ba + bb) // 128) + 1)
-        # a factor 1 (most products here: expand, normal): the other factor, as the loop
-        # below would make it, at a dict copy's cost
+        # a factor 1 (most products here: expand, normal): the other factor, as multiply
+        # would make it, at a dict copy's cost
         if len(a) == 1 and a.get(ONE) == 1 and type(a[ONE]) is Fraction:
-            return self._times_one(b, bb)
+            a, b, ba = b, a, bb
         if len(b) == 1 and b.get(ONE) == 1 and type(b[ONE]) is Fraction:
-            return self._times_one(a, ba)
-        out = multiply(a, b)
-        for z in out.values():
-            if max(abs(z.numerator), z.denominator).bit_length() > MAX_COEFFICIENT_BITS:
-                raise Rejected(f"a coefficient beyond {MAX_COEFFICIENT_BITS} bits (the checker's limit)")
-        return self.sized(out)
-
-    def _times_one(self, p: dict, pbits: int) -> dict:
-        out = {mono: x if type(x) is Fraction else Fraction(x) for mono, x in p.items() if x}
-        if pbits > MAX_COEFFICIENT_BITS:  # the largest coefficient's bits: bits(p)
+            out, top = {mono: x if type(x) is Fraction else Fraction(x) for mono, x in a.items() if x}, ba
+        else:
+            out = multiply(a, b)
+            top = bits(out)
+        if top > MAX_COEFFICIENT_BITS:
             raise Rejected(f"a coefficient beyond {MAX_COEFFICIENT_BITS} bits (the checker's limit)")
         return self.sized(out)
 
