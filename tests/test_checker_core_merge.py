@@ -102,3 +102,30 @@ def test_a_vector_s_entries_are_positive_by_form_only_from_a_positive_input():
     # Σ y·z² > 0 for y, z declared positive: every entry is
     positive = [["input", "y"], ["input", "z"], ["pow", 1, 2], ["mul", 0, 2], ["sum", 3]]
     assert "proved for every m" in check_document(_vectors(positive, 4, "positive", [4]))
+
+
+def _moments(steps: list, residual: int) -> dict:
+    """A moments-n proof certificate of "residual = 0" for a law X on k = 2 points."""
+    return seal({
+        "format": "bnproof-certificate", "version": 2, "bnproof_version": "01", "kind": "proof",
+        "claim": {"id": "me/core-merge-moments", "source": "a test", "statement": "x = 0", "kind": "identity",
+                  "variables": [{"name": "X_support", "shape": ["k"], "domain": "real"},
+                                {"name": "X_weights", "shape": ["k"], "domain": "positive"}]},
+        "program": {"laws": ["X"], "lengths": [], "inputs": [], "steps": steps, "residual": residual,
+                    "kind": "identity"},
+        "fixed": {"k": 2}, "proof": {"method": "moments-n"},
+        "witness": {"m": 2, "inputs": {"X_support": ["0", "1"], "X_weights": ["1", "1"]}}})
+
+
+def test_moments_replay_with_the_normal_form_s_polynomials_keeps_every_term():
+    # E[(Σx)²] = n μ2 + n(n − 1) μ1²: the moments replay multiplies and adds with
+    # symbolic_length's polynomials; dropping the cross term (or a sign) would prove
+    # E[(Σx)²] = n μ2
+    steps = [["n"], ["batch", "X", "n"], ["sum", 1], ["pow", 2, 2], ["expect", 3],  # 4: E[(Σx)²]
+             ["batch", "X", 1], ["draw", 5, 0], ["pow", 6, 2], ["expect", 7],  # 8: μ2
+             ["mul", 0, 8], ["sub", 4, 9]]  # 10: E[(Σx)²] − n μ2
+    with pytest.raises(Rejected, match="not the zero polynomial"):
+        check_document(_moments(steps, 10))
+    steps += [["expect", 6], ["pow", 11, 2], ["const", "1"], ["sub", 0, 13], ["mul", 0, 14],
+              ["mul", 15, 12], ["sub", 10, 16]]  # 17: … − n(n − 1) μ1²
+    assert "proved for every n" in check_document(_moments(steps, 17))

@@ -26,45 +26,41 @@ from fractions import Fraction
 from .live_steps import require_read
 from .named import named
 from .parse import Rejected, array, check_envelope, keys, rational, sha256_of, tensor
-from .symbolic_length import add_into, multiply
+from .symbolic_length import Algebra
 from .variables import declared
 
 TOP = {"format", "version", "bnproof_version", "kind", "claim", "program", "fixed", "proof",
        "witness", "digest"}
 PROGRAM = {"laws", "lengths", "inputs", "steps", "residual", "kind"}
-MAX_STEPS, MAX_MOMENT, MAX_FIXED_DRAWS, MAX_FACTORS, MAX_TERMS = 20000, 24, 16, 10, 20000
+MAX_STEPS, MAX_MOMENT, MAX_FIXED_DRAWS, MAX_FACTORS = 20000, 24, 16, 10
 MAX_WITNESS_N, MAX_POINTS = 32, 16
-MAX_PRODUCTS = 1_000_000
-# term pairs multiplied and terms added or evaluated over one replay: one product's bound
-# alone let 20000 steps of products near it run for days (the gallery needs under 10^4)
+# work units of polynomial arithmetic over one replay, and terms of divisors evaluated: one
+# product's bound alone let 20000 steps of products near it run for days (the gallery
+# needs under 10^4)
 MAX_WORK = 500_000
-_spent = [None]  # the work of the replay under way (None: none is, nothing is counted)
+_replaying = [None]  # the normal forms' polynomial arithmetic of the replay under way
 ONE = {(): Fraction(1)}
 
 
 # ---------------------------------------------------------------- polynomials
 
+def ring() -> Algebra:
+    """The polynomial arithmetic of the normal forms (symbolic_length.Algebra: its work
+    charge and its limits on terms, coefficients and exponents), with the replay's work
+    limit; outside a replay, a fresh one for each operation."""
+    return _replaying[0] or Algebra(set())
+
+
 def p_add(a, b, sign=1):
-    charge(len(b))
-    return add_into(dict(a), b, sign)
+    return ring().padd(a, b, sign)
 
 
 def p_mul(a, b):
-    if len(a) * len(b) > MAX_PRODUCTS:  # a hostile program stops here, before the work
-        raise Rejected(f"program: a product of more than {MAX_PRODUCTS} term pairs")
-    charge(len(a) * len(b))
-    out = multiply(a, b)
-    if len(out) > MAX_TERMS:
-        raise Rejected(f"program: a polynomial of more than {MAX_TERMS} terms")
-    return out
+    return ring().pmul(a, b)
 
 
-def charge(work: int) -> None:
-    if _spent[0] is None:
-        return
-    _spent[0] += work
-    if _spent[0] > MAX_WORK:
-        raise Rejected(f"program: more than {MAX_WORK} units of polynomial arithmetic (the checker's work limit)")
+def p_pow(a, k):
+    return ring().ppow(a, k)
 
 
 def p_var(name):
@@ -73,13 +69,6 @@ def p_var(name):
 
 def p_const(c):
     return {(): Fraction(c)} if c else {}
-
-
-def p_pow(a, k):
-    out = ONE
-    for _ in range(k):
-        out = p_mul(out, a)
-    return out
 
 
 def random_vars(p):
@@ -170,11 +159,12 @@ def _operand(step, pos, values, path):
 def replay(program: dict, laws: list) -> tuple[list, list]:
     """The values of the program's steps (None for a batch step), and the divisions
     (their divisor values) the witness must define, within MAX_WORK."""
-    _spent[0] = 0
+    _replaying[0] = Algebra(set())
+    _replaying[0].limit = MAX_WORK
     try:
         return _replay(program, laws)
     finally:
-        _spent[0] = None
+        _replaying[0] = None
 
 
 def _replay(program: dict, laws: list) -> tuple[list, list]:
