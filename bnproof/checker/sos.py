@@ -1,7 +1,7 @@
 """Proof method "sos": a sum of squares whose denominators may be 0, with a case for each
 (docs/certificates.md, "Proof certificates"; docs/claims.md, "Proofs for every m").
 
-The main part is a "nonnegative" proof (proof.check_nonnegative: residual * prod(denominator)
+The main part is a "nonnegative" proof (nonnegative.check_nonnegative: residual * prod(denominator)
 = sum(coefficient * prod(factors)), every factor manifestly >= 0), in which each case's
 `pivot` counts as > 0.  A pivot is a proof or program step sum(q*q) (or sum(q^2)) of a
 vector step q whose normal form is c*x - sum_w c_w * w, with x the case's vector input, c
@@ -36,11 +36,11 @@ class Undefined(Exception):
 class CaseEvaluator(Evaluator):
     """The program with each vector input `name` of `subs` read as lambda_0 * 1 + sum
     lambda_w * w (the cases of a case: a later span never holds an earlier name, whose
-    generator no longer occurs)."""
+    generator no longer occurs); the lambdas are scalar inputs of unknown sign."""
 
     def __init__(self, inputs: list, signs: dict, subs: list):
         fresh = {f"{FRESH}{i}_{j}": 0 for i, (_, span) in enumerate(subs) for j in range(len(span))}
-        super().__init__(inputs, {**signs, **fresh})
+        super().__init__(inputs + [(n, "S", "real") for n in fresh], {**signs, **fresh})
         self.subs = {name: (i, span) for i, (name, span) in enumerate(subs)}
         inverse = self.alg.inverse
 
@@ -66,8 +66,6 @@ class CaseEvaluator(Evaluator):
     def step(self, op, xs, ts, literal, args, where):
         if op == "input" and literal in self.subs:
             return self.vector(literal)
-        if op == "input" and literal.startswith(FRESH):  # a case's scalar (lambda_steps)
-            return self.alg.atom(("s", literal))
         return super().step(op, xs, ts, literal, args, where)
 
 
@@ -196,39 +194,3 @@ def check_case(proof, inputs, ops, types, signs, residual, hyps, positive, vecto
     else:
         raise Rejected(f"{where}.method: must be \"zero\", \"undefined\", \"nonnegative\" or "
                        f"\"sos\" (cases at most {MAX_DEPTH} deep)")
-
-
-def settle(program: dict, proof: dict, subs: tuple = ()) -> list | None:
-    """The prover's question, for each case of a proof of the program (or of its case
-    `subs`): (the span as this checker reads it, "zero" or "undefined" as this checker finds
-    it, or None for neither); None where a pivot is not one (the checker judges the whole
-    certificate again)."""
-    from .roots import sign_facts
-    from .symbolic_program import read_inputs
-
-    try:
-        inputs = read_inputs(program["inputs"])
-        types: list = []
-        ops = read_steps(program["steps"], inputs, types, "program.steps")
-        signs = sign_facts(inputs, ops, program["hypotheses"])
-        fresh = lambda_steps(subs)
-        ops, types = ops + fresh, types + ["S"] * len(fresh)
-        ev, _ = outcome(inputs, ops, types, signs, list(subs))
-        if ev is None:
-            return None
-        extra = read_steps(proof["steps"], [], types, "proof.steps", proof=True)
-        ev.run(extra, types)
-        names = {n for n, t, _ in inputs if t == "V"}
-        out = []
-        for case in proof["cases"]:
-            q = pivot_vector(ops + extra, types, case["pivot"], "case")
-            span = span_of(ev.alg, ev.values[q], case["input"], names, "case")
-            case_ev, _ = outcome(inputs, ops, types, signs, list(subs) + [(case["input"], span)])
-            if case_ev is None:
-                out.append((span, "undefined"))
-            else:
-                zero = case_ev.alg.is_zero(case_ev.values[program["residual"]])
-                out.append((span, "zero" if zero else None))
-    except (Rejected, Undefined):
-        return None
-    return out

@@ -549,10 +549,9 @@ def _replays(replay, proof: dict) -> bool:
 def _cases(program: dict, proof: dict, budget: Budget, subs: tuple) -> bool:
     """Each case's proof: "zero" or "undefined" as the checker finds it, else a
     "nonnegative" proof found again in the program with the input replaced."""
-    from ..checker.sos import settle
     from .fragment import NotDefined, OutsideFragment
 
-    settled = settle(program, proof, subs)
+    settled = _settle(program, proof, subs)
     if settled is None:
         return False
     for case, (span, method) in zip(proof["cases"], settled):
@@ -569,6 +568,45 @@ def _cases(program: dict, proof: dict, budget: Budget, subs: tuple) -> bool:
             return False
         case["proof"] = found
     return True
+
+
+def _settle(program: dict, proof: dict, subs: tuple = ()) -> list | None:
+    """For each case of a proof of the program (or of its case `subs`): (the span as the
+    checker reads it, "zero" or "undefined" as the checker finds it, or None for
+    neither); None where a pivot is not one (the checker judges the whole certificate
+    again).  Asked of the checker's own case replay (checker/sos.py), so that the case
+    proofs written here are the ones it will find."""
+    from ..checker.parse import Rejected
+    from ..checker.roots import sign_facts
+    from ..checker.sos import Undefined, lambda_steps, outcome, pivot_vector, span_of
+    from ..checker.symbolic_program import read_inputs, read_steps
+
+    try:
+        inputs = read_inputs(program["inputs"])
+        types: list = []
+        ops = read_steps(program["steps"], inputs, types, "program.steps")
+        signs = sign_facts(inputs, ops, program["hypotheses"])
+        fresh = lambda_steps(subs)
+        ops, types = ops + fresh, types + ["S"] * len(fresh)
+        ev, _ = outcome(inputs, ops, types, signs, list(subs))
+        if ev is None:
+            return None
+        extra = read_steps(proof["steps"], [], types, "proof.steps", proof=True)
+        ev.run(extra, types)
+        names = {n for n, t, _ in inputs if t == "V"}
+        out = []
+        for case in proof["cases"]:
+            q = pivot_vector(ops + extra, types, case["pivot"], "case")
+            span = span_of(ev.alg, ev.values[q], case["input"], names, "case")
+            case_ev, _ = outcome(inputs, ops, types, signs, list(subs) + [(case["input"], span)])
+            if case_ev is None:
+                out.append((span, "undefined"))
+            else:
+                zero = case_ev.alg.is_zero(case_ev.values[program["residual"]])
+                out.append((span, "zero" if zero else None))
+    except (Rejected, Undefined):
+        return None
+    return out
 
 
 class _CaseReplay(Replay):
