@@ -114,3 +114,24 @@ def test_an_every_d_program_is_written_out_within_its_own_step_limit():
         every_d.instantiate(inputs, ops, 32, 16)
     assert len(every_d.instantiate(inputs, ops[:-1], 32, 16)[0]) < 400_000
 
+
+
+@pytest.mark.parametrize("family", ["every-m", "every-d"])
+def test_a_negative_power_is_written_out_as_a_division(family):
+    """The shared writer (instantiate.write) writes s^-2 as 1 / s^2, so the witness's
+    evaluation asks s != 0 as the program's definedness does: a base 0 is rejected."""
+    from fractions import Fraction
+
+    from bnproof.checker import program as fixed
+    from bnproof.checker.instantiate import instantiate
+
+    steps = [["input", "s"], ["pow", 0, -2]]
+    if family == "every-m":
+        inputs, types = symbolic_program.read_inputs([["s", "scalar", "real"]]), []
+        written, scalars = instantiate(inputs, symbolic_program.read_steps(steps, inputs, types, "steps"), types, 2)
+    else:
+        inputs = every_d.read_inputs([["s", "scalar", "real"]])
+        written, scalars = every_d.instantiate(inputs, every_d.read_steps(steps, inputs), 2, 3)
+    assert fixed.run(fixed.parse_steps(written, {"s": Fraction(2)}), 64, [0])[scalars[1]] == Fraction(1, 4)
+    with pytest.raises(Rejected, match="division by zero"):
+        fixed.evaluate(fixed.parse_steps(written, {"s": Fraction(0)}), [])
