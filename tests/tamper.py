@@ -316,21 +316,47 @@ def b_json(rng, data, doc):
 BYTES = {f.__name__[2:]: f for f in (b_truncate, b_digest, b_bytes, b_nested, b_json)}
 
 
+# The kinds in the order mutants() makes them: the first CYCLE mutants are one of each.
+KINDS = [(name, True) for name in STRUCTURAL] + [(name, False) for name in STRUCTURAL] + \
+    [(name, None) for name in BYTES]
+CYCLE = len(KINDS)
+
+
+def kind_of(n: int) -> str:
+    """The kind of mutants()'s mutant number n."""
+    name, reseal = KINDS[n % CYCLE]
+    return f"bytes:{name}" if reseal is None else f"{name}{'+resealed' if reseal else ''}"
+
+
+CYCLE_INDEX = {kind_of(n): n for n in range(CYCLE)}
+# The mutations that found checker bugs, resealed (unsealed, the digest rejects them first):
+# a proof without "method" deleted (a KeyError, 3f4ef78), claim.kind swapped with
+# claim.variables (a list as the kind: TypeError, unhashable, 20ced1d), and a value of
+# another type, the class of that second bug.
+BUG_FINDERS = ("delete+resealed", "swap_fields+resealed", "type+resealed")
+
+
+def sample(n: int, kind: str) -> bool:
+    """The test suite's share of a campaign (an `only` for mutants()): the first cycle
+    (every kind once), then every mutant of a kind that found bugs, all through the
+    campaign's length."""
+    return n < CYCLE or kind in BUG_FINDERS
+
+
 def mutants(data: bytes, count: int, seed: int, only=None, documents: bool = False):
     """`count` (kind, bytes) mutants of a certificate file, the same for the same seed.
-    With `only` (a test on the kind), the others are made all the same (the same random
-    choices, so the mutants yielded are those of the full sequence) but not written out.
-    With `documents`, a structural mutant comes as the document itself, not written out
-    (json.loads of its bytes gives an equal one)."""
+    With `only` (a test on the mutant's number and kind), the others are made all the
+    same (the same random choices, so the mutants yielded are those of the full sequence)
+    but not written out.  With `documents`, a structural mutant comes as the document
+    itself, not written out (json.loads of its bytes gives an equal one)."""
     rng = random.Random(seed)
     doc = json.loads(data)
-    kinds = [(name, True) for name in STRUCTURAL] + [(name, False) for name in STRUCTURAL] + \
-        [(name, None) for name in BYTES]
     for n in range(count):
-        name, reseal = kinds[n % len(kinds)]
+        (name, reseal), kind = KINDS[n % CYCLE], kind_of(n)
         if reseal is None:
-            kind, data_ = f"bytes:{name}", BYTES[name](rng, data, doc)
-            if only is None or only(kind):
+            # made even when left out: the random choices of the mutants after it depend on it
+            data_ = BYTES[name](rng, data, doc)
+            if only is None or only(n, kind):
                 yield kind, data_
             continue
         for _ in range(20):  # a mutant that changes nothing is no mutant
@@ -338,8 +364,7 @@ def mutants(data: bytes, count: int, seed: int, only=None, documents: bool = Fal
             STRUCTURAL[name](rng, mutant)
             if mutant != doc:
                 break
-        kind = f"{name}{'+resealed' if reseal else ''}"
-        if only is None or only(kind):
+        if only is None or only(n, kind):
             mutant = seal(mutant) if reseal else mutant
             yield kind, mutant if documents else dump(mutant)
 
@@ -513,13 +538,14 @@ class Tally:
     reasons: dict = field(default_factory=dict)  # kind -> Counter of rejection reasons
 
 
-def campaign(path: Path, count: int, seed: int, workdir: Path) -> Tally:
-    """Run the checker on `count` mutants of the certificate at `path`, in `workdir`."""
+def campaign(path: Path, count: int, seed: int, workdir: Path, only=None) -> Tally:
+    """Run the checker on `count` mutants of the certificate at `path`, in `workdir`
+    (with `only`, on those of the `count` that it picks: see mutants)."""
     from bnproof.checker import check_file
 
     tally = Tally()
     target = workdir / "mutant.json"
-    for kind, data in mutants(path.read_bytes(), count, seed):
+    for kind, data in mutants(path.read_bytes(), count, seed, only=only):
         tally.mutants += 1
         tally.kinds[kind] += 1
         # a new file each time: rewriting one in place (truncated to 0) makes ext4 flush it to
