@@ -260,3 +260,55 @@ assert worker.result().ok  # the worker imported JAX and computed: it collected 
     child = proc.stdout.split()[0]
     finalized_in = mark.read_text().split() if mark.exists() else []
     assert child not in finalized_in, finalized_in
+
+
+def gated_jax(tmp_path) -> tuple[dict, Path]:
+    """An environment whose `import jax` waits for the file it returns, then imports JAX."""
+    go = tmp_path / "go"
+    package = tmp_path / "gate" / "jax"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "import os, sys, time\n"
+        f"while not os.path.exists({str(go)!r}):\n"
+        "    time.sleep(0.01)\n"
+        f"sys.path.remove({str(tmp_path / 'gate')!r})\n"
+        "del sys.modules['jax']\n"
+        "import jax  # the real one, which the importer then finds in sys.modules\n")
+    path = os.pathsep.join([str(tmp_path / "gate"), os.environ.get("PYTHONPATH", "")])
+    return dict(os.environ, PYTHONPATH=path), go
+
+
+@LINUX
+def test_a_command_started_immune_to_ctrl_c_keeps_its_worker_immune(tmp_path):
+    # a background job of a shell without job control ignores SIGINT: so must its worker,
+    # as a fresh interpreter would (it inherits the ignored signal), and the verdict stands
+    env, go = gated_jax(tmp_path)
+    proc = bnproof(["verify", "lemma-4.5", "--json", "--out", str(tmp_path / "c.json")], tmp_path, env=env,
+                   start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        wait_for_worker(proc)
+        os.killpg(proc.pid, signal.SIGINT)
+        go.write_text("")
+        out, err = proc.communicate()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 1, err  # refuted, cross-checked
+    assert json.loads(out)["crosscheck"]["ok"] is True
+
+
+def test_a_worker_that_ends_before_its_request_is_reported_not_a_silent_exit(tmp_path):
+    # JAX fails to import at once, long before the command hands over its points: writing
+    # to the ended worker was a "broken pipe", which the command line takes for a reader of
+    # its own output gone away (exit 1, silently: the exit code of "refuted")
+    package = tmp_path / "broken" / "jax"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("raise ImportError('no JAX in this environment')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "broken"), os.environ.get("PYTHONPATH", "")]))
+    proc = bnproof(["verify", "lemma-4.5", "--json", "--out", str(tmp_path / "c.json")], tmp_path, env=env)
+    out, err = proc.communicate()
+    assert proc.returncode == 8, (out, err)
+    assert json.loads(out)["error"] == "the numeric cross-check did not run: ImportError: no JAX in this environment"
+    assert err.strip().splitlines() == ["error: the numeric cross-check did not run: "
+                                        "ImportError: no JAX in this environment"]
+    assert not (tmp_path / "c.json").exists()

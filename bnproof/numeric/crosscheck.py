@@ -123,9 +123,17 @@ class Worker:
         fd, self.path = tempfile.mkstemp(prefix="bnproof-", suffix=".json")
         with os.fdopen(fd, "w") as fh:
             json.dump(_request(neurons, points), fh)
-        self.proc.stdin.write((self.path + "\n").encode())
-        self.proc.stdin.close()
-        self.proc.stdin = None  # so communicate() only reads
+        stdin, self.proc.stdin = self.proc.stdin, None  # so communicate() only reads
+        try:
+            stdin.write((self.path + "\n").encode())
+            stdin.close()
+        except BrokenPipeError:
+            # the worker ended before its request (JAX failed to import, Ctrl-C): result()
+            # says so from its exit status and stderr, not this process's "broken pipe"
+            try:
+                stdin.close()
+            except BrokenPipeError:
+                pass
 
     def cancel(self) -> None:
         if self.proc.poll() is None:

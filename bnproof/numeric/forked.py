@@ -145,7 +145,10 @@ def _child(in_r: int, out_w: int, err_w: int, env: dict[str, str], mask) -> None
     worker's environment, and os._exit whatever happens (never the parent's atexit
     handlers, buffers or `finally` blocks)."""
     try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, silently
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            # Ctrl-C ends it at once, silently; a command started immune to it (a background
+            # job) keeps its worker immune, as a fresh interpreter would inherit it
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.dup2(in_r, 0)
         os.dup2(out_w, 1)
