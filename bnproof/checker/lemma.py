@@ -114,8 +114,7 @@ def check_kernel(batch: Batch, kernel) -> None:
 def in_span(p, kernel, spots) -> bool:
     """p in the span of echelon-form integer vectors with common pivot value c: then
     c p = sum of p[spot_i] v_i, checked in integers (D p for the lcm D of p's denominators)."""
-    D = scale(p)
-    P = [x.numerator * (D // x.denominator) for x in p]
+    P, _ = integral(p)
     c = kernel[0][spots[0]] if kernel else 1
     return all(c * P[j] == sum(P[s] * v[j] for s, v in zip(spots, kernel)) for j in range(len(p)))
 

@@ -427,19 +427,19 @@ def read_program(doc: dict) -> tuple:
 def check_program(doc: dict) -> str:
     """A program certificate; returns what was established, and what is trusted."""
     claim, program, variables, ops, facts, formula = read_program(doc)
-    seen, want = {}, SIGN[claim["kind"]]
+    seen, want, match = {}, SIGN[claim["kind"]], None
+    if formula is not None:
+        ours = formula(variables)  # checks the claim's hypotheses (its domains were checked)
+        if not DECIDE[want](sign(ours), sign(ours)):
+            raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
+                           f"{('negative', 'zero', 'positive')[sign(ours) + 1]}, so the claim holds here")
+        match = (program["residual"], ours, claim["id"])
+    evaluate(ops, facts, match, seen=seen)
+    agrees = enclosure(doc, program["residual"], want, seen)
     if formula is None:
-        evaluate(ops, facts, seen=seen)
-        agrees = enclosure(doc, program["residual"], want, seen)
         return f"{claim['id']} refuted (trusting program {program_digest(program)[:23]}{agrees})"
-    ours = formula(variables)  # checks the claim's hypotheses (its domains were checked)
-    if not DECIDE[SIGN[claim["kind"]]](sign(ours), sign(ours)):
-        raise Rejected(f"residual: by the checker's own formula for {claim['id']} the residual is "
-                       f"{('negative', 'zero', 'positive')[sign(ours) + 1]}, so the claim holds here")
-    evaluate(ops, facts, (program["residual"], ours, claim["id"]), seen=seen)
-    agree = enclosure(doc, program["residual"], want, seen)
     return (f"{claim['id']} refuted (its residual by the checker's own formula; the program "
-            f"agrees exactly{agree})")
+            f"agrees exactly{agrees})")
 
 
 MAX_INLINE, MAX_LINES = 80, 400  # --show-program: linear in the steps, and capped
