@@ -12,12 +12,20 @@ from bnproof.errors import COMMAND_EXIT_CODES, EXIT_CODE_HELP
 COMMANDS = sorted(COMMAND_EXIT_CODES)
 
 
+# Each command's help, rendered once per test process: three tests read every
+# command's help, and rendering it (rich's layout) is most of their time.  The text
+# is what `--help` prints; the tests only read it.
+_RENDERED: dict[tuple, str] = {}
+
+
 def help_of(capsys, monkeypatch, *command):
-    monkeypatch.setenv("COLUMNS", "100")
-    with pytest.raises(SystemExit) as done:
-        main([*command, "--help"])
-    assert done.value.code in (0, None)
-    return capsys.readouterr().out
+    if command not in _RENDERED:
+        monkeypatch.setenv("COLUMNS", "100")
+        with pytest.raises(SystemExit) as done:
+            main([*command, "--help"])
+        assert done.value.code in (0, None)
+        _RENDERED[command] = capsys.readouterr().out
+    return _RENDERED[command]
 
 
 def listed_codes(text: str) -> list[int]:
