@@ -1,9 +1,9 @@
 """Proof certificates of expectations over a batch of n i.i.d. draws, for every n
 (proof method "moments-n"; docs/certificates.md).
 
-The program (symbolic_m/moments_n.py) is replayed with this module's own algebra:
-polynomials are dicts {monomial: Fraction}, a monomial a sorted tuple of (variable,
-exponent); a value is num/den with den free of draws.  Variables: n, the moments
+The program (symbolic_m/moments_n.py) is replayed with this module's own moment algebra
+over the checker's polynomials (symbolic_length.Algebra: dicts {monomial: Fraction}, a
+monomial a sorted tuple of (variable, exponent)); a value is num/den with den free of draws.  Variables: n, the moments
 "mu<k>" = E[X^k], and per batch b (the step that made it) its sample "x<b>", its
 power sums "P<b>.<k>" and its draws "s<b>.<i>".
 

@@ -145,7 +145,7 @@ class Algebra:
                 common = min((dict(mono).get(atom, 0) for mono in num), default=0)
                 c = min(common, den[factor])
                 if c:
-                    num = {mono_div(mono, atom, c): x for mono, x in num.items()}
+                    num = {strip(mono, {atom: c}): x for mono, x in num.items()}
                     den[factor] -= c
                     if not den[factor]:
                         del den[factor]
@@ -300,7 +300,7 @@ class Algebra:
             for atom_, e in mono:
                 d = self.grad_atom(atom_, x)
                 if d:
-                    coeff = ({mono_div(mono, atom_, 1): c * e}, {})
+                    coeff = ({strip(mono, {atom_: 1}): c * e}, {})
                     out = self.vadd(out, self.vscale(d, coeff))
         out = self.vscale(out, ({ONE: Fraction(1)}, den))
         for factor, e in den.items():
@@ -387,10 +387,6 @@ def mono_mul(a: tuple, b: tuple) -> tuple:
         if out[g] > MAX_EXPONENT:
             raise Rejected(f"an exponent beyond {MAX_EXPONENT} in a normal form (the checker's limit)")
     return tuple(sorted(out.items()))
-
-
-def mono_div(mono: tuple, atom_, c: int) -> tuple:
-    return tuple((a, n - c if a == atom_ else n) for a, n in mono if a != atom_ or n != c)
 
 
 def mono_without(w: tuple, g) -> tuple:
