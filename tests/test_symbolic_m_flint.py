@@ -57,8 +57,8 @@ def test_cancellation_is_exactly_zero():
 
 
 def test_operands_in_other_contexts_and_variable_orders():
-    low = P.var(1)  # a context of 8 variables
-    high = P.var(70)  # one of 128
+    low = P.var(1)  # the smallest context
+    high = P.var(70)  # a larger one
     mixed = P.mul(low, high)
     assert mixed == {((1, 1), (70, 1)): 1}
     # a hand-built monomial may list its variables in any order
@@ -109,6 +109,10 @@ def test_a_root_squared_becomes_its_radicand():
     assert alg.sub(alg.mul(r, r), radicand).is_zero()
     cube = alg.mul(alg.mul(r, r), r)
     assert alg.sub(cube, alg.mul(radicand, r)).is_zero()
+    # (r + x)(r + 1) = R + (x + 1)·r + x: the odd power of r beside the square stays
+    product = alg.mul(alg.add(r, x), alg.add(r, alg.const(1)))
+    expected = alg.add(alg.add(radicand, alg.mul(alg.add(x, alg.const(1)), r)), x)
+    assert alg.sub(product, expected).is_zero() and not product.is_zero()
     # a quotient by a root's radicand: r²/(x² + HUGE) is 1
     assert alg.sub(alg.div(alg.mul(r, r), radicand), alg.const(1)).is_zero()
     assert isinstance(alg.const(0), Scalar) and alg.const(0).is_zero()

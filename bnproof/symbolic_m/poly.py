@@ -7,7 +7,7 @@ dict as well as a Poly.  The arithmetic is flint's; the dict is built only when 
 read (and then kept), since reading an exponent vector costs more than a product.
 
 Variable v is flint's generator x{v}.  A polynomial lives in the smallest context of
-8·2^k variables that holds its variables (an exponent vector's cost grows with the
+16·4^k variables that holds its variables (an exponent vector's cost grows with the
 context), and two operands meet in the larger one; a lifted copy is kept, since the
 same few polynomials (1, m) meet every context.
 """
@@ -21,22 +21,25 @@ from flint import fmpq, fmpq_mpoly_ctx
 
 from ..exact.monomials import mono_mul  # noqa: F401 - callers take it from here
 
+SMALLEST, GROWTH = 16, 4  # contexts of 16, 64, 256, … variables
 _CONTEXTS: dict[int, object] = {}
 _SPARSE: dict = {}  # dense exponent vector -> monomial (a few hundred distinct ones per proof)
+_VARS: dict = {}
 
 
 def _context(nvars: int):
-    size = 8
+    size = SMALLEST
     while size < nvars:
-        size *= 2
+        size *= GROWTH
     ctx = _CONTEXTS.get(size)
     if ctx is None:
         ctx = _CONTEXTS[size] = fmpq_mpoly_ctx.get(("x", size), "lex")
     return ctx
 
 
-class Poly(Mapping):
-    """A polynomial: flint's `f`, read as {monomial: Fraction} (immutable)."""
+class Poly:
+    """A polynomial: flint's `f`, read as {monomial: Fraction} (immutable).  Not a subclass
+    of Mapping, only registered as one (the ABC's metaclass slows every isinstance)."""
 
     __slots__ = ("f", "_terms", "_lifted")
 
@@ -101,11 +104,11 @@ class Poly(Mapping):
         return self.terms().items()
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, Poly):
+        if type(other) is Poly:
             a, b = _pair(self, other)
             return a == b
-        if isinstance(other, Mapping):
-            return self.terms() == dict(other)
+        if isinstance(other, dict):
+            return self.terms() == other
         return NotImplemented
 
     def __hash__(self) -> int:  # equal to a Poly equal to it, whatever its context
@@ -118,10 +121,13 @@ class Poly(Mapping):
         return f"Poly({self.terms()!r})"
 
 
+Mapping.register(Poly)
+
+
 def poly(p) -> Poly:
     """p as a Poly: a Poly as it is, a dict {monomial: coefficient} (zero coefficients
     dropped, a monomial's variables in any order) read into flint."""
-    if isinstance(p, Poly):
+    if type(p) is Poly:
         return p
     top = -1
     for mono in p:
@@ -153,7 +159,7 @@ def _pair(p, q) -> tuple:
     return a, q.in_context(ca)
 
 
-ONE = Poly(_context(1).from_dict({(0,) * 8: 1}))
+ONE = Poly(_context(1).constant(1))
 ZERO = Poly(_context(1).from_dict({}))
 
 
@@ -163,7 +169,10 @@ def const(c) -> Poly:
 
 
 def var(v: int) -> Poly:
-    return Poly(_context(v + 1).gens()[v])
+    got = _VARS.get(v)
+    if got is None:
+        got = _VARS[v] = Poly(_context(v + 1).gens()[v])
+    return got
 
 
 def monomial(mono: tuple, c=1) -> Poly:
@@ -242,7 +251,7 @@ def derivative(p, v: int) -> Poly:
 
 
 def variables(p) -> set:
-    if isinstance(p, Poly):
+    if type(p) is Poly:
         if p.f.is_zero():
             return set()
         return {v for v, e in enumerate(p.f.degrees()) if e}
