@@ -10,6 +10,9 @@ import sys
 
 def main(argv=None) -> None:
     try:
+        from .interrupts import install
+
+        install()  # from the first Ctrl-C on, the stop it starts is not cut short by the next
         # check and verify on a plain command line run without typer (fast.py): its
         # import takes longer than their work
         from .fast import fast_command

@@ -25,14 +25,17 @@ budget: it gets what the search left.
 
 The worker runs in a session of its own and ignores SIGINT: Ctrl-C reaches
 the parent only, which kills the worker and stops the run (so the worker
-never prints a traceback of its own for it, even while starting).  It exits
-by itself when the parent is gone.  One worker serves claim after claim
+never prints a traceback of its own for it, even while starting).  The
+parent kills and reaps every worker it started, whichever moment Ctrl-C lands
+(Supervisor.started: a worker is on it before a Ctrl-C pressed during its
+start is raised).  It exits by itself when the parent is gone.  One worker serves claim after claim
 while it behaves; a killed one is replaced by a spare started while the
 claim ran past its budget.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -306,9 +309,14 @@ class _SoFar:
 
 
 class _Worker:
-    """One worker process and its two pipe ends."""
+    """One worker process and its two pipe ends, on the list `started` of its
+    Supervisor (which kills what is on it) before Ctrl-C can land: a Ctrl-C
+    from before the fork until the worker is on the list is held back and
+    raised then (_sigint_deferred), so that a KeyboardInterrupt inside Popen
+    (which waits for the exec, long on a busy machine) or as it returns cannot
+    leave a worker that nothing knows of, unkilled and unreaped."""
 
-    def __init__(self, warm_jax: bool):
+    def __init__(self, warm_jax: bool, started: list):
         jobs_read, jobs_write = os.pipe()
         events_read, events_write = os.pipe()
         # `python -m` would put the working folder first on the import path, so a
@@ -321,18 +329,22 @@ class _Worker:
         self.conn = Connection(events_read, writable=False)
         self.process = None
         self.ready = False
+        self._started = started
         try:
-            # what the claim's code prints goes to stderr: stdout is the report (--json)
-            self.process = subprocess.Popen(
-                command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
-                stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
-                start_new_session=True)
+            with _sigint_deferred():  # a Ctrl-C meanwhile is raised at its end: on the list, it is killed
+                try:
+                    # what the claim's code prints goes to stderr: stdout is the report (--json)
+                    self.process = subprocess.Popen(
+                        command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
+                        stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
+                        start_new_session=True)
+                    started.append(self)
+                finally:  # the child's ends: once it has them (or failed to start), ours go
+                    os.close(jobs_read)
+                    os.close(events_write)
         except BaseException:
             self.kill()
             raise
-        finally:  # the child's ends: once it has them (or failed to start), ours go
-            os.close(jobs_read)
-            os.close(events_write)
 
     def wait_ready(self, budget: float = 0.0) -> None:
         """Until the worker has imported its libraries; killed if it cannot.  A busy machine
@@ -359,8 +371,11 @@ class _Worker:
 
     def kill(self) -> None:
         """SIGKILL, with whatever the claim's code started in its process group
-        (the worker leads a session of its own)."""
-        process, self.process = self.process, None
+        (the worker leads a session of its own), and reaped.  Idempotent: it
+        leaves the list of started workers only once the worker is reaped, so a
+        kill cut short (a KeyboardInterrupt in a library's caller) is done again
+        by the Supervisor's close."""
+        process = self.process
         if process is not None:
             if process.returncode is None:  # not reaped yet, so its group id is still its own
                 try:
@@ -370,8 +385,11 @@ class _Worker:
             if process.poll() is None:
                 process.kill()
             process.wait()
+            self.process = None
         for connection in (self.jobs, self.conn):
             connection.close()
+        if self in self._started:
+            self._started.remove(self)
 
 
 class Supervisor:
@@ -385,6 +403,7 @@ class Supervisor:
         self.warm_jax = warm_jax
         self.worker: _Worker | None = None
         self.spare: _Worker | None = None
+        self.started: list[_Worker] = []  # every worker not yet killed and reaped, whatever its role
 
     def __enter__(self):
         return self
@@ -397,11 +416,11 @@ class Supervisor:
         return self.worker.process if self.worker else None
 
     def close(self) -> None:
-        """Kill the worker and the spare, if they run."""
-        self._kill_worker()
-        spare, self.spare = self.spare, None
-        if spare is not None:
-            spare.kill()
+        """Kill and reap every worker started: the worker, the spare, and one
+        that a KeyboardInterrupt caught between its start and its role."""
+        self.worker = self.spare = None
+        while self.started:
+            self.started[-1].kill()
 
     def _kill_worker(self) -> None:
         worker, self.worker = self.worker, None
@@ -413,13 +432,13 @@ class Supervisor:
         if worker is None or not worker.alive():
             if worker is not None:
                 worker.kill()
-            worker = _Worker(self.warm_jax)
+            worker = _Worker(self.warm_jax, self.started)
         self.worker = worker
         worker.wait_ready(budget)
 
     def _start_spare(self) -> None:
         if self.spare is None:
-            self.spare = _Worker(self.warm_jax)
+            self.spare = _Worker(self.warm_jax, self.started)
 
     def run(self, claim, options: dict, on_refutation=None, on_progress=None, digest: str | None = None):
         """The claim's Outcome, within options["time_budget"] plus grace, whatever
@@ -570,6 +589,27 @@ def _death(process) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit code {code}"
+
+
+@contextlib.contextmanager
+def _sigint_deferred():
+    """SIGINT during the block is handled at its end, by the handler that was in
+    place (KeyboardInterrupt).  Python runs signal handlers in the main thread
+    whichever thread the kernel picked, so a handler that only takes note holds
+    it back where a signal mask of this thread could not; outside the main
+    thread, or with SIGINT ignored or at its default, nothing is ours to hold."""
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous) or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list = []
+    signal.signal(signal.SIGINT, lambda *received: pressed.append(received))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if pressed:
+            previous(*pressed[0])
 
 
 def _has_fileno(stream) -> bool:
