@@ -8,6 +8,7 @@ proof.py (with symbolic_program.py, symbolic_length.py and instantiate.py)."""
 
 import argparse
 
+from .every_d import check_every_d
 from .existential import check_existential
 from .exists_hint import check_exists_hint
 from .exists_witnesses import check_witnesses
@@ -31,6 +32,9 @@ def check_document(doc) -> str:
     if doc.get("kind") == "proof" and type(doc.get("proof")) is dict \
             and doc["proof"].get("method") == "moments-n":  # expectations, for every n
         return check_moments_n(doc)
+    if doc.get("kind") == "proof" and type(doc.get("proof")) is dict \
+            and doc["proof"].get("method") == "every-d":  # every m and every d: its own program format
+        return check_every_d(doc)
     if doc.get("kind") == "proof":  # proved for every m (refutations have no "kind" key)
         return check_proof(doc)
     if "nonexistence" in doc:  # an existential claim with no witness at an instance

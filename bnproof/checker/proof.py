@@ -220,9 +220,6 @@ def read_equalities(claim: dict, program: dict, ops: list, types: list) -> list:
 def check_proof(doc: dict) -> str:
     """A proof certificate; returns what was established, what was assumed, and what is
     trusted (the program is the claim's)."""
-    if type(doc.get("proof")) is dict and doc["proof"].get("method") == "every-d":
-        from .every_d import check_every_d  # every m and every d: it reads with this module's readers
-        return check_every_d(doc)
     claim, inputs, ops, types, residual, hyps = read_statement(doc)
     cid, program = claim["id"], doc["program"]
     equalities = read_equalities(claim, program, ops, types)
