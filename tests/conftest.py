@@ -28,6 +28,7 @@ os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
+from shared_runs import gallery_runs  # noqa: E402,F401 - a run several test files assert on, made once
 
 # Exact arithmetic has no fixed speed; derandomized so CI runs are repeatable.
 settings.register_profile(

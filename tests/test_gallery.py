@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 
 import bnproof
+from bnproof.checker import check_document
 from bnproof.claims.api import load_file
 from bnproof.claims.helper_modules import importable_beside
 from bnproof.search.fuzz import VERDICTS
+from shared_runs import fuzz_claims
 from tamper import seal
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 FILES = sorted(EXAMPLES.glob("*.py"))
-SEARCH = {"seed": 0, "max_examples": 60, "time_budget": 300, "jax": False}  # as docs/claims.md states
 LEGACY_IDS = {"decision_boundaries": "examples/"}  # ids that docs and tests cite since before the gallery
 
 
@@ -37,11 +38,12 @@ def expected_of(path: Path) -> dict:
     return expected
 
 
-def check_gallery_file(path: Path, out: Path) -> list[str]:
+def check_gallery_file(path: Path, out: Path, run=None) -> list[str]:
     """Raises AssertionError on the first way the file breaks the gallery's
-    rules; returns the ids of the claims it refuted."""
+    rules; returns the ids of the claims it refuted.  `run`: the file already
+    searched (tests/shared_runs.py), else it is searched here into `out`."""
     expected = expected_of(path)
-    claims = load_file(path)
+    claims = run.claims if run is not None else load_file(path)
     ids = [c.id for c in claims]
     assert len(set(ids)) == len(ids), f"{path.name}: a claim id repeats"
     assert set(expected) == set(ids), (
@@ -54,9 +56,10 @@ def check_gallery_file(path: Path, out: Path) -> list[str]:
     assert "refuted" in verdicts, f"{path.name}: the gallery shows at least one false claim, refuted"
     assert verdicts & {"survived", "verified-exactly"}, f"{path.name}: the gallery shows at least one true claim"
 
+    results = run.results if run is not None else fuzz_claims(claims, out)
     refuted = []
     for claim in claims:
-        result = bnproof.fuzz(claim, out_dir=out, **SEARCH)
+        result = results[claim.id]
         assert result.verdict == expected[claim.id], (
             f"{claim.id}: fuzz says {result.verdict} ({result.reason}), EXPECTED says {expected[claim.id]}")
         if result.verdict == "refuted":
@@ -87,9 +90,37 @@ def test_there_is_a_gallery():
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_gallery_file_keeps_its_expected_verdicts(path, tmp_path):
-    refuted = check_gallery_file(path, tmp_path)
+def test_gallery_file_keeps_its_expected_verdicts(path, gallery_runs):
+    run = gallery_runs.of(path)  # its proofs are read again below
+    refuted = check_gallery_file(path, run.out, run)
     assert set(refuted) == {i for i, v in expected_of(path).items() if v == "refuted"}
+
+
+PROVED = [p for p in FILES if p.stem.startswith(("every_m_", "every_d", "every_n_"))]
+DEAD = "read by neither the residual nor a hypothesis, yet it has a condition"  # checker/live_steps.py
+
+
+@pytest.mark.parametrize("path", PROVED, ids=lambda p: p.name)
+def test_every_gallery_proof_is_written_and_accepted(path, gallery_runs, tmp_path):
+    """bnproof's prover writes no unread step (tests/test_checker_dead_steps.py): each
+    gallery claim is attempted (its certificates replayed by the checker before they are
+    written), none fails on the rule, and each certificate written is accepted.  A claim
+    that survived the gallery's search above was attempted there (fuzz proves survivors as
+    bnproof.prove does); any other claim, or every claim where this process has not
+    searched the file (pytest-xdist gave that test to another worker), is attempted here."""
+    run = gallery_runs.made(path)
+    claims = run.claims if run is not None else load_file(path)
+    for claim in claims:
+        result = run.results[claim.id].proof if run is not None else None
+        if result is None or result.status == "not-attempted":  # refuted, or no batch size m
+            result = bnproof.prove(claim, out_dir=tmp_path)
+        assert DEAD not in str(result.to_json()), claim.id
+    written = sorted(tmp_path.rglob("*.proof.json"))
+    if run is not None:
+        written += sorted(run.out.rglob("*.proof.json"))
+    assert written, path.name
+    for cert in written:
+        assert "proved for every" in check_document(json.loads(cert.read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
