@@ -219,7 +219,10 @@ SECOND = Claim(id="edited/second", source="a test", statement="x^2 + 1 >= 0", va
 ''')
     proc = run_cli("fuzz", "claims.py", "--no-jax", "--json", "--no-timings", "--max-examples", "5",
                    "--time-budget", GENEROUS, cwd=tmp_path)
-    results = {r["claim"]: r for r in json.loads(proc.stdout)}
+    listed = json.loads(proc.stdout)
+    # an error object in place of the list: say which error (session 29's loaded run showed only a TypeError)
+    assert isinstance(listed, list), (proc.returncode, proc.stdout, proc.stderr)
+    results = {r["claim"]: r for r in listed}
     assert results["edited/first"]["verdict"] == "survived"
     assert results["edited/second"]["verdict"] == "undecided", results["edited/second"]
     assert "changed during the run" in results["edited/second"]["reason"]
