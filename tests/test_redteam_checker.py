@@ -65,9 +65,13 @@ def test_a_program_off_by_less_than_the_last_precision_is_rejected():
     with pytest.raises(Rejected, match="differs from the checker's own formula"):
         check_document(forged)
     from bnproof.certificate.smtlib import document_smt
-    from bnproof.certificate.solvers import available, solve
 
-    if available("z3"):
-        assert solve(document_smt(forged), "z3", timeout=120) == "sat"
-        assert solve(document_smt(json.loads(
-            (ROOT / "certificates/santurkar2018/theorem-4.4.json").read_text())), "z3", timeout=120) == "unsat"
+    z3 = pytest.importorskip("z3")
+    # z3 in this process under its resource count, not a clock (a 120 s limit on solve() ran
+    # out at load 15): its count on this query varies from run to run, 49,329 or ~270,000
+    # (1.9 or 15 s of CPU), so the limit leaves room above both; its confirmation of an
+    # honest certificate is test_checker_judges' (every committed one)
+    solver = z3.Solver(ctx=z3.Context())
+    solver.set("rlimit", 2_000_000)
+    solver.from_string(document_smt(forged).split("(check-sat)")[0])
+    assert str(solver.check()) == "sat"
