@@ -1,0 +1,694 @@
+"""Differential red team of the checker refactor (issue 25, session 29): the checker as it
+was at a base commit (1f4f438, the session's start) against the checker now, on every
+committed certificate, the certificates the gallery produces, and mutants of all of them.
+
+    python bench/checker_differential.py [--base 1f4f438] [--new worktree|REV]
+        [--gallery DIR ...] [--generate DIR] [--tamper N] [--own N] [--seed S]
+        [--limit-s 30] [--json OUT] [--save-diffs DIR]
+
+Both checkers run in this process under package names of their own (each a copy of
+bnproof/checker taken once at start, so edits made to the tree while it runs change
+nothing): the checker is standard library only and imports nothing else from bnproof,
+so a copy under another name is the same code.  Every document goes to both, as bytes,
+through check_bytes.  Reported: every difference in verdict (accepted by one only),
+every crash (an "internal checker error", an exception that escapes check_bytes, or a
+document past --limit-s), and, separately and grouped, rejections whose messages alone
+differ (expected where messages were reworded) and acceptances whose lines differ.
+
+The mutants: tests/tamper.py's campaign (mutants(data, count, seed)), and mutations of
+our own aimed at the merged readers and evaluators (OWN below): a step moved between
+the every-m and every-d program families, one proof method's name given another's, a
+proof's step list reused under another method, a hint moved between an existential
+claim's parts, an equality dropped or duplicated, a vector where a scalar is expected
+and back, ...  Each is resealed with a valid digest (tamper.seal), so that the checkers
+judge its content, not its seal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import importlib
+import json
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import io
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from tamper import mutants, seal  # noqa: E402 - tests/ is on the path only from here
+
+WORK = Path("/tmp/bnproof_checker_differential")
+
+
+# --- the two checkers ------------------------------------------------------------------
+
+def load_checker(rev: str, name: str):
+    """bnproof/checker at `rev` ("worktree": the working tree now) as package `name`."""
+    target = WORK / name
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    if rev == "worktree":
+        for f in (ROOT / "bnproof" / "checker").glob("*.py"):
+            shutil.copy(f, target / f.name)
+    else:
+        tar = subprocess.run(["git", "archive", rev, "bnproof/checker"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+            for member in tf.getmembers():
+                if member.isfile() and member.name.endswith(".py"):
+                    (target / Path(member.name).name).write_bytes(tf.extractfile(member).read())
+    if str(WORK) not in sys.path:
+        sys.path.insert(0, str(WORK))
+    for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+        del sys.modules[key]
+    module = importlib.import_module(name)
+    # the whole package, now: a module imported lazily inside a function would otherwise be
+    # read from the copy later, which is the same; but import errors are better seen here
+    for f in sorted(target.glob("*.py")):
+        if f.stem not in ("__init__", "__main__"):
+            importlib.import_module(f"{name}.{f.stem}")
+    return module
+
+
+class Timeout(BaseException):
+    """Past --limit-s: a BaseException, so that check_bytes's last resort does not catch it."""
+
+
+def _alarm(signum, frame):
+    raise Timeout
+
+
+def run_one(checker, data: bytes, limit: float) -> tuple[str, str, float]:
+    """(status, line, seconds): status is "accepted", "rejected", "crash" or "timeout"."""
+    start = time.perf_counter()
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        ok, line = checker.check_bytes(data, "doc")
+    except Timeout:
+        return "timeout", f"past {limit} s", time.perf_counter() - start
+    except BaseException as exc:  # noqa: BLE001 - anything that escapes is a finding
+        return "crash", f"escaped: {type(exc).__name__}: {exc}"[:300], time.perf_counter() - start
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    took = time.perf_counter() - start
+    if "internal checker error" in line:
+        return "crash", line, took
+    return ("accepted" if ok else "rejected"), line, took
+
+
+# --- the corpus ------------------------------------------------------------------------
+
+def committed_documents() -> list[tuple[str, bytes]]:
+    listed = subprocess.run(["git", "ls-files", "certificates", "proofs", "tests", "docs"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.split()
+    out = []
+    for path in listed:
+        if path.endswith(".json") and (ROOT / path).is_file():
+            out.append((path, (ROOT / path).read_bytes()))
+    return out
+
+
+def gallery_documents(dirs: list[Path]) -> list[tuple[str, bytes]]:
+    out = []
+    for d in dirs:
+        for f in sorted(d.rglob("*.json")):
+            out.append((str(f), f.read_bytes()))
+    return out
+
+
+def generate(out: Path, budget: int = 30) -> None:
+    """The gallery's certificates: bnproof prove for the every-m/every-d/existential files,
+    bnproof fuzz (no JAX, few examples) for every file's refutations."""
+    examples = sorted((ROOT / "docs" / "examples").glob("*.py"))
+    for f in examples:
+        if f.stem.startswith(("every_", "existential")):
+            cmd = ["bnproof", "prove", str(f), "--out-dir", str(out / f"prove_{f.stem}"),
+                   "--time-budget", str(budget)]
+            subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    for f in examples:
+        cmd = ["bnproof", "fuzz", str(f), "--out-dir", str(out / f"fuzz_{f.stem}"), "--no-jax",
+               "--max-examples", "30", "--time-budget", "20", "--no-prove", "--no-timings"]
+        subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+
+
+def kind_of_doc(doc) -> str:
+    """The certificate kind, as the dispatch in kernel.check_document reads it."""
+    if type(doc) is not dict:
+        return "not-an-object"
+    claim, proof = doc.get("claim"), doc.get("proof")
+    if doc.get("kind") == "proof":
+        if type(claim) is dict and "exists" in claim:
+            return "proof:exists-hint"
+        method = proof.get("method") if type(proof) is dict else None
+        return f"proof:{method}"
+    if "nonexistence" in doc:
+        return "existential:nonexistence"
+    if "parts" in doc:
+        return "existential:witnessed"
+    if "program" in doc and "witnesses" not in doc:
+        return "program:refutation"
+    if "witnesses" in doc:
+        return "lemma-4.5"
+    return "other"
+
+
+# --- our own mutations, aimed at the merged code ---------------------------------------
+
+METHODS = ["zero", "nonnegative", "sos", "substitution", "every-d", "moments-n"]
+
+
+def _program(doc):
+    p = doc.get("program")
+    return p if isinstance(p, dict) and isinstance(p.get("steps"), list) else None
+
+
+def _step_pool(corpus_docs: list) -> dict:
+    """Steps of each family, by operation: what a mutation moves between families."""
+    pool = defaultdict(list)
+    for doc in corpus_docs:
+        p = _program(doc)
+        if p is None:
+            continue
+        fam = kind_of_doc(doc)
+        for step in p["steps"]:
+            if isinstance(step, list) and step and isinstance(step[0], str):
+                pool[(fam, step[0])].append(step)
+    return pool
+
+
+def o_method(rng, doc, ctx):
+    """Another method's name for the same proof (its other fields kept)."""
+    if not isinstance(doc.get("proof"), dict):
+        return False
+    old = doc["proof"].get("method")
+    doc["proof"]["method"] = rng.choice([m for m in METHODS if m != old])
+    return True
+
+
+def o_method_strip(rng, doc, ctx):
+    """Another method's name, the proof's other fields dropped (method "zero"'s shape)."""
+    if not isinstance(doc.get("proof"), dict):
+        return False
+    old = doc["proof"].get("method")
+    doc["proof"] = {"method": rng.choice([m for m in METHODS if m != old])}
+    return True
+
+
+def o_proof_from(rng, doc, ctx):
+    """Another certificate's whole proof object (its method and steps) under this claim."""
+    if not isinstance(doc.get("proof"), dict):
+        return False
+    others = [d for d in ctx["docs"] if isinstance(d.get("proof"), dict) and d["proof"] != doc["proof"]]
+    if not others:
+        return False
+    doc["proof"] = copy.deepcopy(rng.choice(others)["proof"])
+    return True
+
+
+def o_family_step(rng, doc, ctx):
+    """A step of the program replaced by one of the same operation from the other family
+    (every-m <-> every-d), or by any step of the other family."""
+    p = _program(doc)
+    if p is None or not p["steps"]:
+        return False
+    fam = kind_of_doc(doc)
+    other = "proof:zero" if fam == "proof:every-d" else "proof:every-d"
+    k = rng.randrange(len(p["steps"]))
+    op = p["steps"][k][0] if isinstance(p["steps"][k], list) and p["steps"][k] else None
+    same = ctx["pool"].get((other, op))
+    if same and rng.random() < 0.7:
+        new = copy.deepcopy(rng.choice(same))
+    else:
+        keys = [key for key in ctx["pool"] if key[0] == other]
+        if not keys:
+            return False
+        new = copy.deepcopy(rng.choice(ctx["pool"][rng.choice(keys)]))
+    # operands renumbered into range, so that the step is read and not refused on an index
+    new = [new[0]] + [rng.randrange(k) if isinstance(a, int) and not isinstance(a, bool) and k else a
+                      for a in new[1:]]
+    p["steps"][k] = new
+    return True
+
+
+def o_family_program(rng, doc, ctx):
+    """The program (steps, inputs) of a certificate of the other family under this claim, or
+    this program under the other family's method name."""
+    if doc.get("kind") != "proof" or not isinstance(doc.get("proof"), dict):
+        return False
+    if rng.random() < 0.5:
+        doc["proof"]["method"] = "zero" if doc["proof"].get("method") == "every-d" else "every-d"
+        if "d" not in doc.get("witness", {}) and isinstance(doc.get("witness"), dict) and rng.random() < 0.5:
+            doc["witness"]["d"] = 1
+        return True
+    fam = kind_of_doc(doc)
+    others = [d for d in ctx["docs"] if kind_of_doc(d) != fam and d.get("kind") == "proof" and _program(d)]
+    if not others:
+        return False
+    donor = rng.choice(others)
+    doc["program"] = copy.deepcopy(donor["program"])
+    if rng.random() < 0.5:
+        doc["claim"]["variables"] = copy.deepcopy(donor["claim"]["variables"])
+    return True
+
+
+def o_kind(rng, doc, ctx):
+    """The claim's or program's kind and strictness changed, alone or together."""
+    claim, p = doc.get("claim"), doc.get("program")
+    if not isinstance(claim, dict):
+        return False
+    new = rng.choice(["identity", "inequality", "strict-inequality"])
+    claim["kind"] = new
+    if isinstance(p, dict) and rng.random() < 0.6:
+        if "kind" in p:
+            p["kind"] = "identity" if new == "identity" else "inequality"
+        if "strict" in p:
+            p["strict"] = new == "strict-inequality"
+    return True
+
+
+def o_equality(rng, doc, ctx):
+    """An equality hypothesis dropped, duplicated, or added (program's and claim's counts)."""
+    claim, p = doc.get("claim"), _program(doc)
+    if not isinstance(claim, dict) or p is None:
+        return False
+    eqs = p.get("equalities")
+    choice = rng.randrange(5)
+    if isinstance(eqs, list) and eqs:
+        if choice == 0:
+            del eqs[rng.randrange(len(eqs))]
+        elif choice == 1:
+            eqs.append(rng.choice(eqs))
+        elif choice == 2:
+            del eqs[rng.randrange(len(eqs))]
+            claim["equalities"] = len(eqs)
+            if not eqs:
+                del p["equalities"]
+                del claim["equalities"]
+        elif choice == 3:
+            eqs.append(rng.choice(eqs))
+            claim["equalities"] = len(eqs)
+        else:  # an equality turned into a hypothesis, or the reverse
+            h = p.get("hypotheses")
+            if isinstance(h, list):
+                h.append(eqs.pop())
+                claim["equalities"] = len(eqs)
+                if not eqs:
+                    del p["equalities"], claim["equalities"]
+    else:
+        scalars = [k for k, s in enumerate(p["steps"]) if isinstance(s, list) and s and s[0] in ("sum", "sub", "mul")]
+        if not scalars:
+            return False
+        p["equalities"] = [rng.choice(scalars)]
+        claim["equalities"] = 1
+        if choice == 0 and isinstance(doc.get("proof"), dict):
+            doc["proof"] = {"method": "substitution", "substitutions": [{"equality": 0, "sum": p["equalities"][0]}]}
+    return True
+
+
+def _shape_flip(value, rng):
+    if isinstance(value, str):
+        return [value] * rng.choice([1, 2, 3])
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return value[0]
+    if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+        return [row[0] if row else "0" for row in value]
+    return [value]
+
+
+def o_vector_scalar(rng, doc, ctx):
+    """A vector where a scalar is expected, or the reverse: in the witness, an instance, a
+    program input's declared type, or a claim variable's shape."""
+    spots = []
+    for key in ("witness",):
+        w = doc.get(key)
+        if isinstance(w, dict) and isinstance(w.get("inputs"), dict) and w["inputs"]:
+            spots.append(("inputs", w["inputs"]))
+    if isinstance(doc.get("instance"), dict) and doc["instance"]:
+        spots.append(("instance", doc["instance"]))
+    for part in doc.get("parts", []) if isinstance(doc.get("parts"), list) else []:
+        for w in part.get("witnessed", []) if isinstance(part, dict) else []:
+            if isinstance(w, dict) and isinstance(w.get("instance"), dict) and w["instance"]:
+                spots.append(("instance", w["instance"]))
+    p = _program(doc)
+    choice = rng.randrange(4)
+    if choice == 0 and spots:
+        _, where = rng.choice(spots)
+        name = rng.choice(sorted(where))
+        where[name] = _shape_flip(where[name], rng)
+        return True
+    if choice == 1 and p is not None and isinstance(p.get("inputs"), list) and p["inputs"]:
+        i = rng.randrange(len(p["inputs"]))
+        entry = p["inputs"][i]
+        if isinstance(entry, list) and len(entry) >= 2:
+            entry[1] = {"scalar": "vector", "vector": rng.choice(["scalar", "matrix"]),
+                        "matrix": "vector"}.get(entry[1], "scalar")
+            return True
+    if choice == 2 and isinstance(doc.get("claim"), dict) and isinstance(doc["claim"].get("variables"), list):
+        vs = [v for v in doc["claim"]["variables"] if isinstance(v, dict)]
+        if vs:
+            v = rng.choice(vs)
+            v["shape"] = rng.choice([[], ["m"], ["m", "m"], ["m", "d"], [2], ["d"], ["k"]])
+            return True
+    if p is not None and p["steps"]:  # a scalar-taking step handed a vector operand, or the reverse
+        k = rng.randrange(1, len(p["steps"])) if len(p["steps"]) > 1 else 0
+        step = p["steps"][k]
+        if isinstance(step, list) and len(step) >= 2 and isinstance(step[1], int) and k:
+            step[rng.randrange(1, len(step)) if all(isinstance(a, int) for a in step[1:]) else 1] = rng.randrange(k)
+            return True
+    return False
+
+
+def o_op(rng, doc, ctx):
+    """One step's operation renamed to another of the same arity (of either family)."""
+    p = _program(doc)
+    if p is None or not p["steps"]:
+        return False
+    groups = [["add", "sub", "mul", "div", "max", "min", "dot", "matmul", "outer", "pow"],
+              ["neg", "sqrt", "sum", "transpose", "exp", "log", "abs", "expect", "relu", "square"],
+              ["input", "const"], ["m", "n", "d", "ones", "eye"]]
+    k = rng.randrange(len(p["steps"]))
+    step = p["steps"][k]
+    if not isinstance(step, list) or not step or not isinstance(step[0], str):
+        return False
+    group = next((g for g in groups if step[0] in g), groups[0])
+    step[0] = rng.choice([o for o in group if o != step[0]] or group)
+    return True
+
+
+def o_outputs(rng, doc, ctx):
+    """The residual, a hypothesis or an existential residual pointed at another step."""
+    p = _program(doc)
+    if p is None or not p["steps"]:
+        return False
+    n = len(p["steps"])
+    choice = rng.randrange(3)
+    if choice == 0 and isinstance(p.get("residual"), int):
+        p["residual"] = rng.randrange(n)
+    elif choice == 1 and isinstance(p.get("hypotheses"), list):
+        if p["hypotheses"] and rng.random() < 0.5:
+            del p["hypotheses"][rng.randrange(len(p["hypotheses"]))]
+        else:
+            p["hypotheses"].append(rng.randrange(n))
+    elif isinstance(p.get("residuals"), list) and p["residuals"]:
+        i = rng.randrange(len(p["residuals"]))
+        p["residuals"][i] = rng.randrange(n)
+    else:
+        return False
+    return True
+
+
+def o_hint_part(rng, doc, ctx):
+    """A hint moved, copied or swapped between an existential certificate's parts, or a
+    witnessed entry pointed at another hint; for a proof through a hint, another index."""
+    claim = doc.get("claim")
+    if doc.get("kind") == "proof" and isinstance(claim, dict) and isinstance(claim.get("exists"), dict):
+        ex = claim["exists"]
+        choice = rng.randrange(3)
+        if choice == 0:
+            ex["hint"] = rng.choice([1, -1, 0, "0", True, 2])
+        elif choice == 1 and isinstance(ex.get("defined"), list) and ex["defined"]:
+            if rng.random() < 0.5:
+                del ex["defined"][rng.randrange(len(ex["defined"]))]
+            else:
+                e = rng.choice(ex["defined"])
+                if isinstance(e, list) and len(e) == 2:
+                    e[1] = rng.choice(["nonzero", "nonnegative", "positive"])
+        else:
+            others = [d for d in ctx["docs"] if d is not doc and isinstance(d.get("claim"), dict)
+                      and isinstance(d["claim"].get("exists"), dict)]
+            if not others:
+                return False
+            claim["exists"] = copy.deepcopy(rng.choice(others)["claim"]["exists"])
+        return True
+    parts = doc.get("parts")
+    if not isinstance(parts, list) or not parts:
+        return False
+    if len(parts) == 1:  # a second part, a copy with its hint changed, or the hint duplicated
+        if rng.random() < 0.5:
+            parts.append(copy.deepcopy(parts[0]))
+        part = parts[-1]
+        if isinstance(part.get("hints"), list) and part["hints"]:
+            part["hints"].append(copy.deepcopy(part["hints"][0]))
+            for w in part.get("witnessed", []):
+                if isinstance(w, dict) and rng.random() < 0.5:
+                    w["hint"] = len(part["hints"]) - 1
+        return True
+    a, b = rng.sample(range(len(parts)), 2)
+    if rng.random() < 0.5:
+        parts[a]["hints"], parts[b]["hints"] = parts[b].get("hints"), parts[a].get("hints")
+    else:
+        if parts[a].get("hints"):
+            parts[b].setdefault("hints", []).append(parts[a]["hints"].pop())
+    return True
+
+
+def o_witness(rng, doc, ctx):
+    """The witness's sizes (m, d) changed, or its inputs' values swapped between names."""
+    w = doc.get("witness")
+    if not isinstance(w, dict):
+        return False
+    choice = rng.randrange(4)
+    if choice == 0:
+        w["m"] = rng.choice([0, 1, 2, 3, 33, -1, "2", True])
+    elif choice == 1:
+        w["d"] = rng.choice([0, 1, 2, 3, "1"]) if "d" in w or rng.random() < 0.5 else w.get("d")
+    elif choice == 2 and isinstance(w.get("inputs"), dict) and len(w["inputs"]) >= 2:
+        a, b = rng.sample(sorted(w["inputs"]), 2)
+        w["inputs"][a], w["inputs"][b] = w["inputs"][b], w["inputs"][a]
+    elif isinstance(w.get("inputs"), dict) and w["inputs"]:
+        name = rng.choice(sorted(w["inputs"]))
+        value = w["inputs"][name]
+        w["inputs"][name] = [v if not isinstance(v, str) else "0" for v in value] if isinstance(value, list) else "0"
+    else:
+        return False
+    return True
+
+
+def o_fixed(rng, doc, ctx):
+    """The fixed sizes: one changed, added or dropped (the claim's other sizes)."""
+    fixed = doc.get("fixed") if "fixed" in doc else doc.get("sizes")
+    if not isinstance(fixed, dict):
+        return False
+    if fixed and rng.random() < 0.5:
+        name = rng.choice(sorted(fixed))
+        fixed[name] = rng.choice([0, 1, 2, 3, 17, "2", None])
+    else:
+        fixed[rng.choice(["d", "k", "n", "m"])] = rng.choice([1, 2, 3])
+    return True
+
+
+def o_sos_case(rng, doc, ctx):
+    """A sum-of-squares proof's case, term or denominator changed."""
+    proof = doc.get("proof")
+    if not isinstance(proof, dict):
+        return False
+    choice = rng.randrange(4)
+    if choice == 0 and isinstance(proof.get("cases"), list) and proof["cases"]:
+        case = rng.choice(proof["cases"])
+        if isinstance(case, dict):
+            case["proof"] = rng.choice([{"method": "zero"}, {"method": "nonnegative"}, {"method": "sos"},
+                                        {"method": "every-d"}, copy.deepcopy(proof)])
+        return True
+    if choice == 1 and isinstance(proof.get("terms"), list) and proof["terms"]:
+        if rng.random() < 0.5:
+            del proof["terms"][rng.randrange(len(proof["terms"]))]
+        else:
+            proof["terms"].append(copy.deepcopy(rng.choice(proof["terms"])))
+        return True
+    if choice == 2 and isinstance(proof.get("denominator"), list):
+        if proof["denominator"] and rng.random() < 0.5:
+            del proof["denominator"][rng.randrange(len(proof["denominator"]))]
+        else:
+            proof["denominator"].append(rng.randrange(4))
+        return True
+    if isinstance(proof.get("substitutions"), list) and proof["substitutions"]:
+        s = rng.choice(proof["substitutions"])
+        if isinstance(s, dict):
+            for key in list(s):
+                if isinstance(s[key], int):
+                    s[key] = rng.randrange(max(1, s[key] + 2))
+        return True
+    return False
+
+
+def o_cross_kind(rng, doc, ctx):
+    """Keys of a document of another kind added or swapped in (the dispatch's keys)."""
+    others = [d for d in ctx["docs"] if kind_of_doc(d) != kind_of_doc(doc)]
+    if not others:
+        return False
+    donor = rng.choice(others)
+    key = rng.choice([k for k in donor if k not in ("digest",)])
+    doc[key] = copy.deepcopy(donor[key])
+    return True
+
+
+OWN = {f.__name__[2:]: f for f in (o_method, o_method_strip, o_proof_from, o_family_step, o_family_program,
+                                   o_kind, o_equality, o_vector_scalar, o_op, o_outputs, o_hint_part,
+                                   o_witness, o_fixed, o_sos_case, o_cross_kind)}
+
+
+def own_mutants(doc, count: int, seed: int, ctx):
+    rng = random.Random(seed)
+    names = sorted(OWN)
+    made = 0
+    tries = 0
+    while made < count and tries < count * 10:
+        tries += 1
+        name = names[(seed + tries) % len(names)] if rng.random() < 0.5 else rng.choice(names)
+        mutant = copy.deepcopy(doc)
+        try:
+            changed = OWN[name](rng, mutant, ctx)
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
+            continue  # a mutation that does not fit this document's shape
+        if not changed or mutant == doc:
+            continue
+        made += 1
+        yield f"own:{name}", json.dumps(seal(mutant), indent=1).encode()
+
+
+# --- the run ---------------------------------------------------------------------------
+
+def normalize(line: str) -> str:
+    """A rejection's message without the file name, numbers elided (for grouping)."""
+    msg = line.split(": ", 1)[1] if ": " in line else line
+    return re.sub(r"\d+", "N", msg)[:160]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", default="1f4f438")
+    ap.add_argument("--new", default="worktree")
+    ap.add_argument("--gallery", action="append", default=[], type=Path)
+    ap.add_argument("--generate", type=Path, help="make the gallery's certificates there first")
+    ap.add_argument("--tamper", type=int, default=6, help="tamper.py mutants per document")
+    ap.add_argument("--own", type=int, default=8, help="own mutants per document")
+    ap.add_argument("--seed", type=int, default=29)
+    ap.add_argument("--limit-s", type=float, default=30.0)
+    ap.add_argument("--max-base", type=int, default=0, help="at most this many base documents (0: all)")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--save-diffs", type=Path, help="write every verdict difference and crash there")
+    args = ap.parse_args(argv)
+
+    old = load_checker(args.base, f"checker_{re.sub(r'[^0-9a-zA-Z]', '_', args.base)}")
+    new = load_checker(args.new, "checker_new")
+    if args.generate:
+        generate(args.generate)
+        args.gallery.append(args.generate)
+
+    base = committed_documents() + gallery_documents(args.gallery)
+    seen, unique = set(), []
+    for name, data in base:  # the same bytes once
+        h = hashlib.sha256(data).digest()
+        if h not in seen:
+            seen.add(h)
+            unique.append((name, data))
+    if args.max_base:
+        random.Random(args.seed).shuffle(unique)
+        unique = unique[:args.max_base]
+    docs = []
+    for name, data in unique:
+        try:
+            docs.append(json.loads(data))
+        except ValueError:
+            pass
+    docs = [d for d in docs if isinstance(d, dict)]
+    ctx = {"docs": docs, "pool": _step_pool(docs)}
+
+    corpus = []  # (origin, mutation, base kind, bytes)
+    for i, (name, data) in enumerate(unique):
+        try:
+            doc = json.loads(data)
+        except ValueError:
+            doc = None
+        kind = kind_of_doc(doc)
+        corpus.append((name, "original", kind, data))
+        if not isinstance(doc, dict) or "digest" not in doc:
+            continue
+        seed = args.seed * 100003 + i
+        if args.tamper:
+            for mkind, mdata in mutants(data, args.tamper, seed):
+                corpus.append((name, f"tamper:{mkind}", kind, mdata))
+        if args.own:
+            for mkind, mdata in own_mutants(doc, args.own, seed, ctx):
+                corpus.append((name, mkind, kind, mdata))
+
+    print(f"base documents: {len(unique)}; corpus: {len(corpus)}", flush=True)
+    by_kind = Counter((c[2], c[1] == "original") for c in corpus)
+    verdicts = Counter()
+    diffs, crashes, msg_groups, accept_lines = [], [], Counter(), []
+    slow = []
+    start = time.perf_counter()
+    for n, (origin, mutation, kind, data) in enumerate(corpus):
+        so, lo, to = run_one(old, data, args.limit_s)
+        sn, ln, tn = run_one(new, data, args.limit_s)
+        verdicts[(so, sn)] += 1
+        if max(to, tn) > 5:
+            slow.append((origin, mutation, round(to, 1), round(tn, 1)))
+        entry = {"origin": origin, "mutation": mutation, "kind": kind, "old": so, "new": sn,
+                 "old_line": lo[:400], "new_line": ln[:400], "n": n}
+        if "crash" in (so, sn) or "timeout" in (so, sn):
+            crashes.append((entry, data))
+        if {so, sn} <= {"accepted", "rejected"} and so != sn:
+            diffs.append((entry, data))
+        elif so == sn == "rejected" and lo != ln:
+            msg_groups[(normalize(lo), normalize(ln))] += 1
+        elif so == sn == "accepted" and lo != ln:
+            accept_lines.append(entry)
+        if n % 200 == 199:
+            print(f"  {n + 1}/{len(corpus)} in {time.perf_counter() - start:.0f} s; differences "
+                  f"{len(diffs)}, crashes {len(crashes)}", flush=True)
+
+    print(f"\n== corpus by base kind (originals / mutants) in {time.perf_counter() - start:.0f} s")
+    for kind in sorted({k for k, _ in by_kind}):
+        print(f"  {kind:28} {by_kind[(kind, True)]:5} / {by_kind[(kind, False)]:6}")
+    print("== verdict pairs (old, new):")
+    for pair, c in sorted(verdicts.items()):
+        print(f"  {pair}: {c}")
+    print(f"\n== verdict differences: {len(diffs)}")
+    for entry, _ in diffs:
+        print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']} ({entry['kind']}): old {entry['old']}, "
+              f"new {entry['new']}\n     old: {entry['old_line'][:250]}\n     new: {entry['new_line'][:250]}")
+    print(f"\n== crashes and timeouts: {len(crashes)}")
+    for entry, _ in crashes:
+        print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: old {entry['old']} ({entry['old_line'][:150]}), "
+              f"new {entry['new']} ({entry['new_line'][:150]})")
+    print(f"\n== acceptances whose lines differ: {len(accept_lines)}")
+    groups = Counter((normalize(e["old_line"]), normalize(e["new_line"])) for e in accept_lines)
+    for (a, b), c in groups.most_common(20):
+        print(f"  {c:5}x old: {a}\n         new: {b}")
+    print(f"\n== rejections whose messages alone differ: {sum(msg_groups.values())} in {len(msg_groups)} groups")
+    for (a, b), c in msg_groups.most_common():
+        print(f"  {c:5}x old: {a}\n         new: {b}")
+    if slow:
+        print(f"\n== slow (> 5 s on one side): {len(slow)}")
+        for s in slow[:20]:
+            print("  ", s)
+    if args.save_diffs:
+        args.save_diffs.mkdir(parents=True, exist_ok=True)
+        for entry, data in diffs + crashes:
+            (args.save_diffs / f"{entry['n']:05d}.json").write_bytes(data)
+            (args.save_diffs / f"{entry['n']:05d}.meta.json").write_text(json.dumps(entry, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps({
+            "corpus": {f"{k}|{'original' if o else 'mutant'}": c for (k, o), c in by_kind.items()},
+            "verdicts": {f"{a}/{b}": c for (a, b), c in verdicts.items()},
+            "differences": [e for e, _ in diffs], "crashes": [e for e, _ in crashes],
+            "message_groups": [{"old": a, "new": b, "count": c} for (a, b), c in msg_groups.most_common()],
+        }, indent=1))
+    return 1 if diffs or crashes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
