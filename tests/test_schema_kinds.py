@@ -71,12 +71,19 @@ def _errors(doc) -> list:
     return list(VALIDATOR.iter_errors(doc))
 
 
+@pytest.fixture(scope="module")
+def invalid(certificates) -> dict:
+    """The schema's errors on each generated certificate, by name: asked once, here, for
+    every test that needs its base valid (the 61 mutants validated theirs each time)."""
+    return {name: [e.message[:200] for e in _errors(doc)] for name, doc in certificates.items()}
+
+
 @pytest.mark.parametrize("name", NEW)
-def test_each_new_kind_validates(certificates, name):
-    assert _errors(certificates[name]) == []
+def test_each_new_kind_validates(invalid, name):
+    assert invalid[name] == []
 
 
-def test_every_kind_the_tool_writes_validates(certificates):
+def test_every_kind_the_tool_writes_validates(certificates, invalid):
     """All of them at once, the roots, grads, shapes and substitution proofs with the new
     kinds (those four were described before; they are kept from regressing here), each
     of the kind named and accepted by the checker."""
@@ -89,8 +96,7 @@ def test_every_kind_the_tool_writes_validates(certificates):
     assert certificates["witnesses"]["verdict"] == "witnessed"
     for doc in certificates.values():
         check_document(doc)
-    invalid = {name: [e.message[:200] for e in _errors(doc)] for name, doc in certificates.items() if _errors(doc)}
-    assert invalid == {}
+    assert {name: errors for name, errors in invalid.items() if errors} == {}
 
 
 def _at(path, value):
@@ -235,12 +241,12 @@ MUTANTS = {
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))
-def test_a_mutant_fails_the_schema_and_the_checker(certificates, name):
+def test_a_mutant_fails_the_schema_and_the_checker(certificates, invalid, name):
     base, mutate = MUTANTS[name]
-    assert _errors(certificates[base]) == [], f"{base}: the unmutated certificate is not valid"
+    assert invalid[base] == [], f"{base}: the unmutated certificate is not valid"
     doc = copy.deepcopy(certificates[base])
     mutate(doc)
     assert doc != certificates[base]
-    assert _errors(doc), f"{name}: the schema accepted it"
+    assert next(VALIDATOR.iter_errors(doc), None) is not None, f"{name}: the schema accepted it"
     with pytest.raises(Rejected):
         check_document(seal(doc))
