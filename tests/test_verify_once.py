@@ -295,15 +295,25 @@ def test_the_crosschecks_exact_floats_are_those_of_the_surds():
     assert compared > 100
 
 
-def test_the_crosscheck_reads_each_neurons_batch_once(monkeypatch):
-    # X and y in floats are the same at every point: converted once per neuron, not per point
+@pytest.fixture(scope="module")
+def sigma_zero():
+    """bnproof.verify with the JAX cross-check at a W0 where sigma is 0, and the neurons
+    whose batch the cross-check converted, one entry per conversion: one verification
+    (one compilation of its shapes) for the two tests that read it."""
     import bnproof
     from bnproof.numeric import crosscheck
 
     calls = []
     real = crosscheck._batch
-    monkeypatch.setattr(crosscheck, "_batch", lambda neuron: calls.append(neuron) or real(neuron))
-    result = bnproof.verify()  # with the JAX cross-check, at every point it compares
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(crosscheck, "_batch", lambda neuron: calls.append(neuron) or real(neuron))
+        result = bnproof.verify(data={"X": [[1, 5], [1, 6], [1, 7], [1, 9]], "y": [1, 2, 2, 5], "W0": [1, 0]})
+    return result, calls
+
+
+def test_the_crosscheck_reads_each_neurons_batch_once(sigma_zero):
+    # X and y in floats are the same at every point: converted once per neuron, not per point
+    result, calls = sigma_zero  # with the JAX cross-check, at every point it compares
     assert result.crosscheck is not None and result.crosscheck["ok"] is True
     assert len(result.crosscheck["points"]) > 1 and len(calls) == 1
 
@@ -365,9 +375,7 @@ def test_the_crosscheck_takes_its_floats_from_the_instance_not_a_rational_batch(
     assert all("X" not in vars(n.neuron) for n in result.report.neurons)
 
 
-def test_a_w0_where_sigma_is_zero_is_still_left_out_of_the_crosscheck():
+def test_a_w0_where_sigma_is_zero_is_still_left_out_of_the_crosscheck(sigma_zero):
     # points_for decides σ(W0) = 0 from the moments now (it built ŷ from X before)
-    import bnproof
-
-    result = bnproof.verify(data={"X": [[1, 5], [1, 6], [1, 7], [1, 9]], "y": [1, 2, 2, 5], "W0": [1, 0]})
+    result, _ = sigma_zero
     assert result.crosscheck["ok"] is True and result.crosscheck["points"] == ["W*", "b"]
