@@ -534,9 +534,119 @@ def o_cross_kind(rng, doc, ctx):
     return True
 
 
+def _types_by_op(steps):
+    """A rough type of each step (what it was built from), for rewiring within a type."""
+    return [s[0] if isinstance(s, list) and s else None for s in steps]
+
+
+def o_rewire(rng, doc, ctx):
+    """One operand pointed at another earlier step of the same operation (a well-formed
+    program, another function): what only the normal form or the witness can reject."""
+    p = _program(doc)
+    if p is None or len(p["steps"]) < 3:
+        return False
+    steps, offset = p["steps"], 0
+    proof = doc.get("proof")
+    if isinstance(proof, dict) and isinstance(proof.get("steps"), list) and proof["steps"] and rng.random() < 0.5:
+        steps, offset = proof["steps"], len(p["steps"])  # a proof's steps number after the program's
+    ops = _types_by_op(p["steps"] + (steps if offset else []))
+    for _ in range(10):
+        k = rng.randrange(1, len(steps)) if len(steps) > 1 else 0
+        step = steps[k]
+        k += offset
+        if not isinstance(step, list) or step[0] in ("input", "const", "expand"):
+            continue
+        slots = [i for i, a in enumerate(step[1:3], 1) if isinstance(a, int) and not isinstance(a, bool) and a < k]
+        if not slots:
+            continue
+        i = rng.choice(slots)
+        same = [j for j in range(k) if ops[j] == ops[step[i]] and j != step[i]]
+        if same:
+            step[i] = rng.choice(same)
+            return True
+    return False
+
+
+def o_literal(rng, doc, ctx):
+    """A constant's value, a power's exponent, or a sum's or dot's axis changed."""
+    p = _program(doc)
+    if p is None:
+        return False
+    spots = [s for s in p["steps"] if isinstance(s, list) and s and s[0] in ("const", "pow", "sum", "dot")]
+    if isinstance(doc.get("proof"), dict) and isinstance(doc["proof"].get("steps"), list):
+        spots += [s for s in doc["proof"]["steps"] if isinstance(s, list) and s and s[0] in ("const", "pow")]
+    if not spots:
+        return False
+    s = rng.choice(spots)
+    if s[0] == "const":
+        s[1] = rng.choice(["0", "1", "-1", "2", "1/2", "-1/2", "3"])
+    elif s[0] == "pow" and len(s) > 2 and isinstance(s[2], int):
+        s[2] = rng.choice([s[2] + 1, s[2] - 1, -s[2], 0, -1, 2])
+    elif s[0] == "sum" and len(s) > 2:
+        s[2] = rng.choice([0, 1, 2])
+    elif s[0] == "dot" and len(s) > 4:
+        s[3], s[4] = rng.choice([0, 1]), rng.choice([0, 1])
+    else:
+        return False
+    return True
+
+
+def o_drop_step(rng, doc, ctx):
+    """A step deleted and every later reference renumbered (a reference to it moved to the
+    step before): a well-formed shorter program."""
+    p = _program(doc)
+    if p is None or len(p["steps"]) < 3:
+        return False
+    k = rng.randrange(1, len(p["steps"]))
+
+    def fix(j):
+        if isinstance(j, int) and not isinstance(j, bool):
+            return j - 1 if j >= k else j
+        return j
+    steps = p["steps"]
+    del steps[k]
+    for s in steps[k:]:
+        if isinstance(s, list) and s and s[0] not in ("input", "const", "expand"):
+            s[1:3] = [fix(a) for a in s[1:3]]
+        elif isinstance(s, list) and s and s[0] == "expand":
+            s[1] = fix(s[1])
+    for key in ("residual",):
+        if isinstance(p.get(key), int):
+            p[key] = fix(p[key])
+    for key in ("hypotheses", "equalities", "residuals"):
+        if isinstance(p.get(key), list):
+            p[key] = [fix(j) for j in p[key]]
+    return True
+
+
+def o_swap_inputs(rng, doc, ctx):
+    """Two witness or instance values of the same shape exchanged, or one negated."""
+    w = doc.get("witness")
+    where = w.get("inputs") if isinstance(w, dict) else doc.get("instance")
+    if not isinstance(where, dict) or not where:
+        return False
+    names = sorted(where)
+    a = rng.choice(names)
+    if rng.random() < 0.5:
+        same = [b for b in names if b != a and type(where[b]) is type(where[a])
+                and (not isinstance(where[a], list) or len(where[a]) == len(where[b]))]
+        if same:
+            b = rng.choice(same)
+            where[a], where[b] = where[b], where[a]
+            return True
+
+    def neg(v):
+        if isinstance(v, list):
+            return [neg(x) for x in v]
+        return v[1:] if isinstance(v, str) and v.startswith("-") else "-" + v if isinstance(v, str) else v
+    where[a] = neg(where[a])
+    return True
+
+
 OWN = {f.__name__[2:]: f for f in (o_method, o_method_strip, o_proof_from, o_family_step, o_family_program,
                                    o_kind, o_equality, o_vector_scalar, o_op, o_outputs, o_hint_part,
-                                   o_witness, o_fixed, o_sos_case, o_cross_kind)}
+                                   o_witness, o_fixed, o_sos_case, o_cross_kind, o_rewire, o_literal,
+                                   o_drop_step, o_swap_inputs)}
 
 
 def own_mutants(doc, count: int, seed: int, ctx):
@@ -629,11 +739,16 @@ def main(argv=None) -> int:
     verdicts = Counter()
     diffs, crashes, msg_groups, accept_lines = [], [], Counter(), []
     slow = []
+    per_mutation, reasons = defaultdict(Counter), defaultdict(Counter)
     start = time.perf_counter()
     for n, (origin, mutation, kind, data) in enumerate(corpus):
         so, lo, to = run_one(old, data, args.limit_s)
         sn, ln, tn = run_one(new, data, args.limit_s)
         verdicts[(so, sn)] += 1
+        family = mutation.split("+")[0]
+        per_mutation[family][so == sn == "accepted"] += 1
+        if sn == "rejected":
+            reasons[family][normalize(ln)[:70]] += 1
         if max(to, tn) > 5:
             slow.append((origin, mutation, round(to, 1), round(tn, 1)))
         entry = {"origin": origin, "mutation": mutation, "kind": kind, "old": so, "new": sn,
@@ -656,6 +771,10 @@ def main(argv=None) -> int:
     print("== verdict pairs (old, new):")
     for pair, c in sorted(verdicts.items()):
         print(f"  {pair}: {c}")
+    print("== by mutation: accepted by both / rejected by both or either; the new checker's commonest reasons")
+    for family in sorted(per_mutation):
+        top = "; ".join(f"{c}x {r}" for r, c in reasons[family].most_common(3))
+        print(f"  {family:28} {per_mutation[family][True]:5} / {per_mutation[family][False]:5}  {top[:200]}")
     print(f"\n== verdict differences: {len(diffs)}")
     for entry, _ in diffs:
         print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']} ({entry['kind']}): old {entry['old']}, "
