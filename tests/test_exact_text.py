@@ -133,16 +133,24 @@ def _neuron(rng) -> Neuron:
                   gamma=fq(gamma), beta=fq(beta), scale=rng.choice([q(1), q(1, m)]))
 
 
-PARTS = 4  # SymPy's closed forms take seconds: four tests, which xdist's workers share
+# The 60 random neurons drawn as before; SymPy's closed forms of the wide ones (d = 10,
+# 11: many cross terms) are most of this test's time, and what they add to exact_text's
+# paths is names that sort as strings (w1, w10, w11, w2, ...), which four of them keep:
+# d = 11 with m = 3 and m = 2, d = 11 with m = 13 (more than MAX_TERMS_SHOWN terms, so
+# none shown), d = 10.  Every narrow one (d ≤ 4) is compared: m = 12 (exactly
+# MAX_TERMS_SHOWN terms) and 13, constant columns, every γ, β and scale.
+WIDE_KEPT = (0, 13, 43, 52)
 
 
-@pytest.mark.parametrize("part", range(PARTS))
-def test_closed_forms_match_sympy_on_random_neurons(part):
+def test_closed_forms_match_sympy_on_random_neurons():
     assert exact_text.MAX_TERMS_SHOWN == symbolic.MAX_TERMS_SHOWN
     rng = random.Random(3)
-    neurons = [_neuron(rng) for _ in range(60)]  # the same 60 in every part
+    neurons = [_neuron(rng) for _ in range(60)]
+    assert sorted(k for k in WIDE_KEPT if neurons[k].X.ncols() >= 10) == list(WIDE_KEPT)
     compared = 0
-    for neuron in neurons[part::PARTS]:
+    for k, neuron in enumerate(neurons):
+        if neuron.X.ncols() > 4 and k not in WIDE_KEPT:
+            continue
         try:
             ref = symbolic.closed_forms(neuron)
         except Exception:  # noqa: BLE001 - σ ≡ 0: no closed form to print
@@ -161,7 +169,7 @@ def test_closed_forms_match_sympy_on_random_neurons(part):
         else:
             assert mine.loss_terms == [sympy.sstr(t) for t in ref.loss_terms]
             assert mine.bn_loss_terms == [sympy.sstr(t) for t in ref.bn_loss_terms]
-    assert compared >= 10  # 13, 14, 15 and 15 of the 15 in each part: 57 of 60 in all
+    assert compared >= 35
 
 
 def test_one_effective_weight_is_left_to_sympy():
