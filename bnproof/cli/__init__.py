@@ -8,7 +8,22 @@ still importing them is the same one-line "interrupted" (exit 130) as later."""
 import sys
 
 
+def _closed_streams_to_devnull() -> None:
+    """A command started with stdout or stderr closed (`bnproof verify ... >&-`, a daemon)
+    has None there: its output goes nowhere, as to /dev/null, and its work, certificate and
+    exit code are still the verdict's, instead of an AttributeError at the first print."""
+    import os
+
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            # closefd=False, as Python's own streams: a forked worker that replaces this object
+            # must not close the fd it has put its pipe on
+            fd = os.open(os.devnull, os.O_WRONLY)
+            setattr(sys, name, open(fd, "w", encoding="utf-8", closefd=False))
+
+
 def main(argv=None) -> None:
+    _closed_streams_to_devnull()
     try:
         from .interrupts import install
 
