@@ -39,7 +39,10 @@ import subprocess
 import sys
 import tarfile
 import io
+import math
 import time
+from fractions import Fraction
+from itertools import product
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -668,6 +671,142 @@ def own_mutants(doc, count: int, seed: int, ctx):
         yield f"own:{name}", json.dumps(seal(mutant), indent=1).encode()
 
 
+# --- the writers: each family's program written out at concrete sizes, old against new ---
+
+def _evaluate(steps: list, values: dict) -> list:
+    """Each scalar step's value (a float; None where undefined or not computed), from the
+    inputs' values {(name, *index): float}."""
+    out = []
+    for step in steps:
+        op, args = step[0], step[1:]
+        try:
+            if op == "input":
+                v = values[tuple(args)]
+            elif op == "const":
+                v = float(Fraction(args[0]))
+            else:
+                xs = [out[a] for a in (args[:1] if op == "pow" else args)]
+                if any(x is None for x in xs):
+                    v = None
+                elif op == "add":
+                    v = xs[0] + xs[1]
+                elif op == "sub":
+                    v = xs[0] - xs[1]
+                elif op == "mul":
+                    v = xs[0] * xs[1]
+                elif op == "div":
+                    v = xs[0] / xs[1]
+                elif op == "neg":
+                    v = -xs[0]
+                elif op == "pow":
+                    v = xs[0] ** args[1]
+                elif op == "sqrt":
+                    v = math.sqrt(xs[0])
+                else:
+                    v = None
+        except (ZeroDivisionError, ValueError, OverflowError, KeyError):
+            v = None
+        out.append(v)
+    return out
+
+
+def _flat(v):
+    if isinstance(v, list):
+        return [x for y in v for x in _flat(y)]
+    return [v]
+
+
+def _input_values(inputs, sizes, rng, kinds) -> dict:
+    """Random values of every input's entries, as the writers name them."""
+    out = {}
+    for name, kind, domain in inputs:
+        axes = kinds[kind]
+        for idx in product(*(range(sizes[a]) for a in axes)):
+            x = rng.randint(1, 9) / rng.randint(1, 5) * (1 if domain == "positive" or rng.random() < 0.6 else -1)
+            out[(name, *idx)] = x
+        if kind in ("M",) and domain == "symmetric":  # the writer names i <= j only
+            pass
+    return out
+
+
+def _close(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= 1e-7 * max(1.0, abs(a), abs(b))
+
+
+def writer_diff(old, new, doc, rng) -> str | None:
+    """None if both checkers' writers give the same values at random sizes and inputs to
+    every step (every-m) or every rank-0 step (every-d); else what differs.  A document
+    either reader rejects is skipped (the verdict comparison covers it)."""
+    proof = doc.get("proof")
+    method = proof.get("method") if isinstance(proof, dict) else None
+    if doc.get("kind") != "proof" or method == "moments-n":
+        return None
+    for trial in range(3):
+        if method == "every-d":
+            sizes = {"m": rng.randint(1, 3), "d": rng.randint(1, 3)}
+            got = []
+            for ck in (old, new):
+                ed = sys.modules[ck.__name__ + ".every_d"]
+                try:
+                    inputs = ed.read_inputs(doc["program"]["inputs"])
+                    ops = ed.read_steps(doc["program"]["steps"], inputs)
+                    steps, scalars = ed.instantiate(inputs, ops, sizes["m"], sizes["d"])
+                except Exception as exc:  # noqa: BLE001 - a reader's refusal, or a crash
+                    got.append(("error", type(exc).__name__, str(exc)[:100]))
+                    continue
+                got.append((inputs, steps, scalars))
+            if any(g[0] == "error" for g in got):
+                if got[0][:2] != got[1][:2]:
+                    return f"every-d writer at {sizes}: old {got[0][:3] if got[0][0] == 'error' else 'ok'}, new {got[1][:3] if got[1][0] == 'error' else 'ok'}"
+                return None
+            kinds = {"scalar": (), "vector": ("m",), "feature": ("d",), "matrix": ("m", "d")}
+            values = _input_values(got[0][0], sizes, rng, kinds)
+            vo = _evaluate(got[0][1], values)
+            vn = _evaluate(got[1][1], values)
+            for k, (a, b) in enumerate(zip(got[0][2], got[1][2])):
+                if (a is None) != (b is None):
+                    return f"every-d step {k}: scalar in one writer only"
+                if a is not None and not _close(vo[a], vn[b]):
+                    return f"every-d step {k} at {sizes}: old {vo[a]}, new {vn[b]}"
+        else:
+            m = rng.randint(1, 4)
+            got = []
+            for ck in (old, new):
+                pr = sys.modules[ck.__name__ + ".proof"]
+                ins = sys.modules[ck.__name__ + ".instantiate"]
+                try:
+                    claim, inputs, ops, types, residual, hyps = pr.read_statement(doc)
+                    steps, vals = ins.instantiate(inputs, ops, types, m)
+                except Exception as exc:  # noqa: BLE001
+                    got.append(("error", type(exc).__name__, str(exc)[:100]))
+                    continue
+                got.append((inputs, steps, vals))
+            if any(g[0] == "error" for g in got):
+                if got[0][:2] != got[1][:2]:
+                    return f"every-m writer at m = {m}: old {got[0][:3] if got[0][0] == 'error' else 'ok'}, new {got[1][:3] if got[1][0] == 'error' else 'ok'}"
+                return None
+            values = {}
+            for name, t, domain in got[0][0]:
+                axes = {"S": 0, "V": 1, "M": 2}[t]
+                for idx in product(*(range(m) for _ in range(axes))):
+                    if t == "M" and domain == "symmetric" and idx[0] > idx[1]:
+                        continue
+                    x = rng.randint(1, 9) / rng.randint(1, 5) * (1 if domain == "positive" or rng.random() < 0.6 else -1)
+                    values[(name, *idx)] = x
+            vo = _evaluate(got[0][1], values)
+            vn = _evaluate(got[1][1], values)
+            for k, (a, b) in enumerate(zip(got[0][2], got[1][2])):
+                fa, fb = _flat(a), _flat(b)
+                if len(fa) != len(fb):
+                    return f"every-m step {k} at m = {m}: {len(fa)} cells old, {len(fb)} new"
+                for x, y in zip(fa, fb):
+                    if not _close(vo[x], vn[y]):
+                        return f"every-m step {k} at m = {m}: old {vo[x]}, new {vn[y]}"
+    return None
+
+
 # --- the run ---------------------------------------------------------------------------
 
 def normalize(line: str) -> str:
@@ -687,6 +826,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=29)
     ap.add_argument("--limit-s", type=float, default=30.0)
     ap.add_argument("--max-base", type=int, default=0, help="at most this many base documents (0: all)")
+    ap.add_argument("--writers", action="store_true",
+                    help="also compare the two writers (a proof written out at concrete sizes) by value")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--save-diffs", type=Path, help="write every verdict difference and crash there")
     args = ap.parse_args(argv)
@@ -740,6 +881,7 @@ def main(argv=None) -> int:
     diffs, crashes, msg_groups, accept_lines = [], [], Counter(), []
     slow = []
     per_mutation, reasons = defaultdict(Counter), defaultdict(Counter)
+    writers, writer_diffs = [0], []
     start = time.perf_counter()
     for n, (origin, mutation, kind, data) in enumerate(corpus):
         so, lo, to = run_one(old, data, args.limit_s)
@@ -761,6 +903,24 @@ def main(argv=None) -> int:
             msg_groups[(normalize(lo), normalize(ln))] += 1
         elif so == sn == "accepted" and lo != ln:
             accept_lines.append(entry)
+        if args.writers and mutation.split(":")[0] in ("original", "own"):
+            try:
+                mdoc = json.loads(data)
+            except ValueError:
+                mdoc = None
+            if isinstance(mdoc, dict):
+                signal.setitimer(signal.ITIMER_REAL, args.limit_s)
+                try:
+                    said = writer_diff(old, new, mdoc, random.Random(n))
+                except Timeout:
+                    said = None
+                except Exception as exc:  # noqa: BLE001 - the comparison's own failure, reported
+                    said = f"writer comparison failed: {type(exc).__name__}: {exc}"[:200]
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                writers[0] += 1
+                if said:
+                    writer_diffs.append((entry, said, data))
         if n % 200 == 199:
             print(f"  {n + 1}/{len(corpus)} in {time.perf_counter() - start:.0f} s; differences "
                   f"{len(diffs)}, crashes {len(crashes)}", flush=True)
@@ -779,6 +939,10 @@ def main(argv=None) -> int:
     for entry, _ in diffs:
         print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']} ({entry['kind']}): old {entry['old']}, "
               f"new {entry['new']}\n     old: {entry['old_line'][:250]}\n     new: {entry['new_line'][:250]}")
+    if args.writers:
+        print(f"\n== writers compared on {writers[0]} documents (original and own mutants): {len(writer_diffs)} differ")
+        for entry, said, _ in writer_diffs[:40]:
+            print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: {said}")
     print(f"\n== crashes and timeouts: {len(crashes)}")
     for entry, _ in crashes:
         print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: old {entry['old']} ({entry['old_line'][:150]}), "
@@ -806,7 +970,7 @@ def main(argv=None) -> int:
             "differences": [e for e, _ in diffs], "crashes": [e for e, _ in crashes],
             "message_groups": [{"old": a, "new": b, "count": c} for (a, b), c in msg_groups.most_common()],
         }, indent=1))
-    return 1 if diffs or crashes else 0
+    return 1 if diffs or crashes or (args.writers and writer_diffs) else 0
 
 
 if __name__ == "__main__":
