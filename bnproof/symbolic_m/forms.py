@@ -37,7 +37,7 @@ class Forms:
 
     def _of(self, step: list, kind: str, hypothesis: bool, positive_inputs: set) -> tuple:
         op = step[0]
-        if kind == "V":  # the sign of every entry (the checker's Manifest.entrywise)
+        if kind == "V":  # the sign of every entry (the checker's Manifest.of)
             if op == "input":
                 return (True, True, True) if step[1] in positive_inputs else (False, False, False)
             if op == "ones":
