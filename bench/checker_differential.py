@@ -807,6 +807,64 @@ def writer_diff(old, new, doc, rng) -> str | None:
     return None
 
 
+def oracle_violation(ck, doc, rng, trials: int = 12) -> str | None:
+    """A proof the checker accepted, tested against its own program in floats: at random
+    sizes and inputs (in their domains) where every step is defined and every hypothesis
+    > 0, the residual must be 0 (identity) or >= 0 (inequality), up to rounding.  The
+    program is written out by the reference checker `ck`.  None if no violation is seen
+    (or the document is not of a kind tested: moments-n, equalities)."""
+    proof = doc.get("proof")
+    method = proof.get("method") if isinstance(proof, dict) else None
+    if doc.get("kind") != "proof" or method == "moments-n" or "equalities" in doc.get("program", {}):
+        return None
+    if isinstance(doc.get("claim"), dict) and "exists" in doc["claim"]:
+        doc = {**doc, "claim": {k: v for k, v in doc["claim"].items() if k != "exists"}}
+    doc = seal(doc)  # the readers check the seal; what is tested here is the content
+    identity = doc["claim"].get("kind") == "identity"
+    for _ in range(trials):
+        try:
+            if method == "every-d":
+                ed = sys.modules[ck.__name__ + ".every_d"]
+                inputs = ed.read_inputs(doc["program"]["inputs"])
+                ops = ed.read_steps(doc["program"]["steps"], inputs)
+                sizes = {"m": rng.randint(1, 4), "d": rng.randint(1, 3)}
+                steps, scalars = ed.instantiate(inputs, ops, sizes["m"], sizes["d"])
+                kinds = {"scalar": (), "vector": ("m",), "feature": ("d",), "matrix": ("m", "d")}
+                cell = lambda k: scalars[k]  # noqa: E731
+            else:
+                pr = sys.modules[ck.__name__ + ".proof"]
+                ins = sys.modules[ck.__name__ + ".instantiate"]
+                _, inputs, ops, types, _, _ = pr.read_statement(doc)
+                sizes = {"m": rng.randint(1, 5)}
+                steps, vals = ins.instantiate(inputs, ops, types, sizes["m"])
+                kinds = {"S": (), "V": ("m",), "M": ("m", "m")}
+                cell = lambda k: vals[k]  # noqa: E731
+        except Exception:  # noqa: BLE001 - a document these readers refuse: not for this oracle
+            return None
+        values = {}
+        for name, kind, domain in inputs:
+            for idx in product(*(range(sizes[a]) for a in kinds[kind])):
+                if domain == "symmetric" and idx[0] > idx[1]:
+                    continue
+                x = rng.choice([0, 1, -1, 2, -2, 0.5, -0.5, 3, 1 / 3]) if rng.random() < 0.5 else rng.uniform(-3, 3)
+                if domain == "positive":
+                    x = abs(x) or 1.0
+                if domain == "nonzero" and x == 0:
+                    x = 1.0
+                values[(name, *idx)] = x
+        got = _evaluate(steps, values)
+        if any(v is None for v in got):
+            continue  # a step undefined here: outside the claim
+        hyps = doc["program"].get("hypotheses", [])
+        if any(got[cell(h)] <= 0 for h in hyps):
+            continue
+        r = got[cell(doc["program"]["residual"])]
+        scale = 1e-6 * max(1.0, max(abs(v) for v in got))
+        if identity and abs(r) > scale or not identity and r < -scale:
+            return f"residual {r:.6g} at {sizes}, inputs {dict(list(values.items())[:6])}"
+    return None
+
+
 # --- the run ---------------------------------------------------------------------------
 
 def normalize(line: str) -> str:
@@ -828,6 +886,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-base", type=int, default=0, help="at most this many base documents (0: all)")
     ap.add_argument("--writers", action="store_true",
                     help="also compare the two writers (a proof written out at concrete sizes) by value")
+    ap.add_argument("--oracle", action="store_true",
+                    help="test every proof the new checker accepts against its program in floats")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--save-diffs", type=Path, help="write every verdict difference and crash there")
     args = ap.parse_args(argv)
@@ -882,6 +942,7 @@ def main(argv=None) -> int:
     slow = []
     per_mutation, reasons = defaultdict(Counter), defaultdict(Counter)
     writers, writer_diffs = [0], []
+    oracled, oracle_hits = [0], []
     start = time.perf_counter()
     for n, (origin, mutation, kind, data) in enumerate(corpus):
         so, lo, to = run_one(old, data, args.limit_s)
@@ -921,6 +982,22 @@ def main(argv=None) -> int:
                 writers[0] += 1
                 if said:
                     writer_diffs.append((entry, said, data))
+        if args.oracle and sn == "accepted":
+            try:
+                mdoc = json.loads(data)
+            except ValueError:
+                mdoc = None
+            if isinstance(mdoc, dict):
+                signal.setitimer(signal.ITIMER_REAL, args.limit_s)
+                try:
+                    said = oracle_violation(old, mdoc, random.Random(n))
+                except Timeout:
+                    said = None
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                oracled[0] += 1
+                if said:
+                    oracle_hits.append((entry, said, data))
         if n % 200 == 199:
             print(f"  {n + 1}/{len(corpus)} in {time.perf_counter() - start:.0f} s; differences "
                   f"{len(diffs)}, crashes {len(crashes)}", flush=True)
@@ -943,6 +1020,11 @@ def main(argv=None) -> int:
         print(f"\n== writers compared on {writers[0]} documents (original and own mutants): {len(writer_diffs)} differ")
         for entry, said, _ in writer_diffs[:40]:
             print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: {said}")
+    if args.oracle:
+        print(f"\n== proofs the new checker accepted, tested in floats at random points: {oracled[0]}; "
+              f"{len(oracle_hits)} violate their claim")
+        for entry, said, _ in oracle_hits[:40]:
+            print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']} (old {entry['old']}): {said}")
     print(f"\n== crashes and timeouts: {len(crashes)}")
     for entry, _ in crashes:
         print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: old {entry['old']} ({entry['old_line'][:150]}), "
@@ -960,7 +1042,7 @@ def main(argv=None) -> int:
             print("  ", s)
     if args.save_diffs:
         args.save_diffs.mkdir(parents=True, exist_ok=True)
-        for entry, data in diffs + crashes:
+        for entry, data in diffs + crashes + [(e, d) for e, _, d in writer_diffs + oracle_hits]:
             (args.save_diffs / f"{entry['n']:05d}.json").write_bytes(data)
             (args.save_diffs / f"{entry['n']:05d}.meta.json").write_text(json.dumps(entry, indent=1))
     if args.json:
@@ -970,7 +1052,7 @@ def main(argv=None) -> int:
             "differences": [e for e, _ in diffs], "crashes": [e for e, _ in crashes],
             "message_groups": [{"old": a, "new": b, "count": c} for (a, b), c in msg_groups.most_common()],
         }, indent=1))
-    return 1 if diffs or crashes or (args.writers and writer_diffs) else 0
+    return 1 if diffs or crashes or writer_diffs or oracle_hits else 0
 
 
 if __name__ == "__main__":
