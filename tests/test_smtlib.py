@@ -1,5 +1,6 @@
-"""SMT-LIB export: z3 (and cvc5 where installed) confirm every committed certificate,
-and say sat, never unsat, when a resealed certificate states something false."""
+"""SMT-LIB export: cvc5 (where installed) confirms every committed certificate it can
+decide (z3 confirms every one: tests/test_checker_judges.py), and z3 says sat, never
+unsat, when a resealed certificate states something false."""
 
 from __future__ import annotations
 
