@@ -19,14 +19,19 @@ from pathlib import Path
 
 import pytest
 
+import ctrl_c
+
 ROOT = Path(__file__).resolve().parents[1]
 LINUX = pytest.mark.skipif(not Path(f"/proc/self/task/{os.getpid()}/children").exists(),
                            reason="reads /proc (a process's children)")
 
 
 def bnproof(args, cwd, env=None, **kwargs):
-    return subprocess.Popen([sys.executable, "-m", "bnproof", *args], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+    """The command in a session of its own, SIGINT at its default whatever pytest inherited
+    (tests/ctrl_c.py: else a suite started as a background job waits out every Ctrl-C test)."""
+    kwargs.pop("start_new_session", None)
+    return ctrl_c.start([sys.executable, "-m", "bnproof", *args], cwd=cwd, env=env,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 
 def blocking_jax(tmp_path) -> dict:
@@ -72,10 +77,9 @@ def test_the_worker_is_a_fork_started_before_the_instance_is_read_and_ctrl_c_end
         cmdline = Path(f"/proc/{worker}/cmdline").read_bytes().split(b"\0")
         assert b"bnproof.numeric.worker" not in cmdline and b"bnproof" in cmdline, cmdline
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C at a terminal: the whole foreground group
-        out, err = proc.communicate()
+        out, err = proc.communicate(timeout=ctrl_c.GUARD)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        ctrl_c.finish(proc)
     assert proc.returncode == 130
     assert err == "interrupted\n" and out == ""  # one line, no traceback (the worker's included)
     assert group_is_empty(proc.pid)  # the worker was killed and reaped, not left behind
@@ -89,10 +93,11 @@ def test_an_instance_refused_up_front_leaves_no_worker_behind(tmp_path, data, co
     proc = bnproof(["verify", "lemma-4.5", "--data", data], tmp_path, env=blocking_jax(tmp_path),
                    start_new_session=True)
     try:
-        out, err = proc.communicate()
+        out, err = proc.communicate(timeout=ctrl_c.GUARD)
     finally:
-        if not group_is_empty(proc.pid):
-            os.killpg(proc.pid, signal.SIGKILL)
+        left = not group_is_empty(proc.pid)
+        ctrl_c.finish(proc)
+        if left:
             pytest.fail("a worker outlived the command")
     assert proc.returncode == code, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -289,10 +294,9 @@ def test_a_command_started_immune_to_ctrl_c_keeps_its_worker_immune(tmp_path):
         wait_for_worker(proc)
         os.killpg(proc.pid, signal.SIGINT)
         go.write_text("")
-        out, err = proc.communicate()
+        out, err = proc.communicate(timeout=ctrl_c.GUARD)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        ctrl_c.finish(proc)
     assert proc.returncode == 1, err  # refuted, cross-checked
     assert json.loads(out)["crosscheck"]["ok"] is True
 
@@ -306,7 +310,10 @@ def test_a_worker_that_ends_before_its_request_is_reported_not_a_silent_exit(tmp
     (package / "__init__.py").write_text("raise ImportError('no JAX in this environment')\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "broken"), os.environ.get("PYTHONPATH", "")]))
     proc = bnproof(["verify", "lemma-4.5", "--json", "--out", str(tmp_path / "c.json")], tmp_path, env=env)
-    out, err = proc.communicate()
+    try:
+        out, err = proc.communicate(timeout=ctrl_c.GUARD)
+    finally:
+        ctrl_c.finish(proc)
     assert proc.returncode == 8, (out, err)
     assert json.loads(out)["error"] == "the numeric cross-check did not run: ImportError: no JAX in this environment"
     assert err.strip().splitlines() == ["error: the numeric cross-check did not run: "
