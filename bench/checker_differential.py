@@ -646,10 +646,36 @@ def o_swap_inputs(rng, doc, ctx):
     return True
 
 
+def o_limits(rng, doc, ctx):
+    """A value at a limit of the checkers, or one past it: a power's exponent (64, 8 for a
+    tensor), the witness's m (32) and d, the number of hypotheses (64), a constant's digits."""
+    p = _program(doc)
+    choice = rng.randrange(4)
+    if choice == 0 and p is not None:
+        pows = [s for s in p["steps"] if isinstance(s, list) and s and s[0] == "pow" and len(s) == 3]
+        if pows:
+            rng.choice(pows)[2] = rng.choice([64, 65, -64, -65, 8, 9, -8, -9, 63, 7])
+            return True
+    if choice == 1 and isinstance(doc.get("witness"), dict):
+        w = doc["witness"]
+        key = "d" if "d" in w and rng.random() < 0.5 else "m"
+        w[key] = rng.choice([16, 32, 33, 64, 65, 100])
+        return True
+    if choice == 2 and p is not None and isinstance(p.get("hypotheses"), list) and p["hypotheses"]:
+        p["hypotheses"] = (p["hypotheses"] * 70)[:rng.choice([63, 64, 65, 200])]
+        return True
+    if p is not None:
+        consts = [s for s in p["steps"] if isinstance(s, list) and len(s) == 2 and s[0] == "const"]
+        if consts:
+            rng.choice(consts)[1] = rng.choice(["1" * 200, "1" * 201, "1/" + "3" * 199, "-" + "7" * 200, "1" * 2000])
+            return True
+    return False
+
+
 OWN = {f.__name__[2:]: f for f in (o_method, o_method_strip, o_proof_from, o_family_step, o_family_program,
                                    o_kind, o_equality, o_vector_scalar, o_op, o_outputs, o_hint_part,
                                    o_witness, o_fixed, o_sos_case, o_cross_kind, o_rewire, o_literal,
-                                   o_drop_step, o_swap_inputs)}
+                                   o_drop_step, o_swap_inputs, o_limits)}
 
 
 def own_mutants(doc, count: int, seed: int, ctx):
