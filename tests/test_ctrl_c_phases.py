@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 import ctrl_c
+import test_fuzz_budget
 
 
 SPINS = '''
@@ -56,32 +57,9 @@ CENTRED = Claim(id="me/centred", source="a test", statement="\\\\sum (y - \\\\ba
                 residual=lambda xp, y: xp.sum(y - xp.mean(y)))
 '''
 
-# refuted, its certificate written, then its shrinking blocks in the worker (tests/test_fuzz_budget.py)
-STALLS = '''
-import os
-import time
-
-from bnproof.claims import Claim, Var
-from bnproof.claims.blocks import batch_norm, stats
-
-
-def _residual(xp, y, gamma, beta):
-    m = y.shape[0]
-    if xp.kind == "trace" and m not in (2, 5):
-        with open("spinning.pid", "w") as fh:
-            fh.write(str(os.getpid()))
-        time.sleep(3600)
-    r = beta + xp.abs(gamma) - batch_norm(xp, y, gamma, beta)[0]
-    if xp.kind == "floating" and m != 5:
-        return 1 + 0 * r  # floats nominate nothing below five samples
-    return r
-
-
-STALL = Claim(id="stall/bounded-bn-output", source="a test", statement=r"z_b \\le \\beta + |\\gamma|",
-              variables=(Var("y", ("m",)), Var("gamma", (), "nonzero"), Var("beta", ())),
-              sizes={"m": (2, 5)}, hypotheses=(lambda xp, y, gamma, beta: stats(xp, y)[1] ** 2 + 1,),
-              residual=_residual)
-'''
+# refuted, its certificate written, then its shrinking blocks in the worker: test_fuzz_budget's
+# claim, which writes its worker's pid to spinning.pid here
+STALLS = test_fuzz_budget.STALLS.replace('"stalled.pid"', '"spinning.pid"')
 
 # ctrl_c() is Ctrl-C delivered to this process at once.  Every worker started is kept here, and
 # when the command exits, those it did not reap (wait for) are named in unreaped.pids (and then
