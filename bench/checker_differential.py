@@ -891,6 +891,122 @@ def oracle_violation(ck, doc, rng, trials: int = 12) -> str | None:
     return None
 
 
+def moments_violation(doc, rng) -> str | None:
+    """A moments-n proof the new checker accepted, tested exactly at n = 1..3 by enumeration:
+    every batch's draws over a random finite law (its own, not the checker's algebra), every
+    expectation a weighted sum over all outcomes; the residual must be 0 wherever every
+    division is defined.  None if no violation (or the document is not one this reads)."""
+    try:
+        program = doc["program"]
+        law = program["laws"][0]
+        names = [e[0] for e in program["inputs"]]
+        domains = {e[0]: e[1] for e in program["inputs"]}
+        steps, residual = program["steps"], program["residual"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    for _ in range(4):
+        k = rng.randint(1, 3)
+        support = [Fraction(rng.randint(-4, 4), rng.randint(1, 3)) for _ in range(k)]
+        weights = [Fraction(rng.randint(1, 4)) for _ in range(k)]
+        total = sum(weights)
+        probs = [w / total for w in weights]
+        ins = {}
+        for name in names:
+            x = Fraction(rng.randint(1, 5), rng.randint(1, 3))
+            ins[name] = x if domains[name] == "positive" else (x if rng.random() < 0.5 else -x)
+        for n in (1, 2, 3):
+            try:
+                r = _moments_at(steps, residual, law, n, support, probs, ins)
+            except ZeroDivisionError:
+                continue
+            except (KeyError, IndexError, TypeError, ValueError):
+                return None
+            if r != 0:
+                return f"residual {r} at n = {n}, support {[str(x) for x in support]}, weights {[str(w) for w in weights]}"
+    return None
+
+
+def _moments_at(steps, residual, law, n, support, probs, ins):
+    """Each value: ("c", q) a constant; ("s", b, {outcome: q}) a scalar of batch b's draws;
+    ("v", b, {outcome: [q...]}) a batch vector."""
+    outcomes = {}  # batch step -> [(outcome tuple, probability)]
+
+    def space(size):
+        out = []
+        for t in product(range(len(support)), repeat=size):
+            p = Fraction(1)
+            for j in t:
+                p *= probs[j]
+            out.append((t, p))
+        return out
+
+    def lift(v, b):
+        if v[0] == "c":
+            return {t: v[1] for t, _ in outcomes[b]}
+        return v[2]
+
+    def combine(f, a, c):
+        if a[0] == "c" and c[0] == "c":
+            return ("c", f(a[1], c[1]))
+        b = a[1] if a[0] != "c" else c[1]
+        vector = "v" in (a[0], c[0])
+        xa, xc = lift(a, b), lift(c, b)
+        out = {}
+        for t, _ in outcomes[b]:
+            u, w = xa[t], xc[t]
+            if vector:
+                u = u if isinstance(u, list) else [u] * len(t)
+                w = w if isinstance(w, list) else [w] * len(t)
+                out[t] = [f(p, q) for p, q in zip(u, w)]
+            else:
+                out[t] = f(u, w)
+        return ("v" if vector else "s", b, out)
+
+    def each(f, a):
+        if a[0] == "c":
+            return ("c", f(a[1]))
+        return (a[0], a[1], {t: [f(x) for x in v] if isinstance(v, list) else f(v) for t, v in a[2].items()})
+
+    vals = []
+    for i, st in enumerate(steps):
+        op = st[0]
+        if op == "n":
+            v = ("c", Fraction(n))
+        elif op == "input":
+            v = ("c", ins[st[1]])
+        elif op == "const":
+            v = ("c", Fraction(st[1]))
+        elif op == "batch":
+            size = n if st[2] == "n" else st[2]
+            outcomes[i] = space(size)
+            v = ("v", i, {t: [support[j] for j in t] for t, _ in outcomes[i]}) if st[2] == "n" else None
+        elif op == "draw":
+            b, kk = st[1], st[2]
+            v = ("s", b, {t: support[t[kk]] for t, _ in outcomes[b]})
+        elif op in ("add", "sub", "mul", "div"):
+            f = {"add": lambda p, q: p + q, "sub": lambda p, q: p - q, "mul": lambda p, q: p * q,
+                 "div": lambda p, q: p / q}[op]
+            v = combine(f, vals[st[1]], vals[st[2]])
+        elif op == "neg":
+            v = each(lambda p: -p, vals[st[1]])
+        elif op == "pow":
+            kk = st[2]
+            v = each(lambda p: p ** kk, vals[st[1]])
+        elif op == "sum":
+            a = vals[st[1]]
+            v = ("s", a[1], {t: sum(x, Fraction(0)) for t, x in a[2].items()})
+        elif op == "expect":
+            a = vals[st[1]]
+            v = a if a[0] == "c" else ("c", sum(p * a[2][t] for t, p in outcomes[a[1]]))
+        else:
+            raise ValueError(op)
+        vals.append(v)
+    r = vals[residual]
+    if r[0] != "c":
+        raise ValueError("residual depends on the draws")
+    return r[1]
+
+
 # --- the run ---------------------------------------------------------------------------
 
 def normalize(line: str) -> str:
@@ -1016,7 +1132,9 @@ def main(argv=None) -> int:
             if isinstance(mdoc, dict):
                 signal.setitimer(signal.ITIMER_REAL, args.limit_s)
                 try:
-                    said = oracle_violation(old, mdoc, random.Random(n))
+                    method = mdoc.get("proof", {}).get("method") if isinstance(mdoc.get("proof"), dict) else None
+                    said = (moments_violation(mdoc, random.Random(n)) if method == "moments-n"
+                            else oracle_violation(old, mdoc, random.Random(n)))
                 except Timeout:
                     said = None
                 finally:
