@@ -177,8 +177,13 @@ def prover(before_rev: str, after_rev: str, rounds: int) -> None:
             w.stdin.close()
             w.wait()
         total = {label: sum(statistics.median(t) for t in times[label]) for label in workers}
-        ratios = sorted(statistics.median(a) / statistics.median(b)
-                        for a, b in zip(times["after"], times["before"]) if statistics.median(b) > 0.05)
+        named = sorted((statistics.median(a) / statistics.median(b), i)
+                       for i, (a, b) in enumerate(zip(times["after"], times["before"]))
+                       if statistics.median(b) > 0.05)
+        ratios = [r for r, _ in named]
+        for r, i in named[:3] + named[-3:]:
+            print(f"  claim #{i}: before {statistics.median(times['before'][i]):.3f} s, "
+                  f"after {statistics.median(times['after'][i]):.3f} s ({r:.2f})")
         print(f"{n} claims, {rounds} rounds: total CPU (sum of per-claim medians) before "
               f"{total['before']:.2f} s, after {total['after']:.2f} s, after/before "
               f"{total['after'] / total['before']:.3f}; per claim over 0.05 s ({len(ratios)}): median ratio "
