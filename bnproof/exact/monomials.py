@@ -1,6 +1,7 @@
 """Sparse monomials: a sorted tuple of (variable, exponent) pairs, () for 1.  The
-product of two, on the exact floor, for every producer that keeps polynomials as
-dicts monomial -> coefficient (symbolic_m/poly.py, claims/moments.py)."""
+product of two, on the exact floor, for the producer that keeps polynomials as
+dicts monomial -> coefficient (claims/moments.py) and for symbolic_m/poly.py's
+callers, which read flint polynomials term by term."""
 
 from __future__ import annotations
 
