@@ -48,7 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from tamper import mutants, seal  # noqa: E402 - tests/ is on the path only from here
+from tamper import mutants, seal, true_verdict  # noqa: E402 - tests/ is on the path only from here
 
 WORK = Path("/tmp/bnproof_checker_differential")
 
@@ -1029,7 +1029,8 @@ def main(argv=None) -> int:
     ap.add_argument("--writers", action="store_true",
                     help="also compare the two writers (a proof written out at concrete sizes) by value")
     ap.add_argument("--oracle", action="store_true",
-                    help="test every proof the new checker accepts against its program in floats")
+                    help="test what the new checker accepts: proofs against their program (floats at random "
+                         "points; moments-n exactly by enumeration), refutations by tests/tamper.py's SymPy oracle")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--save-diffs", type=Path, help="write every verdict difference and crash there")
     args = ap.parse_args(argv)
@@ -1084,7 +1085,7 @@ def main(argv=None) -> int:
     slow = []
     per_mutation, reasons = defaultdict(Counter), defaultdict(Counter)
     writers, writer_diffs = [0], []
-    oracled, oracle_hits = [0], []
+    oracled, oracle_hits, oracle_undecided = [0], [], Counter()
     start = time.perf_counter()
     for n, (origin, mutation, kind, data) in enumerate(corpus):
         so, lo, to = run_one(old, data, args.limit_s)
@@ -1133,14 +1134,23 @@ def main(argv=None) -> int:
                 signal.setitimer(signal.ITIMER_REAL, args.limit_s)
                 try:
                     method = mdoc.get("proof", {}).get("method") if isinstance(mdoc.get("proof"), dict) else None
-                    said = (moments_violation(mdoc, random.Random(n)) if method == "moments-n"
-                            else oracle_violation(old, mdoc, random.Random(n)))
+                    if kind_of_doc(mdoc) in ("program:refutation", "lemma-4.5"):
+                        # tests/tamper.py's SymPy oracle: the claim's verdict at the instance
+                        truth = true_verdict(mdoc)
+                        said = None if truth == mdoc.get("verdict") else f"SymPy says {truth}"
+                    else:
+                        said = (moments_violation(mdoc, random.Random(n)) if method == "moments-n"
+                                else oracle_violation(old, mdoc, random.Random(n)))
                 except Timeout:
                     said = None
+                except Exception as exc:  # noqa: BLE001 - the oracle's own failure, reported
+                    said = f"oracle failed: {type(exc).__name__}: {exc}"[:200]
                 finally:
                     signal.setitimer(signal.ITIMER_REAL, 0)
                 oracled[0] += 1
-                if said:
+                if said and said.startswith("oracle failed"):
+                    oracle_undecided[said.split(":")[1].strip()] += 1
+                elif said:
                     oracle_hits.append((entry, said, data))
         if n % 200 == 199:
             print(f"  {n + 1}/{len(corpus)} in {time.perf_counter() - start:.0f} s; differences "
@@ -1165,10 +1175,13 @@ def main(argv=None) -> int:
         for entry, said, _ in writer_diffs[:40]:
             print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: {said}")
     if args.oracle:
-        print(f"\n== proofs the new checker accepted, tested in floats at random points: {oracled[0]}; "
+        print(f"\n== documents the new checker accepted, tested by an oracle of their own: {oracled[0]}; "
               f"{len(oracle_hits)} violate their claim")
         for entry, said, _ in oracle_hits[:40]:
             print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']} (old {entry['old']}): {said}")
+        if oracle_undecided:
+            print(f"  the oracle itself failed on {sum(oracle_undecided.values())} (not decided): "
+                  + ", ".join(f"{c}x {e}" for e, c in oracle_undecided.most_common()))
     print(f"\n== crashes and timeouts: {len(crashes)}")
     for entry, _ in crashes:
         print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: old {entry['old']} ({entry['old_line'][:150]}), "
