@@ -218,12 +218,17 @@ def test_float_duals_and_exact_values_agree_with_jax_grad(cases):
     jnp_xp, float_xp = namespaces.numeric(), namespaces.floating()
     import jax.numpy as jnp
 
-    compared = 0
+    compared = by_jax_compared = 0
     for case, traced, _ in cases:
         points = [[float(p) for p in level] for level in case.points]
-        by_jax = float(nested(case, jnp_xp, [jnp.asarray(p) for p in points]))
         exact = float(sympy.N(traced, 30))
-        assert by_jax == pytest.approx(exact, rel=1e-9, abs=1e-9), case
+        # jax.grad (eager: each operation dispatched on its own) on the nested programs,
+        # where a confusion of passes would show; one level deep there is no inner pass
+        # to confuse, and the exact value there is SymPy's diff already (the test above)
+        if len(case.trees) > 1:
+            by_jax = float(nested(case, jnp_xp, [jnp.asarray(p) for p in points]))
+            assert by_jax == pytest.approx(exact, rel=1e-9, abs=1e-9), case
+            by_jax_compared += 1
         try:
             with np.errstate(all="ignore"):
                 by_duals = float(nested(case, float_xp, [np.asarray(p) for p in points]))
@@ -231,7 +236,7 @@ def test_float_duals_and_exact_values_agree_with_jax_grad(cases):
             continue  # the trace records a step nothing reads, Python floats raise at once
         assert by_duals == pytest.approx(exact, rel=1e-9, abs=1e-9), case
         compared += 1
-    assert compared >= 30
+    assert compared >= 30 and by_jax_compared >= 20, (compared, by_jax_compared)
 
 
 # ------------------------------------------------------------ the classic cases, as claims
