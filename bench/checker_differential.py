@@ -4,7 +4,12 @@ committed certificate, the certificates the gallery produces, and mutants of all
 
     python bench/checker_differential.py [--base 1f4f438] [--new worktree|REV]
         [--gallery DIR ...] [--generate DIR] [--tamper N] [--own N] [--seed S]
-        [--limit-s 30] [--json OUT] [--save-diffs DIR]
+        [--writers] [--oracle] [--limit-s 30] [--json OUT] [--save-diffs DIR]
+
+The session's final run (about 5 minutes on the shared machine, 14,000 documents):
+
+    python bench/checker_differential.py --generate /tmp/gallery --gallery bnproof-out \
+        --tamper 10 --own 40 --writers --oracle --save-diffs /tmp/diffs
 
 Both checkers run in this process under package names of their own (each a copy of
 bnproof/checker taken once at start, so edits made to the tree while it runs change
@@ -20,8 +25,20 @@ our own aimed at the merged readers and evaluators (OWN below): a step moved bet
 the every-m and every-d program families, one proof method's name given another's, a
 proof's step list reused under another method, a hint moved between an existential
 claim's parts, an equality dropped or duplicated, a vector where a scalar is expected
-and back, ...  Each is resealed with a valid digest (tamper.seal), so that the checkers
-judge its content, not its seal.
+and back, well-formed rewirings, literals, dropped steps, values at the limits...  Each
+is resealed with a valid digest (tamper.seal), so that the checkers judge its content.
+
+--writers compares what the two checkers' writers make of a proof (instantiate.py for
+every m, every_d.instantiate): both written out at random sizes, evaluated in floats at
+random inputs, step by step.  The written-out program is what the witness is checked
+on; the verdicts alone would miss a writer that differs only away from the witness.
+
+--oracle tests everything the new checker accepts with an oracle that shares no code
+with it: a proof for every m or every d, in floats at random sizes and points (where
+every step is defined and every hypothesis > 0, the residual is 0 or >= 0); a moments-n
+proof exactly, by enumerating every batch's draws over random finite laws at n = 1..3; a
+refutation by tests/tamper.py's SymPy oracle.  It catches what both checkers accept
+wrongly, which no comparison of the two can.
 """
 
 from __future__ import annotations
