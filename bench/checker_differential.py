@@ -157,10 +157,15 @@ def generate(out: Path, budget: int = 30) -> None:
             cmd = ["bnproof", "prove", str(f), "--out-dir", str(out / f"prove_{f.stem}"),
                    "--time-budget", str(budget)]
             subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
-    for f in examples:
-        cmd = ["bnproof", "fuzz", str(f), "--out-dir", str(out / f"fuzz_{f.stem}"), "--no-jax",
-               "--max-examples", "30", "--time-budget", "20", "--no-prove", "--no-timings"]
+    runs = [(f, 0) for f in examples] + [(f, seed) for seed in (1, 2, 3) for f in examples
+                                          if f.stem in ("existential", "existential_witnesses", "every_m_exists")]
+    for f, seed in runs:  # more seeds where the witnesses and Farkas certificates are
+        cmd = ["bnproof", "fuzz", str(f), "--out-dir", str(out / f"fuzz_{f.stem}_s{seed}"), "--no-jax",
+               "--seed", str(seed), "--max-examples", "30", "--time-budget", "20", "--no-prove", "--no-timings"]
         subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+    for prefix in ("santurkar2018", "dannemann2025"):  # the papers' claims proved for every m
+        cmd = ["bnproof", "prove", prefix, "--out-dir", str(out / f"prove_{prefix}"), "--time-budget", str(budget)]
+        subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
 
 
 def kind_of_doc(doc) -> str:
