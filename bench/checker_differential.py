@@ -1053,6 +1053,7 @@ def main(argv=None) -> int:
     ap.add_argument("--oracle", action="store_true",
                     help="test what the new checker accepts: proofs against their program (floats at random "
                          "points; moments-n exactly by enumeration), refutations by tests/tamper.py's SymPy oracle")
+    ap.add_argument("--kinds", default="", help="comma-separated base kinds to keep (e.g. proof:sos,proof:exists-hint)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--save-diffs", type=Path, help="write every verdict difference and crash there")
     args = ap.parse_args(argv)
@@ -1070,6 +1071,15 @@ def main(argv=None) -> int:
         if h not in seen:
             seen.add(h)
             unique.append((name, data))
+    if args.kinds:
+        wanted = set(args.kinds.split(","))
+
+        def base_kind(data):
+            try:
+                return kind_of_doc(json.loads(data))
+            except ValueError:
+                return "not-json"
+        unique = [(name, data) for name, data in unique if base_kind(data) in wanted]
     if args.max_base:
         random.Random(args.seed).shuffle(unique)
         unique = unique[:args.max_base]
