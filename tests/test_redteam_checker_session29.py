@@ -216,3 +216,13 @@ def test_a_case_of_a_sum_of_squares_is_not_proved_every_d():
         forged = copy.deepcopy(doc)
         forged["proof"]["cases"][0]["proof"] = {"method": method}
         rejected(forged, "method", "proof")
+
+
+def test_a_universal_variable_named_by_a_list_is_rejected_not_a_crash():
+    # found by bench/checker_differential.py: at 1f4f438 the existential marking's check
+    # hashed the universal names, and a list there was "internal checker error: TypeError"
+    doc = _fixture("inverse-defined.proof.json")
+    assert "exists" in doc["claim"]
+    var = doc["claim"]["variables"][0]
+    var["name"], var["shape"] = var["shape"], var["name"]
+    rejected(doc, "claim.variables[0]")
