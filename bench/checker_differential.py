@@ -1093,6 +1093,7 @@ def main(argv=None) -> int:
     ctx = {"docs": docs, "pool": _step_pool(docs)}
 
     corpus = []  # (origin, mutation, base kind, bytes)
+    tamper_failed = Counter()
     for i, (name, data) in enumerate(unique):
         try:
             doc = json.loads(data)
@@ -1104,13 +1105,20 @@ def main(argv=None) -> int:
             continue
         seed = args.seed * 100003 + i
         if args.tamper:
-            for mkind, mdata in mutants(data, args.tamper, seed):
-                corpus.append((name, f"tamper:{mkind}", kind, mdata))
+            try:
+                for mkind, mdata in mutants(data, args.tamper, seed):
+                    corpus.append((name, f"tamper:{mkind}", kind, mdata))
+            except (KeyError, TypeError, IndexError, ValueError) as exc:
+                # tamper.py's mutations assume a refutation's or a proof's keys (m_program
+                # reads doc["proof"] of a witness certificate): the ones made so far are kept
+                tamper_failed[f"{kind}: {type(exc).__name__} {exc}"] += 1
         if args.own:
             for mkind, mdata in own_mutants(doc, args.own, seed, ctx):
                 corpus.append((name, mkind, kind, mdata))
 
     print(f"base documents: {len(unique)}; corpus: {len(corpus)}", flush=True)
+    for what, c in tamper_failed.items():
+        print(f"  tamper.mutants stopped early on {c} document(s) ({what})")
     by_kind = Counter((c[2], c[1] == "original") for c in corpus)
     verdicts = Counter()
     diffs, crashes, msg_groups, accept_lines = [], [], Counter(), []
