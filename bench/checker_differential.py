@@ -694,15 +694,46 @@ def o_limits(rng, doc, ctx):
     return False
 
 
+ODD = [None, True, False, 0, 1, -1, 2, 1.5, "0", "1", "x", "", [], {}, [0], ["1"], [[]], {"a": 1},
+       "-1/2", 10**30, "m", "d", "scalar", "vector", "matrix", "feature", ["m"], ["m", "d"]]
+
+
+def o_type_deep(rng, doc, ctx):
+    """Any value of the document (a container too, a key's value or a list's entry, at any
+    depth, the digest aside) replaced by one of another type or an odd one of its type: the
+    readers the refactor merged must reject each, never crash."""
+    spots = []
+
+    def walk(v, path):
+        if path:
+            spots.append(path)
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if path or k != "digest":
+                    walk(x, path + (k,))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                walk(x, path + (i,))
+    walk(doc, ())
+    if not spots:
+        return False
+    path = rng.choice(spots)
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = copy.deepcopy(rng.choice(ODD))
+    return True
+
+
 OWN = {f.__name__[2:]: f for f in (o_method, o_method_strip, o_proof_from, o_family_step, o_family_program,
                                    o_kind, o_equality, o_vector_scalar, o_op, o_outputs, o_hint_part,
                                    o_witness, o_fixed, o_sos_case, o_cross_kind, o_rewire, o_literal,
-                                   o_drop_step, o_swap_inputs, o_limits)}
+                                   o_drop_step, o_swap_inputs, o_limits, o_type_deep)}
 
 
-def own_mutants(doc, count: int, seed: int, ctx):
+def own_mutants(doc, count: int, seed: int, ctx, only: str = ""):
     rng = random.Random(seed)
-    names = sorted(OWN)
+    names = sorted(only.split(",") if only else OWN)
     made = 0
     tries = 0
     while made < count and tries < count * 10:
@@ -1053,6 +1084,7 @@ def main(argv=None) -> int:
     ap.add_argument("--oracle", action="store_true",
                     help="test what the new checker accepts: proofs against their program (floats at random "
                          "points; moments-n exactly by enumeration), refutations by tests/tamper.py's SymPy oracle")
+    ap.add_argument("--only-own", default="", help="comma-separated own mutations to make (default: all)")
     ap.add_argument("--kinds", default="", help="comma-separated base kinds to keep (e.g. proof:sos,proof:exists-hint)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--save-diffs", type=Path, help="write every verdict difference and crash there")
@@ -1113,7 +1145,7 @@ def main(argv=None) -> int:
                 # reads doc["proof"] of a witness certificate): the ones made so far are kept
                 tamper_failed[f"{kind}: {type(exc).__name__} {exc}"] += 1
         if args.own:
-            for mkind, mdata in own_mutants(doc, args.own, seed, ctx):
+            for mkind, mdata in own_mutants(doc, args.own, seed, ctx, args.only_own):
                 corpus.append((name, mkind, kind, mdata))
 
     print(f"base documents: {len(unique)}; corpus: {len(corpus)}", flush=True)
