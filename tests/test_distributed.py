@@ -23,7 +23,6 @@ from bnproof.cli import main
 from bnproof.errors import BadInput, ExitCode
 from bnproof.numeric import distributed, study
 from bnproof.numeric.distributed import SINGLE, Cluster, settings
-from jax_fixtures import LEMMA45_STUDY, lemma45_study
 
 ENV = {"JAX_COORDINATOR_ADDRESS": "10.0.0.1:1234", "JAX_NUM_PROCESSES": "4", "JAX_PROCESS_ID": "3"}
 
@@ -148,11 +147,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-# The sizes of test_study's study (jax_fixtures.LEMMA45_STUDY): a test process runs it
-# once, whichever test comes first, and the two processes find its programs in the run's
+# The sizes of test_study's study (test_study.SIZES): a run compiles their draws and
+# kernels once, whichever test comes first, and the processes find them in the run's
 # compilation cache.  Three cells to evaluate ((3, 8) is degenerate): process 0 takes
 # two of them, process 1 one.
-STUDY = LEMMA45_STUDY
+STUDY = {"ms": [3, 8], "ds": [2, 8], "trials": 300, "seed": 5, "confirm": 3}
 
 
 def on_cpu(run):
@@ -178,8 +177,7 @@ def study_process(index: int, port: int):
 def test_two_processes_give_the_single_process_result():
     # first in this process: the two processes then load its compiled programs from the
     # run's compilation cache instead of compiling them again, each, side by side
-    alone = [c.to_json() for c in on_cpu(
-        lambda kernel: lemma45_study() if kernel is None else study.run_study(**STUDY, kernel=kernel))]
+    alone = [c.to_json() for c in on_cpu(lambda kernel: study.run_study(**STUDY, kernel=kernel))]
     port = free_port()
     processes = [study_process(i, port) for i in range(2)]
     leader, other = (p.communicate() for p in processes)

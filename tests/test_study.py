@@ -13,7 +13,6 @@ from bnproof.exact.linalg import to_fraction
 from bnproof.instance import instance_from_json
 from bnproof.numeric import study
 from bnproof.numeric.lemma45_batch import jax_kernel, numpy_residuals
-from jax_fixtures import LEMMA45_STUDY, lemma45_study
 
 
 def exact_residual(X, y, W0, gamma):
@@ -76,12 +75,12 @@ def test_exact_confirmation_refutes_example_3_2_and_not_a_holding_instance():
 # One study, run once per test process through the API: the cells test reads it, and the
 # command line's run of the same sizes (below) must print exactly these cells, so it reuses
 # the compiled draws and kernels of its three shapes instead of compiling four more.
-SIZES = LEMMA45_STUDY
+SIZES = {"ms": [3, 8], "ds": [2, 8], "trials": 300, "seed": 5, "confirm": 3}
 
 
 @pytest.fixture(scope="module")
 def cells():
-    return lemma45_study()  # run once per test process, test_distributed's too
+    return study.run_study(**SIZES)
 
 
 def test_cells_count_confirm_and_mark_degenerate_sizes(cells):
