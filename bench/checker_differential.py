@@ -811,6 +811,8 @@ def _input_values(inputs, sizes, rng, kinds) -> dict:
 def _close(a, b) -> bool:
     if a is None or b is None:
         return a is None and b is None
+    if a == b or a != a and b != b:  # the same infinity (a power 64 of 16 overflows), or both NaN
+        return True
     return abs(a - b) <= 1e-7 * max(1.0, abs(a), abs(b))
 
 
@@ -1243,7 +1245,8 @@ def main(argv=None) -> int:
         print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']} ({entry['kind']}): old {entry['old']}, "
               f"new {entry['new']}\n     old: {entry['old_line'][:250]}\n     new: {entry['new_line'][:250]}")
     if args.writers:
-        print(f"\n== writers compared on {writers[0]} documents (original and own mutants): {len(writer_diffs)} differ")
+        print(f"\n== writers compared on {writers[0]} documents (originals and own mutants; proofs read by both): "
+              f"{len(writer_diffs)} differ")
         for entry, said, _ in writer_diffs[:40]:
             print(f"  [{entry['n']}] {entry['origin']} {entry['mutation']}: {said}")
     if args.oracle:
