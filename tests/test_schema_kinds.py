@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 
 import bnproof
 from bnproof.checker import Rejected, check_document
+from test_schema import _at  # one setter of a nested key for both schema files
 from tests.tamper import seal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,14 +98,6 @@ def test_every_kind_the_tool_writes_validates(certificates, invalid):
     for doc in certificates.values():
         check_document(doc)
     assert {name: errors for name, errors in invalid.items() if errors} == {}
-
-
-def _at(path, value):
-    def mutate(doc):
-        for key in path[:-1]:
-            doc = doc[key]
-        doc[path[-1]] = value
-    return mutate
 
 
 def _pop(path):
