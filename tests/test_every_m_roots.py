@@ -16,6 +16,7 @@ import bnproof
 from bnproof.checker import Rejected, check_document
 from bnproof.checker import roots as checker_roots
 from bnproof.claims.api import load_file
+from bnproof.symbolic_m import poly as P
 from bnproof.symbolic_m import roots as prover_roots
 from bnproof.symbolic_m.prove import attempt
 from tests.tamper import domain_dropped, seal
@@ -259,5 +260,5 @@ def test_the_prover_splits_as_documented():
     n = {((0, 1), (1, 3), (2, 6)): Fraction(1)}
     d = {((3, 2),): Fraction(9)}
     out_n, out_d, in_n, in_d, own = prover_roots.split(n, d, lambda v: signs.get(v))
-    assert out_n == {((1, 1), (2, 2)): Fraction(-1, 3)} and out_d == {((3, 1),): Fraction(1)}
-    assert in_n == {((0, 1), (2, 2)): Fraction(1)} and in_d == {(): Fraction(1)} and own == [1]
+    assert P.ordered(out_n) == [(((1, 1), (2, 2)), Fraction(-1, 3))] and P.ordered(out_d) == [(((3, 1),), 1)]
+    assert P.ordered(in_n) == [(((0, 1), (2, 2)), 1)] and in_d == P.ONE and own == [1]

@@ -270,7 +270,7 @@ def _value_at(replay, value, instance: dict, m: int) -> float:
         return x
 
     def poly(p):
-        return sum(float(c) * math.prod(atom(v) ** e for v, e in mono) for mono, c in p.items())
+        return sum(float(c) * math.prod(atom(v) ** e for v, e in mono) for mono, c in P.ordered(p))
 
     return poly(value.n) / poly(value.d)
 

@@ -171,20 +171,18 @@ class Algebra:
         root r (then R = r²·Rd, Rd a monomial): keeps denominators such as σ² monomial."""
         if P.is_monomial(b.n) or not self.roots:
             return None
-        content = P.mono_gcd(b.n)
-        lead = b.n[max(b.n)]
+        content, lead = P.common_monomial(b.n), _lead(b.n)
         q = P.divide_monomial(b.n, content, lead)
         for r, (rn, rd) in self.roots.items():
-            r_content = P.mono_gcd(rn)
-            r_lead = rn[max(rn)]
+            r_content, r_lead = P.common_monomial(rn), _lead(rn)
             base = P.divide_monomial(rn, r_content, r_lead)
             power = base
             for j in range(1, 5):
                 if len(power) > len(q):
                     break
                 if power == q:  # b.n = lead·content·(rn/(r_lead·r_content))^j, rn = r²·rd
-                    num = P.mul(b.d, P.power({r_content: r_lead}, j))
-                    den = P.mul({content: lead}, P.power(P.mul(P.var(r), P.mul(P.var(r), rd)), j))
+                    num = P.mul(b.d, P.power(P.monomial(r_content, r_lead), j))
+                    den = P.mul(P.monomial(content, lead), P.power(P.mul(P.var(r), P.mul(P.var(r), rd)), j))
                     return self.normal(num, den)
                 power = P.mul(power, base)
         return None
@@ -201,7 +199,7 @@ class Algebra:
         if a.is_zero():
             return a
         if P.is_constant(a.n) and P.is_constant(a.d):  # a rational constant
-            value = a.n[()] / a.d[()]
+            value = P.fraction(a.n.f.leading_coefficient()) / P.fraction(a.d.f.leading_coefficient())
             if value < 0:
                 raise NotDefined("the square root of a negative constant")
             root = _rational_sqrt(value)
@@ -445,6 +443,12 @@ class Algebra:
         hu = Vector({((self.gen(("H", u)), 1),): self.const(1)})
         return self.vec_add(self.vec_mul(self._mono_derivative(u, x), hw),
                             self.vec_mul(self._mono_derivative(w, x), hu))
+
+
+def _lead(p):
+    """The coefficient of p's greatest monomial in the prover's order (sorted (variable,
+    exponent) tuples, not flint's): the scale _radicand_inverse divides both sides by."""
+    return max(p.f.terms(), key=lambda term: P.sparse(term[0]))[1]
 
 
 def _rational_sqrt(value: Fraction):

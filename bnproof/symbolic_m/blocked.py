@@ -49,13 +49,14 @@ def _detail(program: dict, inequality: bool) -> str:
     identity), the scalar inputs of odd degree with no declared sign (an inequality:
     every factor of odd degree must be ≥ 0 by its form).  Empty where the normal form
     cannot be read again (a description is never worth a failure)."""
+    from . import poly as P
     from .evaluate import Replay
     from .show import atom_name
 
     try:
         replay = Replay(program)
         alg, value = replay.alg, replay.values[program["residual"]]
-        monos = list(value.n) + list(value.d)
+        monos = [P.sparse(exps) for p in (value.n, value.d) for exps in p.f.monoms()]
         roots = sorted({v for mono in monos for v, _ in mono if v in alg.roots})
         unsigned = []
         if inequality:

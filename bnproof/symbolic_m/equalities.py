@@ -43,10 +43,11 @@ def solve(alg, value: Scalar, replaced: set) -> tuple[int, Scalar] | None:
         if desc[0] not in ("in", "S") or v in replaced:
             continue
         linear, rest = {}, {}
-        for mono, c in n.items():
-            e = dict(mono).get(v, 0)
+        for exps, c in n.f.terms():
+            e = exps[v]
             if e > 1:
                 break
+            mono = P.sparse(exps)
             (linear if e else rest)[tuple((a, x) for a, x in mono if a != v) if e else mono] = c
         else:
             if len(linear) != 1:
@@ -57,7 +58,7 @@ def solve(alg, value: Scalar, replaced: set) -> tuple[int, Scalar] | None:
             if any(a in alg.roots or v in dict(m) for m in rest for a, _ in m):
                 continue
             k = dict(mono).get(alg.m, 0)
-            num = P.scale(rest, Fraction(-1) / c)
+            num = P.scale(rest, Fraction(-1) / P.fraction(c))
             den = {((alg.m, k),): Fraction(1)} if k else P.ONE
             return v, alg.normal(num, den)
     return None

@@ -16,9 +16,7 @@ cost a proof, never make one.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
-from fractions import Fraction
 
 from . import poly as P
 from .algebra import Algebra, Scalar
@@ -80,66 +78,47 @@ def substitutions(alg: Algebra, y_name: str, r: int, others: list[str], fresh) -
     return subs
 
 
-def substitute(p: dict, subs: dict, m_var: int) -> tuple[dict, int]:
+def substitute(p, subs: dict, m_var: int) -> tuple:
     """p with atoms replaced, times m^k (k returned) so that it stays a polynomial."""
-    top = 0
-    for mono in p:
-        top = max(top, sum(e * subs[v][1] for v, e in mono if v in subs))
-    out: dict = {}
+    terms = [(P.sparse(exps), c) for exps, c in p.f.terms()]
+    top = max((sum(e * subs[v][1] for v, e in mono if v in subs) for mono, _ in terms), default=0)
+    out = P.ZERO
     cache: dict = {}
-    for mono, c in p.items():
-        term = {(): c}
-        shift = top
+    for mono, c in terms:
+        kept = [(v, e) for v, e in mono if v not in subs]
+        shift = top - sum(e * subs[v][1] for v, e in mono if v in subs)
+        if shift:
+            kept.append((m_var, shift))
+        term = P.monomial(tuple(kept), c)
         for v, e in mono:
             if v in subs:
-                key = (v, e)
-                if key not in cache:
-                    cache[key] = P.power(subs[v][0], e)
-                term = P.mul(term, cache[key])
-                shift -= e * subs[v][1]
-            else:
-                term = P.mul(term, {((v, e),): Fraction(1)})
-        if shift:
-            term = P.mul(term, {((m_var, shift),): Fraction(1)})
+                if (v, e) not in cache:
+                    cache[(v, e)] = P.power(subs[v][0], e)
+                term = P.mul(term, cache[(v, e)])
         out = P.add(out, term)
     return out, top
 
 
-def manifest(p: dict, nonnegative: set) -> bool:
+def manifest(p, nonnegative: set) -> bool:
     """Every coefficient > 0 and every variable of odd degree ≥ 0 by its form."""
     if not p:
         return False
-    for mono, c in p.items():
+    for exps, c in p.f.terms():
         if c <= 0:
             return False
-        if any(e % 2 and v not in nonnegative for v, e in mono):
+        if any(e % 2 and v not in nonnegative for v, e in P.sparse(exps)):
             return False
     return True
 
 
-def eliminate(p: dict, mono: tuple, replacement: dict) -> dict:
+def eliminate(p, mono: tuple, replacement):
     """p modulo mono = replacement: every occurrence of the monomial is rewritten."""
-    out: dict = {}
-    for term, c in p.items():
-        here = dict(term)
-        k = min(here.get(v, 0) // e for v, e in mono) if mono else 0
-        rest = dict(here)
+    out = P.ZERO
+    for exps, c in p.f.terms():
+        rest = dict(P.sparse(exps))
+        k = min(rest.get(v, 0) // e for v, e in mono) if mono else 0
         for v, e in mono:
             rest[v] = rest.get(v, 0) - k * e
         rest_mono = tuple(sorted((v, e) for v, e in rest.items() if e))
-        out = P.add(out, P.mul({rest_mono: c}, P.power(replacement, k)))
+        out = P.add(out, P.mul(P.monomial(rest_mono, c), P.power(replacement, k)))
     return out
-
-
-def choices(hyps: list[tuple[int, dict]]) -> list[list]:
-    """For each hypothesis (its fresh variable t, its polynomial H with t = H), the
-    monomials it may eliminate: u = (t − (H − c·u))/c."""
-    options = []
-    for t, h in hyps:
-        mine = [None]
-        for mono, c in h.items():
-            if mono:
-                rest = {k: v for k, v in h.items() if k != mono}
-                mine.append((mono, P.scale(P.add(P.var(t), rest, -1), 1 / c)))
-        options.append(mine)
-    return list(itertools.islice(itertools.product(*options), MAX_CHOICES))

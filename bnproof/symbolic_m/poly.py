@@ -1,10 +1,12 @@
 """Sparse polynomials over Q in numbered variables, on python-flint (fmpq_mpoly).
 
-A Poly reads like the dict it replaced, monomial → Fraction with a monomial a sorted
-tuple of (variable, exponent) and zero without terms, because the prover's other modules
-read terms and build one-term polynomials by hand: every function here takes such a
-dict as well as a Poly.  The arithmetic is flint's; the dict is built only when a term is
-read (and then kept), since reading an exponent vector costs more than a product.
+A Poly holds flint's polynomial `f`; the prover's modules read terms from it directly
+(`f.terms()`: flint's dense exponent vectors and fmpq coefficients, in flint's order).
+Where they need the prover's own monomial (a sorted tuple of (variable, exponent)) or a
+Fraction, `sparse` and `fraction` convert one term, and `ordered` lists the terms in the
+prover's order (sorted monomials: the order in which proofs list them).  A function here takes
+a dict {monomial: coefficient} as well as a Poly, so that one-term polynomials are
+written by hand.
 
 Variable v is flint's generator x{v}.  A polynomial lives in the smallest context of
 16·4^k variables that holds its variables (an exponent vector's cost grows with the
@@ -14,7 +16,6 @@ same few polynomials (1, m) meet every context.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 
 from flint import fmpq, fmpq_mpoly_ctx
@@ -38,30 +39,14 @@ def _context(nvars: int):
 
 
 class Poly:
-    """A polynomial: flint's `f`, read as {monomial: Fraction} (immutable).  Not a subclass
-    of Mapping, only registered as one (the ABC's metaclass slows every isinstance)."""
+    """A polynomial: flint's `f` (immutable) in the context poly.py chose for it.  Not a
+    dict: it equals only a Poly, and its terms are read from `f`."""
 
-    __slots__ = ("f", "_terms", "_lifted")
+    __slots__ = ("f", "_lifted")
 
     def __init__(self, f):
         self.f = f
-        self._terms = None
         self._lifted = None
-
-    def terms(self) -> dict:
-        out = self._terms
-        if out is None:
-            out = {}
-            f = self.f
-            for exps, c in zip(f.monoms(), f.coeffs()):
-                mono = _SPARSE.get(exps)
-                if mono is None:
-                    if len(_SPARSE) > 100_000:
-                        _SPARSE.clear()
-                    mono = _SPARSE[exps] = tuple((v, int(e)) for v, e in enumerate(exps) if e)
-                out[mono] = Fraction(int(c.p), int(c.q))
-            self._terms = out
-        return out
 
     def in_context(self, ctx):
         """f in the larger context ctx (variables keep their numbers)."""
@@ -76,52 +61,50 @@ class Poly:
             got = lifted[ctx] = self.f.compose(*ctx.gens()[:n], ctx=ctx)
         return got
 
-    def __getitem__(self, mono):
-        return self.terms()[mono]
-
-    def __iter__(self):
-        return iter(self.terms())
-
     def __len__(self) -> int:
         return len(self.f)
 
     def __bool__(self) -> bool:
         return not self.f.is_zero()
 
-    def __contains__(self, mono) -> bool:
-        return mono in self.terms()
-
-    def get(self, mono, default=None):
-        return self.terms().get(mono, default)
-
-    def keys(self):
-        return self.terms().keys()
-
-    def values(self):
-        return self.terms().values()
-
-    def items(self):
-        return self.terms().items()
-
     def __eq__(self, other) -> bool:
-        if type(other) is Poly:
-            a, b = _pair(self, other)
-            return a == b
-        if isinstance(other, dict):
-            return self.terms() == other
-        return NotImplemented
+        if type(other) is not Poly:
+            return NotImplemented
+        a, b = _pair(self, other)
+        return a == b
 
     def __hash__(self) -> int:  # equal to a Poly equal to it, whatever its context
         return hash(frozen(self))
 
     def __reduce__(self):  # flint's polynomials do not pickle; a worker process may send one
-        return (poly, (dict(self.terms()),))
+        return (poly, (dict(frozen(self)),))
 
     def __repr__(self) -> str:
-        return f"Poly({self.terms()!r})"
+        return f"Poly({self.f})"
 
 
-Mapping.register(Poly)
+def sparse(exps: tuple) -> tuple:
+    """flint's dense exponent vector as the prover's monomial: the sorted ((variable,
+    exponent), …) of its nonzero exponents (kept: a proof meets a few hundred)."""
+    mono = _SPARSE.get(exps)
+    if mono is None:
+        if len(_SPARSE) > 100_000:
+            _SPARSE.clear()
+        mono = _SPARSE[exps] = tuple((v, int(e)) for v, e in enumerate(exps) if e)
+    return mono
+
+
+def _q(c) -> fmpq:
+    """A coefficient (int, Fraction or flint's fmpq) as an fmpq."""
+    if type(c) is fmpq:
+        return c
+    c = Fraction(c)
+    return fmpq(c.numerator, c.denominator)
+
+
+def fraction(c) -> Fraction:
+    """flint's fmpq as a Fraction (the two do not mix in arithmetic)."""
+    return Fraction(int(c.p), int(c.q))
 
 
 def poly(p) -> Poly:
@@ -141,9 +124,8 @@ def poly(p) -> Poly:
         exps = [0] * n
         for v, e in mono:
             exps[v] += e
-        c = Fraction(c)
         key = tuple(exps)
-        dense[key] = dense.get(key, 0) + fmpq(c.numerator, c.denominator)
+        dense[key] = dense.get(key, 0) + _q(c)
     return Poly(ctx.from_dict({k: c for k, c in dense.items() if c}))
 
 
@@ -164,8 +146,8 @@ ZERO = Poly(_context(1).from_dict({}))
 
 
 def const(c) -> Poly:
-    c = Fraction(c)
-    return Poly(_context(1).constant(fmpq(c.numerator, c.denominator))) if c else ZERO
+    c = _q(c)
+    return Poly(_context(1).constant(c)) if c else ZERO
 
 
 def var(v: int) -> Poly:
@@ -186,10 +168,10 @@ def add(p, q, sign: int = 1) -> Poly:
 
 
 def scale(p, c) -> Poly:
-    c = Fraction(c)
+    c = _q(c)
     if not c:
         return ZERO
-    return Poly(poly(p).f * fmpq(c.numerator, c.denominator))
+    return Poly(poly(p).f * c)
 
 
 def mul(p, q) -> Poly:
@@ -205,16 +187,16 @@ def is_monomial(p) -> bool:
     return len(p) == 1
 
 
-def mono_gcd(monos) -> tuple:
-    """The common monomial factor (least exponents of variables in every monomial)."""
-    monos = list(monos)
-    if not monos:
-        return ()
-    common = dict(monos[0])
-    for mono in monos[1:]:
-        here = dict(mono)
-        common = {v: min(e, here[v]) for v, e in common.items() if v in here}
-    return tuple(sorted((v, e) for v, e in common.items() if e > 0))
+def common_monomial(p, q=None) -> tuple:
+    """The monomial dividing every term of p (and of q), p nonzero: the least exponent of
+    each variable."""
+    if q is None:
+        t = poly(p).f.term_content()
+    else:
+        a, b = _pair(p, q)
+        t = a.term_content().gcd(b.term_content())
+    ((exps, _),) = t.terms()
+    return sparse(exps)
 
 
 def mono_div(a: tuple, b: tuple) -> tuple:
@@ -226,7 +208,7 @@ def mono_div(a: tuple, b: tuple) -> tuple:
 
 def divide_monomial(p, mono: tuple, c=1) -> Poly:
     """p / (c · mono), mono a common factor of p's monomials (the division is exact)."""
-    c = Fraction(c)
+    c = _q(c)
     p = poly(p)
     if not mono and c == 1:
         return p
@@ -258,8 +240,14 @@ def variables(p) -> set:
     return {v for mono in p for v, _ in mono}
 
 
+def ordered(p) -> list:
+    """p's terms as (monomial, Fraction) pairs, sorted by monomial: the order in which a
+    proof lists them, and a key independent of p's context (frozen)."""
+    return sorted((sparse(e), fraction(c)) for e, c in poly(p).f.terms())
+
+
 def frozen(p) -> tuple:
-    return tuple(sorted(p.items()))
+    return tuple(ordered(p))
 
 
 def is_constant(p) -> bool:

@@ -215,8 +215,7 @@ def _gram(replay: Replay, program: dict, strict: bool) -> dict | None:
     value = replay.values[program["residual"]]
     if not P.is_monomial(value.d):
         return None
-    (dmono, dcoef), = value.d.items()
-    if dcoef <= 0:
+    if value.d.f.leading_coefficient() <= 0:
         return None
     hyps = list(program["hypotheses"])
     vectors = [n for n, t, _ in program["inputs"] if t == "vector"]
@@ -249,9 +248,9 @@ def _search(alg: Algebra, replay, program, value, y, r, others, hyps, positive_i
         if not P.is_monomial(hv.d):
             continue
         hq, hshift = NN.substitute(hv.n, subs, alg.m)
-        (hmono, hcoef), = hv.d.items()
-        den = {P.mono_mul(hmono, ((alg.m, hshift),) if hshift else ()): hcoef}
-        common = P.mono_gcd(list(hq) + list(den))
+        ((hexps, hcoef),) = hv.d.f.terms()
+        den = P.monomial(P.mono_mul(P.sparse(hexps), ((alg.m, hshift),) if hshift else ()), P.fraction(hcoef))
+        common = P.common_monomial(hq, den)
         hq, den = P.divide_monomial(hq, common), P.divide_monomial(den, common)
         t = fresh(("t", k))
         # t = hq/den, so t·den − (hq − c·u) = c·u: a relation for each monomial u of hq
@@ -260,9 +259,10 @@ def _search(alg: Algebra, replay, program, value, y, r, others, hyps, positive_i
     options = []
     for t, hq, den in relations:
         mine = [None]
-        for mono, c in hq.items():
-            if mono:
-                rest = {k: v for k, v in hq.items() if k != mono}
+        for exps, c in hq.f.terms():
+            if any(exps):
+                mono, c = P.sparse(exps), P.fraction(c)
+                rest = P.add(hq, P.monomial(mono, c), -1)
                 mine.append((mono, P.scale(P.add(P.mul(P.var(t), den), rest, -1), 1 / c)))
         options.append(mine)
     for choice in itertools.islice(itertools.product(*options), NN.MAX_CHOICES):
@@ -336,7 +336,8 @@ def _emit(alg, replay, program, value, poly, shift, y, r, fresh_names, hyps, pos
 
     try:
         terms = []
-        for mono, c in sorted(poly.items()):
+        scale = P.fraction(value.d.f.leading_coefficient())
+        for mono, c in sorted((P.sparse(e), P.fraction(c)) for e, c in poly.f.terms()):
             factors = []
             for v, e in mono:
                 s = step_of(v)
@@ -345,10 +346,10 @@ def _emit(alg, replay, program, value, poly, shift, y, r, fresh_names, hyps, pos
                     e -= 1
                 if e:
                     factors.append(steps.get(["pow", s, e]))
-            terms.append({"coefficient": str(c / value.d[next(iter(value.d))]), "factors": factors})
+            terms.append({"coefficient": str(c / scale), "factors": factors})
         denominator = []
-        (dmono, _), = value.d.items()
-        for v, e in dmono:
+        ((dexps, _),) = value.d.f.terms()
+        for v, e in P.sparse(dexps):
             if v == r:
                 if root_positive is None:
                     return None

@@ -93,28 +93,30 @@ def square_part(k: int) -> tuple[int, int]:
     return s, k
 
 
-def content(n: dict) -> Fraction:
+def content(n) -> Fraction:
     """The positive rational c with n/c integral and primitive."""
     num = den = 0
-    for c in n.values():
-        num = gcd(num, c.numerator)
-        den = den * c.denominator // gcd(den, c.denominator) if den else c.denominator
+    for c in n.f.coeffs():
+        p, q = int(c.p), int(c.q)
+        num = gcd(num, p)
+        den = den * q // gcd(den, q) if den else q
     return Fraction(num, den)
 
 
-def split(n: dict, d: dict, sign_of) -> tuple | None:
+def split(n, d, sign_of) -> tuple | None:
     """√(n/d) as (outside n, outside d, inside n, inside d, atoms split into their own
     root), or None for a zero radicand.  sign_of(atom) is +1, −1, 0 (a scalar input of
     unknown sign) or None (an atom that never leaves the root).  A denominator's part that
     is not a monomial stays inside, as it is."""
+    n, d = P.poly(n), P.poly(d)
     if not n or not d:
         return None
-    mu, delta = P.mono_gcd(n), P.mono_gcd(d)
+    mu, delta = P.common_monomial(n), P.common_monomial(d)
     g, h = content(n), content(d)
     k = g / h
     n1 = P.divide_monomial(n, mu, g)
     d1 = P.divide_monomial(d, delta, h)
-    if d1 == {(): Fraction(-1)}:
+    if d1 == P.const(-1):
         n1, d1 = P.scale(n1, -1), P.ONE
     net = dict(mu)
     for v, e in delta:
@@ -152,10 +154,10 @@ def split(n: dict, d: dict, sign_of) -> tuple | None:
         elif rest < 0:
             in_down[v] = -rest
     sq, t = square_part(k.numerator * k.denominator)
-    outside_n = {_mono(out_up): Fraction(flip * sq, k.denominator)}
-    outside_d = {_mono(out_down): Fraction(1)}
-    inside_n = P.mul(P.scale(n1, t), {_mono(in_up): Fraction(1)})
-    inside_d = P.mul(d1, {_mono(in_down): Fraction(1)})
+    outside_n = P.monomial(_mono(out_up), Fraction(flip * sq, k.denominator))
+    outside_d = P.monomial(_mono(out_down))
+    inside_n = P.mul(P.scale(n1, t), P.monomial(_mono(in_up)))
+    inside_d = P.mul(d1, P.monomial(_mono(in_down)))
     return outside_n, outside_d, inside_n, inside_d, own
 
 

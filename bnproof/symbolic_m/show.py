@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from . import poly as P
 from .algebra import Algebra, Scalar
 
 SUPER = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -77,11 +78,11 @@ def atom_name(alg: Algebra, v: int, latex: bool, names: dict | None = None) -> s
     return str(desc)
 
 
-def poly_text(alg: Algebra, p: dict, latex: bool, names: dict | None = None) -> str:
+def poly_text(alg: Algebra, p, latex: bool, names: dict | None = None) -> str:
     if not p:
         return "0"
     out = []
-    items = sorted(p.items(), key=lambda kv: (-sum(e for _, e in kv[0]), kv[0]))
+    items = sorted(P.ordered(p), key=lambda kv: (-sum(e for _, e in kv[0]), kv[0]))
     for i, (mono, c) in enumerate(items):
         if i == MAX_SHOWN:
             out.append(f" + \\dots ({len(items)} terms)" if latex else f" + … ({len(items)} terms)")
@@ -109,14 +110,14 @@ def _number(c: Fraction, latex: bool) -> str:
 
 def _scalar(alg: Algebra, s: Scalar, latex: bool, names: dict | None = None) -> str:
     num = poly_text(alg, s.n, latex, names)
-    if s.d == {(): 1}:
+    if s.d == P.ONE:
         return num
     den = poly_text(alg, s.d, latex, names)
     return rf"\frac{{{num}}}{{{den}}}" if latex else f"({num}) / ({den})"
 
 
 def _roots(alg: Algebra, s: Scalar, latex: bool, names: dict | None = None) -> str:
-    used = {v for mono in list(s.n) + list(s.d) for v, _ in mono if v in alg.roots}
+    used = {v for v in P.variables(s.n) | P.variables(s.d) if v in alg.roots}
     parts = []
     for v in sorted(used):
         rn, rd = alg.roots[v]

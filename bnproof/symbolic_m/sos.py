@@ -166,16 +166,17 @@ def _root_form(alg, numerator: dict, emit):
     if not roots:
         return None
     groups: dict = {}
-    for mono, c in numerator.items():
+    for exps, c in numerator.f.terms():
+        mono = P.sparse(exps)
         rho = tuple((v, e) for v, e in mono if v in alg.roots)
         rest = tuple((v, e) for v, e in mono if v not in alg.roots)
         groups.setdefault(rho, {})[rest] = c
     if set(groups) - {()} == set() or len(groups) > 2 or any(e != 1 for r in groups for _, e in r):
         return None
     (rho,) = set(groups) - {()}
-    a, b = groups[rho], groups.get((), {})
-    if not P.is_monomial(a) or next(iter(a.values())) <= 0 or \
-            any(not emit.positive(v) for v, _ in next(iter(a))):
+    a, b = P.poly(groups[rho]), P.poly(groups.get((), {}))
+    if not P.is_monomial(a) or a.f.leading_coefficient() <= 0 or \
+            any(not emit.positive(v) for v, _ in P.common_monomial(a)):
         return None
     wn, wd = P.const(1), P.const(1)
     for r, _ in rho:
@@ -185,11 +186,12 @@ def _root_form(alg, numerator: dict, emit):
         wn, wd = P.mul(wn, rn), P.mul(wd, rd)
     if not P.is_monomial(wd):
         return None
-    (md, scale), = wd.items()
+    ((mdexps, scale),) = wd.f.terms()
+    md, scale = P.sparse(mdexps), P.fraction(scale)
     if scale <= 0 or any(not emit.positive(v) for v, _ in md):
         return None
     polynomial = P.add(P.mul(wn, P.mul(a, a)), P.mul(wd, P.mul(b, b)), -1)
-    return _Root(P.var(rho[0][0]) if len(rho) == 1 else {rho: Fraction(1)}, a, b, polynomial, scale, md)
+    return _Root(P.var(rho[0][0]) if len(rho) == 1 else P.monomial(rho), a, b, polynomial, scale, md)
 
 
 # ---------------------------------------------------------------- the basis and coordinates
@@ -268,9 +270,9 @@ class _GramSchmidt:
             subs[v] = self.entry(self.index[names[0]], self.index[names[1]])
         out: dict = {}
         powers: dict = {}
-        for mono, c in p.items():
-            term = {(): c}
-            for v, e in mono:
+        for exps, c in p.f.terms():
+            term = P.const(c)
+            for v, e in P.sparse(exps):
                 if v in subs:
                     if (v, e) not in powers:
                         powers[(v, e)] = _power(subs[v], e, budget)
@@ -301,22 +303,23 @@ def _decomposed(p: dict, nonneg: set, budget: Budget):
     powers of them are μ: d_a(1 − ℓ)² + d_b) all fail."""
     if not p:
         return None
-    if all(c > 0 and all(e % 2 == 0 or v in nonneg for v, e in mono) for mono, c in p.items()):
-        return [(c, mono, P.const(1)) for mono, c in sorted(p.items())]
-    common = P.mono_gcd(list(p))
+    terms = P.ordered(p)
+    if all(c > 0 and all(e % 2 == 0 or v in nonneg for v, e in mono) for mono, c in terms):
+        return [(c, mono, P.const(1)) for mono, c in terms]
+    common = P.common_monomial(p)
     if not any(e % 2 and v not in nonneg for v, e in common):
         found = _ldl(P.divide_monomial(p, common), budget)
         if found is not None:
             return [(c, common, square) for c, square in found]
     groups: dict = {}
-    for mono, c in p.items():
+    for mono, c in terms:
         mu = tuple((v, 1) for v, e in mono if e % 2 and v in nonneg)
         groups.setdefault(mu, {})[P.mono_div(mono, mu)] = c
     if len(groups) < 2:
         return None
     out = []
     for mu, part in sorted(groups.items()):
-        found = _ldl(part, budget)
+        found = _ldl(P.poly(part), budget)
         if found is None:
             return None
         out += [(c, mu, square) for c, square in found]
@@ -326,7 +329,8 @@ def _decomposed(p: dict, nonneg: set, budget: Budget):
 def _ldl(p: dict, budget: Budget):
     """[(c, L)] with p = Σ c·L², from an exact LDLᵀ of one Gram matrix of p over the
     monomials whose squares are terms of p with a positive coefficient."""
-    half = sorted(tuple((v, e // 2) for v, e in mono) for mono, c in p.items()
+    terms = P.ordered(p)
+    half = sorted(tuple((v, e // 2) for v, e in mono) for mono, c in terms
                   if c > 0 and all(e % 2 == 0 for _, e in mono))
     if not half:
         return None
@@ -340,7 +344,7 @@ def _ldl(p: dict, budget: Budget):
         for j in range(i, n):
             pairs.setdefault(P.mono_mul(half[i], half[j]), []).append((i, j))
     Q = [[Fraction(0)] * n for _ in range(n)]
-    for mono, c in p.items():
+    for mono, c in terms:
         found = pairs.get(mono)
         if not found:
             return None
@@ -370,7 +374,7 @@ def _ldl(p: dict, budget: Budget):
                 for j in row:
                     Q[i][j] -= factor * row[j]
         left.remove(k)
-        out.append((pivot, {half[j]: x for j, x in row.items()}))
+        out.append((pivot, P.poly({half[j]: x for j, x in row.items()})))
         if any(Q[i][i] < 0 for i in left):
             return None
     return out
@@ -460,7 +464,7 @@ class _Emitter:
 
         def polynomial(p):
             total = None
-            for mono, c in sorted(p.items()):
+            for mono, c in P.ordered(p):
                 term = None
                 for v, e in mono:
                     x = var(v)
@@ -482,8 +486,8 @@ class _Emitter:
                     if e > 1:
                         factors.append(steps.get(["pow", var(v), e - e % 2]))
                 coefficient = c / self.kappa / (root.scale if root else 1)
-                if P.is_monomial(square) and not next(iter(square)):  # a number: into c
-                    coefficient *= next(iter(square.values())) ** 2
+                if P.is_constant(square):  # a number: into c
+                    coefficient *= P.fraction(square.f.leading_coefficient()) ** 2
                 else:
                     factors.append(steps.get(["pow", polynomial(square), 2]))
                 terms.append({"coefficient": str(coefficient), "factors": factors})

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from flint import fmpq, fmpq_mpoly_ctx
+from flint import fmpq_mpoly_ctx
 
 from . import poly as P
 from .algebra import Scalar
@@ -31,7 +31,8 @@ MAX_TERMS = 400  # a numerator larger than this is not factored (a proof is neve
 
 
 class _Flint:
-    """The prover's polynomials (dicts over atom numbers) as python-flint's."""
+    """The prover's polynomials in a context of their own atoms only, in atom order (flint
+    factors there; the prover's contexts hold every atom numbered so far)."""
 
     def __init__(self, atoms):
         self.atoms = sorted(atoms)
@@ -39,21 +40,18 @@ class _Flint:
         names = tuple(f"a{a}" for a in self.atoms) or ("unused",)
         self.ctx = fmpq_mpoly_ctx.get(names, "lex")
 
-    def poly(self, p: dict):
+    def poly(self, p):
         terms = {}
-        for mono, c in p.items():
-            exps = [0] * max(1, len(self.atoms))
-            for v, e in mono:
-                exps[self.index[v]] = e
-            terms[tuple(exps)] = fmpq(c.numerator, c.denominator)
-        return self.ctx.from_dict(terms) if terms else self.ctx.from_dict({})
+        for exps, c in p.f.terms():
+            mine = [0] * max(1, len(self.atoms))
+            for v, e in P.sparse(exps):
+                mine[self.index[v]] = e
+            terms[tuple(mine)] = c
+        return self.ctx.from_dict(terms)
 
-    def back(self, f) -> dict:
-        out = {}
-        for exps, c in f.to_dict().items():
-            mono = tuple((self.atoms[i], int(e)) for i, e in enumerate(exps) if e)  # not fmpz
-            out[mono] = Fraction(int(c.p), int(c.q))
-        return out
+    def back(self, f):
+        return P.poly({tuple((self.atoms[i], int(e)) for i, e in enumerate(exps) if e): c
+                       for exps, c in f.terms()})
 
 
 def _cancel(n, d):
@@ -158,13 +156,13 @@ def _emit(replay, program, forms, fl, N, D, chosen) -> dict | None:
         odd, half = [], fl.ctx.from_dict({(0,) * max(1, len(fl.atoms)): 1})
         for f, e in factors:
             if e % 2:
-                mono = fl.back(f)
-                if len(mono) != 1:
+                if len(f) != 1:
                     raise _Missing
-                ((m, c),) = mono.items()
-                if c != 1 or len(m) != 1 or m[0][1] != 1:
+                ((exps, c),) = f.terms()
+                used = [i for i, e in enumerate(exps) if e]
+                if c != 1 or len(used) != 1 or exps[used[0]] != 1:
                     raise _Missing
-                odd.append(builder.nonnegative_atom(m[0][0]))
+                odd.append(builder.nonnegative_atom(fl.atoms[used[0]]))
             half = half * f ** (e // 2)
         square = steps.get(["pow", builder.polynomial(fl.back(half)), 2])
     except _Missing:
@@ -244,9 +242,9 @@ class _Builder:
             return k
         raise _Missing
 
-    def polynomial(self, p: dict) -> int:
+    def polynomial(self, p) -> int:
         total = None
-        for mono, c in sorted(p.items()):
+        for mono, c in P.ordered(p):
             term = None
             for v, e in mono:
                 x = self.atom(v)
