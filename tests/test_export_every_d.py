@@ -155,3 +155,19 @@ def test_d_is_required_for_every_d_and_refused_elsewhere(tmp_path):
 @pytest.mark.parametrize("d", ["0", "-1", "65", str(10**9), str(10**40)])
 def test_a_hostile_d_is_one_line_exit_3(d, tmp_path):
     one_line_error(export_here(OBSERVATION, "--m", "2", "--d", d, cwd=tmp_path), ExitCode.BAD_INPUT, "--d")
+
+
+def test_the_export_reads_the_statement_as_the_checker_does():
+    """The exporter states what the checker's read_statement (checker/every_d.py) reads, not a
+    laxer copy of it: a conditioned step that neither the residual nor a hypothesis reads,
+    and a claim whose texts are not strings, are refused by both, with the checker's words."""
+    unread = observation()
+    unread["program"]["steps"].append(["div", 3, 4])  # Σ/m, read by nothing
+    untexted = observation()
+    untexted["claim"]["source"] = 5
+    for doc, words in ((seal(unread), "read by neither the residual nor a hypothesis"),
+                       (seal(untexted), "source and statement must be strings")):
+        with pytest.raises(Rejected, match=words):
+            check_document(doc)
+        with pytest.raises(CertificateRejected, match=words):
+            proof_smt(doc, 2, 1)

@@ -4,8 +4,9 @@ count d (`bnproof export CERT.proof.json --m N --d N`).
 The tensor program is written out at (m, d) here, entry by entry, into SMT terms: this
 is deliberately not the checker's `every_d.instantiate`, so that z3 and cvc5 judge the
 program through a second instantiation (index arithmetic of sums, dots, broadcasts and
-transposes written again).  Only the strict reading of the document (envelope, steps
-and their axes, the claim's inputs) is the checker's, as for every other export.
+transposes written again).  Only the strict reading of the document (envelope, seal,
+claim, steps and their axes, the claim's inputs, every conditioned step read) is the
+checker's (every_d.read_statement), as for every other export.
 
 As in smtlib_proof.py: every input entry is a free real, every scalar domain, every
 hypothesis > 0 and every step's side condition (each division's divisor != 0, each
@@ -19,8 +20,6 @@ from fractions import Fraction
 from itertools import product
 
 from ..checker import every_d as reading
-from ..checker.parse import Rejected, check_envelope, keys
-from ..checker.variables import declared
 from ..errors import BadInput
 from .smtlib_program import DOMAIN
 from .smtlib_terms import CertificateRejected, Smt, conj, literal, plus, stage, times
@@ -39,38 +38,6 @@ def named_id(doc) -> str:
     claim = doc.get("claim") if type(doc) is dict else None
     name = claim.get("id") if type(claim) is dict else None
     return name if type(name) is str and name.isprintable() and len(name) <= 200 else "the certificate"
-
-
-def _read(doc: dict):
-    """The claim, inputs, typed steps, residual and hypotheses, read strictly; the proof and
-    the witness are not read (the solver judges the program alone)."""
-    keys(doc, "document", reading.TOP)
-    check_envelope(doc)
-    if doc["kind"] != "proof":
-        raise Rejected("kind: a proof certificate says \"proof\"")
-    claim = keys(doc["claim"], "claim", {"id", "source", "statement", "kind", "variables"})
-    if type(claim["kind"]) is not str or claim["kind"] not in reading.KIND:
-        raise Rejected("claim.kind: must be \"inequality\", \"strict-inequality\" or \"identity\"")
-    expected, _, _ = reading.expected_inputs(declared(claim["variables"]))
-    keys(doc["fixed"], "fixed", set())  # nothing is fixed: every m and every d
-    program = keys(doc["program"], "program", reading.PROGRAM)
-    if (program["kind"], program["strict"]) != reading.KIND[claim["kind"]]:
-        raise Rejected("program: kind and strict differ from the claim's kind")
-    inputs = reading.read_inputs(program["inputs"])
-    if [list(i) for i in program["inputs"]] != expected:
-        raise Rejected("program.inputs: not the inputs the claim's declared variables give")
-    ops = reading.read_steps(program["steps"], inputs)
-
-    def scalar(value, where):
-        if type(value) is not int or not 0 <= value < len(ops) or ops[value][3]:
-            raise Rejected(f"{where}: not the index of a scalar step")
-        return value
-
-    hyps = program["hypotheses"]
-    if type(hyps) is not list or len(hyps) > 64:
-        raise Rejected("program.hypotheses: expected a list of at most 64 steps")
-    return (claim, inputs, ops, scalar(program["residual"], "program.residual"),
-            [scalar(h, f"program.hypotheses[{i}]") for i, h in enumerate(hyps)])
 
 
 def _cost(ops: list, m: int, d: int) -> int:
@@ -173,7 +140,7 @@ def every_d_smt(doc: dict, m: int, d) -> str:
                        "every d (method every-d): give the feature count to state it at too, e.g. --d 2")
     if type(d) is not int or not 1 <= d <= MAX_D:
         raise BadInput(f"--d must be an integer from 1 to {MAX_D}")
-    claim, inputs, ops, residual, hyps = stage(_read, CertificateRejected, doc)
+    claim, inputs, ops, residual, hyps, _, _ = stage(reading.read_statement, CertificateRejected, doc)
     if _cost(ops, m, d) > MAX_OPERANDS:
         raise BadInput(f"the program at m = {m}, d = {d} is too large to state (more than "
                        f"{MAX_OPERANDS} operands); give a smaller --m or --d")
