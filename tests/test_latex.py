@@ -120,7 +120,12 @@ def test_lemma_document_compiles_and_shows_the_papers_numbers(tmp_path):
 @pytest.mark.parametrize("path", CERTIFICATES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_committed_certificate_compiles_with_its_residual(tmp_path, path):
     doc = json.loads(path.read_text())
-    text = compile_pdf(write_doc(tmp_path, str(path)))
+    # the document's text as generated() shares it within the test process: the proofs' whole
+    # documents are read by test_latex_paste_ready too (about 0.35 s each to make); writing
+    # with -o is test_stdout_is_the_document_and_output_is_written_atomically's
+    tex = tmp_path / "doc.tex"
+    tex.write_text(generated(str(path)))
+    text = compile_pdf(tex)
     flat = squeezed(text)
     if doc.get("kind") == "proof":  # a derivation for every m (tests/test_latex_proof.py)
         if doc["proof"].get("method") == "every-d":  # sums over the batch and the features (test_every_d.py)
