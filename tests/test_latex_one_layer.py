@@ -190,3 +190,52 @@ def test_the_guard_sees_a_copy(tmp_path):
     assert _escapes(trees["escape"])
     assert any(PREAMBLE.search(s) for s in _strings(trees["frame"]))
     assert any(DISPLAY.search(s) for s in _strings(trees["display"]))
+
+
+API = ROOT / "bnproof" / "_api"
+MESSAGE = "oops a_b 100% &d #e $f {g} h\\i ^j ~k r\u2081 \u2264 \u03c3\u2026"
+
+
+def _mathjax_text_arguments(latex: str) -> list[str]:
+    r"""Each \text{...} argument as MathJax reads it (braces counted, a backslash skipping
+    the next character): inside one, MathJax reads no control sequence and a '$' opens math."""
+    out = []
+    for start in [m.end() for m in re.finditer(r"\\text\{", latex)]:
+        depth, i = 1, start
+        while depth:
+            assert i < len(latex), "an unclosed \\text{"
+            ch = latex[i]
+            i += 2 if ch == "\\" else 1
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+        out.append(latex[start:i - 1])
+    return out
+
+
+def test_a_prove_results_jupyter_latex_holds_any_text(tmp_path):
+    """ProveResult._repr_latex_ of a claim whose id and whose code's error message hold every
+    LaTeX special: every \\text{} argument is plain for MathJax (no backslash, no '$'), and
+    pdflatex typesets it and shows the message (the text went through latex_text.math_words,
+    not replace("_", r"\\_"), which left '%' a comment and '\\_' a backslash in MathJax)."""
+    from bnproof.claims import Claim, Var
+
+    def residual(xp, y):
+        raise ValueError(MESSAGE)
+
+    claim = Claim(id="me/a_b%c&d#e$f{g}h\\i^j~k", source=SOURCE, statement="x = x", kind="identity",
+                  variables=(Var("y", ("m",)),), residual=residual, sizes={"m": (2, 4)})
+    result = bnproof.prove(claim)
+    assert MESSAGE in result.text
+    latex = result._repr_latex_()
+    for argument in _mathjax_text_arguments(latex):
+        assert "\\" not in argument and "$" not in argument, argument
+    wide = _host(latex).replace("\\begin{document}", "\\usepackage[paperwidth=150cm,textwidth=140cm]{geometry}"
+                                                     "\n\\begin{document}")  # one line, as Jupyter's
+    shown = _pdf_text(tmp_path, "repr", wide)
+    assert "oops a" in shown and "100%" in shown and "#e $f {g} h" in shown, shown
+
+
+def test_no_escaper_in_the_api():
+    """The Jupyter displays (_api/) escape through render/latex_text too (math_tt, math_words)."""
+    escapers = {p.name: found for p in sorted(API.glob("*.py"))
+                if (found := _escapes(ast.parse(p.read_text(encoding="utf-8"))))}
+    assert not escapers, f"an escaper in _api/: {escapers} (use latex_text)"

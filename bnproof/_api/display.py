@@ -14,24 +14,11 @@ from fractions import Fraction
 
 MAX_LATEX = 2000  # a residual whose LaTeX is longer is shown as a decimal
 
-_MATH_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./()[]")
-_MATH_BRACED = set("-+=<>,:;!?*@'")
-_MATH_ESCAPED = {"_": r"\_", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&", "{": r"\{", "}": r"\}",
-                 " ": r"\ ", "|": r"\vert ", "\\": r"\backslash ", "~": r"\sim "}
-
-
 def math_text(text: str) -> str:
-    r"""Any text as \mathtt{...}: each character itself, braced or escaped; '?'
-    for what has no safe spelling (non-ASCII, ^, quotes)."""
-    out = []
-    for ch in str(text)[:200]:
-        if ch in _MATH_SAFE:
-            out.append(ch)
-        elif ch in _MATH_BRACED:
-            out.append("{" + ch + "}")
-        else:
-            out.append(_MATH_ESCAPED.get(ch, "?"))
-    return r"\mathtt{" + "".join(out) + "}"
+    r"""Any text as \mathtt{...} (render/latex_text.math_tt: the one escaper)."""
+    from ..render.latex_text import math_tt
+
+    return math_tt(text)
 
 
 def statement_latex(statement: str) -> str | None:

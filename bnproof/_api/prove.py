@@ -104,19 +104,19 @@ class ProveResult:
         return "\n".join(self.lines())
 
     def _repr_latex_(self) -> str:
+        from ..render.latex_text import math_words
         from . import display
 
         rows = [r"&\text{" + self.status + r":}\ " + display.math_text(self.claim_id)]
         statement = display.statement_latex(self.statement)
         if statement is not None:
             rows.append(r"&\text{claim: }\ " + statement)
-        if self.covered:  # proved, or proved for part of the range: the text says where
-            rows.append(r"&\text{" + self.text.replace("_", r"\_") + "}")
-        elif self.normal_form_latex and self.normal_form_latex != "0":
+        # the normal form where one blocked the proof; else the text (a proof's says where)
+        if not self.covered and self.normal_form_latex and self.normal_form_latex != "0":
             rows.append(r"&\text{not proved; normal form of the residual:}")
             rows.append("&\\quad " + self.normal_form_latex)
         else:
-            rows.append(r"&\text{" + self.text.replace("_", r"\_") + "}")
+            rows.append("&" + math_words(self.text))
         return display.aligned(rows)
 
 

@@ -2,7 +2,9 @@
 
 `escape` (plain, untrusted text: every special escaped), `mathit` (an identifier in
 math), `tt` (file names, digests), `prose` (a claim's reading: words with Unicode
-mathematics) and `safe_statement` (a statement as printed: LaTeX math, checked).
+mathematics) and `safe_statement` (a statement as printed: LaTeX math, checked); in
+math mode, as Jupyter's MathJax and pdflatex both read it, `math_tt` (an id, spelled)
+and `math_words` (prose among mathematics).
 
 A reading is written for a terminal, in words and Unicode (‖X‖ ≤ λ, ∇_{y_j}L,
 (I − ŷŷᵀ/m)g).  `prose` typesets each formula in it as one piece of mathematics,
@@ -98,6 +100,54 @@ _PROSE_MATH = {
     "{": r"\{", "}": r"\}",  # braces of a set: in text, OT1 has no brace glyphs
     **{chr(0x2080 + k): f"_{k}" for k in range(10)}, "ⱼ": "_j", "ᵢ": "_i", "ₖ": "_k", "ₘ": "_m",
 }
+# In math mode (a Jupyter display, typeset by MathJax, or by pdflatex after nbconvert):
+# each LaTeX special as a control sequence both read in math mode
+_MATH_SPECIALS = {"_": r"\_", "#": r"\#", "$": r"\$", "%": r"\%", "&": r"\&", "{": r"\{", "}": r"\}",
+                  "|": r"\vert ", "\\": r"\backslash ", "~": r"\sim "}
+_MATH_TT_PLAIN = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./()[]")
+_MATH_TT_BRACED = set("-+=<>,:;!?*@'")
+
+
+def math_tt(text: str) -> str:
+    r"""Any text (an id) as one \mathtt{...} in math mode: each character itself, braced or
+    a math-mode control sequence; '?' for what has none (non-ASCII, ^, quotes)."""
+    out = []
+    for ch in str(text)[:200]:
+        if ch in _MATH_TT_PLAIN:
+            out.append(ch)
+        elif ch in _MATH_TT_BRACED:
+            out.append("{" + ch + "}")
+        else:
+            out.append(r"\ " if ch == " " else _MATH_SPECIALS.get(ch, "?"))
+    return r"\mathtt{" + "".join(out) + "}"
+
+
+def math_words(text: str) -> str:
+    r"""Prose (possibly holding outside text: an exception's message) among mathematics, as
+    pdflatex's amsmath and MathJax both read it: runs of plain characters in \text{...}
+    and every special, and each mathematical character of a reading (σ, ≤, r₁), in math
+    mode between them.  MathJax reads no control sequence inside \text{} (\text{a\_b}
+    shows the backslash, and a '$' there opens math), and pdflatex no special there."""
+    out, run = [], []
+
+    def flush():
+        if run:
+            out.append(r"\text{" + "".join(run) + "}")
+            run.clear()
+
+    for ch in str(text):
+        ch = " " if ch in "\t\n\r" else ch
+        tex = _MATH_SPECIALS.get(ch) or {"^": r"\hat{}", "<": "<", ">": ">", "…": r"\ldots "}.get(ch) \
+            or _PROSE_MATH.get(ch)
+        if tex is None and (" " <= ch <= "~" or ch.isalpha()):
+            run.append(ch)
+            continue
+        flush()
+        out.append(("{}" + tex if tex[0] in "^_" else tex) if tex else "?")
+    flush()
+    return "".join(out)
+
+
 _SCRIPT_CHARS = re.compile("[²³⁴¹ᵀ⁻₀₁₂₃₄₅₆₇₈₉ⱼᵢₖₘ]")
 # ASCII that a formula may hold between its symbols; the ones a formula may not end with
 # (or, the first three, start with) are given back to the text
