@@ -20,6 +20,16 @@ from bnproof.claims.decide import decide
 from bnproof.program.evaluate import Interval
 
 CLAIMS = {c.id: c for c in all_claims()}
+_EXAMPLES: dict = {}
+
+
+def example_claims(path: str) -> list:
+    """docs/examples' claims, loaded once per module: the float tests below then share each
+    claim's compiled float program (reading/floats.py keeps it per residual function), where
+    loading the file again would make new functions, traced and compiled again."""
+    if path not in _EXAMPLES:
+        _EXAMPLES[path] = load_file(path)
+    return _EXAMPLES[path]
 
 
 def refutations():
@@ -197,7 +207,7 @@ def test_floats_never_flag_the_paper_claims_or_examples_at_generic_instances():
     pytest.importorskip("jax")
     claims = [c for c in CLAIMS.values() if c.variables]
     for path in sorted(glob.glob("docs/examples/*.py")):
-        claims += [c for c in load_file(path) if not c.exists]
+        claims += [c for c in example_claims(path) if not c.exists]
     for claim in claims:
         sizes = {s: lo for s, (lo, hi) in claim.sizes.items()}
         for instance in reading.generic_instances(claim, sizes, 2, seed=13):
@@ -230,7 +240,7 @@ def test_floats_never_flag_the_examples_at_counterexamples():
     rng = random.Random(0)
     refuted = 0
     for path in sorted(glob.glob("docs/examples/*.py")):
-        for claim in load_file(path):
+        for claim in example_claims(path):
             if claim.exists:
                 continue
             sizes = {s: lo for s, (lo, hi) in claim.sizes.items()}
@@ -240,6 +250,32 @@ def test_floats_never_flag_the_examples_at_counterexamples():
                     c = reading.confirm_floats(claim, instance)
                     assert c.status != "disagrees", (claim.id, instance, c)
     assert refuted >= 10
+
+
+def test_every_claim_keeps_its_compiled_float_program():
+    # a paper's run checks each claim's floats again and again (fuzz, prove, report): with
+    # fewer places than claims, a claim's program was traced and compiled anew
+    from bnproof.reading import floats
+
+    examples = sum(len(example_claims(p)) for p in glob.glob("docs/examples/*.py"))
+    assert floats._KEPT >= len(CLAIMS) + examples
+
+
+def test_an_xla_without_the_compile_options_still_compares(monkeypatch):
+    # the float check's compile options are a speed-up: an XLA that no longer knows one
+    # must compile with its defaults, not leave the check silent (inconclusive)
+    pytest.importorskip("jax")
+    from bnproof.reading import floats
+
+    monkeypatch.setattr(floats, "_CPU_OPTIONS", {"xla_cpu_no_such_option_bnproof": False})
+    claim = Claim(id="t/options", source="t", statement="x", variables=(Var("c", ()),),
+                  residual=lambda xp, c: c * c - 2)
+    c = reading.confirm_floats(claim, {"c": "3"})
+    assert c.status == "agrees", c
+    import jax
+
+    if jax.default_backend() == "cpu":  # the options are the CPU compiler's
+        assert floats._CPU_OPTIONS == {}  # the rest of the process compiles without it
 
 
 def test_a_wrong_exact_value_disagrees_with_floats():

@@ -74,6 +74,17 @@ from .values import UNDERFLOW, Value, text
 
 REL = 2.0**-26
 _COMPILED: dict = {}  # (residual, argument names) -> jitted residual, or None: runs op by op
+# Room for every claim of a paper's run (134 claims in this repository): a claim's
+# program is traced and compiled once per process, not again after 64 others
+_KEPT = 512
+# XLA's CPU fusion emitters take about 0.07 s to compile a claim's small program, the
+# older emitters about 0.04 s.  The float check compiles one program per claim: the 136
+# claims and examples of tests/test_reading_confirm.py take 9.8 s of CPU, not 15.6 s.  The
+# two emitters may sum a reduction in another order (3 of 306 residuals there differ in
+# their last bits), which REL·κ allows for: it bounds JAX's own order of operations, not
+# one emitter's.  An XLA without this option compiles with its defaults (_call), never
+# leaving the check silent.
+_CPU_OPTIONS = {"xla_cpu_use_fusion_emitters": False}
 
 
 @contextlib.contextmanager
@@ -118,13 +129,14 @@ def _jax_value(claim, instance, witness) -> float:
         key = (claim.residual, names)
         compiled = _COMPILED.get(key)
         if key not in _COMPILED:
-            if len(_COMPILED) >= 64:
+            if len(_COMPILED) >= _KEPT:
                 _COMPILED.clear()
-            compiled = _COMPILED[key] = jax.jit(lambda *a: claim.residual(xp, **dict(zip(names, a))))
+            compiled = _COMPILED[key] = _jit(jax, lambda *a: claim.residual(xp, **dict(zip(names, a))))
         out = None
         if compiled is not None:
+            args = [inputs[n] for n in names]
             try:
-                out = compiled(*(inputs[n] for n in names))
+                out = _call(jax, compiled, key, args)
             except jax.errors.JAXTypeError:  # a Python branch on a traced value: run it op by op
                 _COMPILED[key] = None
         if out is None:
@@ -133,6 +145,26 @@ def _jax_value(claim, instance, witness) -> float:
     if arr.size != 1:
         raise ValueError(f"the float residual has shape {arr.shape}")
     return float(arr.reshape(()))
+
+
+def _jit(jax, fn):
+    if _CPU_OPTIONS and jax.default_backend() == "cpu":
+        return jax.jit(fn, compiler_options=_CPU_OPTIONS)
+    return jax.jit(fn)
+
+
+def _call(jax, compiled, key, args):
+    """The compiled residual at args; where this XLA no longer knows an option of
+    _CPU_OPTIONS, compiled again without options, for this process (the claim's value,
+    never an inconclusive check)."""
+    try:
+        return compiled(*args)
+    except jax.errors.JaxRuntimeError as err:
+        if not _CPU_OPTIONS or "No such compile option" not in str(err):
+            raise
+    _CPU_OPTIONS.clear()
+    compiled = _COMPILED[key] = _jit(jax, compiled.__wrapped__)
+    return compiled(*args)
 
 
 def numpy_values(claim, instance: dict, witness: dict | None = None) -> dict:
