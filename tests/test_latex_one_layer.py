@@ -239,3 +239,21 @@ def test_no_escaper_in_the_api():
     escapers = {p.name: found for p in sorted(API.glob("*.py"))
                 if (found := _escapes(ast.parse(p.read_text(encoding="utf-8"))))}
     assert not escapers, f"an escaper in _api/: {escapers} (use latex_text)"
+
+
+def test_a_document_includes_another_as_a_section():
+    """Document.include (the one composition layer; _api/latex._sections for a proof at several
+    fixed sizes): the included document's headings one level down, its labels its own, and its
+    long values at its end, under its own heading, not dropped."""
+    from bnproof.render.latex import Document
+
+    part = Document("part", key="me/x-d2")
+    part.section("Inner")
+    part.display("x = 1")
+    part.longs.add("x", 10**80 + 1)
+    whole = Document("whole", key="me/x")
+    whole.include(part, "For every $m$ at $d = 2$")
+    text = whole.render(fragment=False)
+    assert "\\section{For every $m$ at $d = 2$}" in text and "\\subsection{Inner}" in text
+    assert "\\subsection*{Long exact values}" in text and "100000000" in text
+    assert whole.labels == part.labels == ["bnproof:me-x-d2:eq1"] and "\\label{bnproof:me-x-d2:eq1}" in text

@@ -112,17 +112,13 @@ def _proved(result, source=None):
 
 def _sections(documents: list, claim_id: str):
     """Several derivations, (fixed sizes, Document) each, as one document: each a section of
-    its own, its headings one level down, its labels its own (they name the fixed sizes).
-    A proof's derivation has no long values at its end (render/latex_proof.py writes none)."""
-    from ..render.latex import Document, Heading, tt
+    its own (render/latex.Document.include), headed by its fixed sizes."""
+    from ..render.latex import Document, tt
 
     out = Document(rf"Proof of {tt(claim_id)} for every batch size", key=claim_id,
                    provenance="\n".join(doc.provenance for _, doc in documents))
     for fixed, doc in documents:
-        out.section("For every $m$ at " + ", ".join(f"${k} = {v}$" for k, v in sorted(fixed.items())))
-        out.parts.extend(Heading(p.depth + 1, p.title, p.numbered) if isinstance(p, Heading) else p
-                         for p in doc.parts)
-        out.labels.extend(doc.labels)
+        out.include(doc, "For every $m$ at " + ", ".join(f"${k} = {v}$" for k, v in sorted(fixed.items())))
     return out
 
 

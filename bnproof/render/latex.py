@@ -251,6 +251,15 @@ class Document:
     def items(self, entries: list[str]) -> None:
         self.parts.append(items(entries))
 
+    def include(self, other: "Document", title: str) -> None:
+        """`other` as a section of this document headed `title`: its headings one level
+        down, its displays keeping their labels (its own key), its long values at its end."""
+        self.section(title)
+        parts = other.parts + (other.longs.latex() if other.longs.entries else [])
+        self.parts.extend(Heading(p.depth + 1, p.title, p.numbered) if isinstance(p, Heading) else p
+                          for p in parts)
+        self.labels.extend(other.labels)
+
     def render(self, fragment: bool, level: str | None = None, width: float | None = None) -> str:
         """The whole document, or (fragment) its body for \\input into a paper, with
         headings from `level` down (section, subsection, subsubsection, paragraph).
