@@ -233,11 +233,8 @@ def derivative(p, v: int) -> Poly:
 
 
 def variables(p) -> set:
-    if type(p) is Poly:
-        if p.f.is_zero():
-            return set()
-        return {v for v, e in enumerate(p.f.degrees()) if e}
-    return {v for mono in p for v, _ in mono}
+    f = poly(p).f
+    return set() if f.is_zero() else {v for v, e in enumerate(f.degrees()) if e}
 
 
 def ordered(p) -> list:
