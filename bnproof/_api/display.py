@@ -2,9 +2,10 @@
 
 Every string that comes from a claim or a certificate (ids, sources,
 statements, reasons) is escaped in HTML; in LaTeX, a statement passes only
-through the allow-list of latex_text.safe_statement (else it is left out), and any
-other text is spelled out character by character in \\mathtt, so nothing a
-claim says can leave math mode or run a macro.  Exact values are printed from
+through the allow-list of latex_text.safe_statement (else it is left out), an id is
+spelled out character by character in \\mathtt (latex_text.math_tt) and prose goes
+through latex_text.math_words, so nothing a claim says can leave math mode or run a
+macro.  Exact values are printed from
 Fractions and SymPy expressions, never parsed from text."""
 
 from __future__ import annotations
