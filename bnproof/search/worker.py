@@ -225,6 +225,14 @@ def serve(jobs: Connection, conn: Connection, parent: int, warm_jax: bool) -> No
     # the worker's stderr is the command's: a claim's __del__ error is no traceback of bnproof's
     # (for the worker's whole life: it runs claims only, and ends with os._exit)
     sys.unraisablehook = quiet(sys.unraisablehook)
+    # what a claim prints goes out line by line: the worker ends with os._exit, or is killed
+    # for its budget, and a block-buffered stdout (a file or a pipe, without PYTHONUNBUFFERED)
+    # would lose what is still in the buffer, the very lines that show where a claim stuck
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(line_buffering=True)
+        except (AttributeError, ValueError, OSError):
+            pass
     from . import fuzz  # noqa: F401 - import the search before saying ready
 
     if warm_jax:
@@ -334,10 +342,10 @@ class _Worker:
             with _sigint_deferred():  # a Ctrl-C meanwhile is raised at its end: on the list, it is killed
                 try:
                     # what the claim's code prints goes to stderr: stdout is the report (--json)
-                    self.process = subprocess.Popen(
+                    out = sys.stderr.fileno() if _has_fileno(sys.stderr) else None
+                    self.process = self._forked(jobs_read, events_write, out, warm_jax) or subprocess.Popen(
                         command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
-                        stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
-                        start_new_session=True)
+                        stdout=subprocess.DEVNULL if out is None else out, start_new_session=True)
                     started.append(self)
                 finally:  # the child's ends: once it has them (or failed to start), ours go
                     os.close(jobs_read)
@@ -345,6 +353,18 @@ class _Worker:
         except BaseException:
             self.kill()
             raise
+
+    @staticmethod
+    def _forked(jobs: int, events: int, out: int | None, warm_jax: bool):
+        """The worker forked by this process's zygote (search/zygote.py), or None."""
+        from .zygote import fork_worker
+
+        null = os.open(os.devnull, os.O_WRONLY) if out is None else None
+        try:
+            return fork_worker(jobs, events, out if null is None else null, warm_jax)
+        finally:
+            if null is not None:
+                os.close(null)
 
     def wait_ready(self, budget: float = 0.0) -> None:
         """Until the worker has imported its libraries; killed if it cannot.  A busy machine
@@ -377,13 +397,13 @@ class _Worker:
         by the Supervisor's close."""
         process = self.process
         if process is not None:
-            if process.returncode is None:  # not reaped yet, so its group id is still its own
-                try:
+            if isinstance(process, subprocess.Popen) and process.returncode is None:
+                try:  # not reaped yet, so its group id is still its own
                     os.killpg(process.pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
             if process.poll() is None:
-                process.kill()
+                process.kill()  # a forked worker's: its whole group, by the zygote
             process.wait()
             self.process = None
         for connection in (self.jobs, self.conn):
