@@ -3,6 +3,7 @@
 Expected values come from the exact engine (bnproof.exact, bnproof.claims.lemma45)
 or from the papers (Example 3.2 of Dannemann & Junike), never from the JAX code."""
 
+import functools
 from fractions import Fraction
 
 import jax
@@ -48,13 +49,30 @@ def random_instance(seed, m, d, n):
     return X, Y, W0
 
 
+def random_params(spec, seed):
+    """Weights of net.init's structure and dtypes (W; γ = 1, β = 0 on a BN layer, else b = 0)
+    drawn by numpy: what the BN tests below need is any weights, and each shape JAX's
+    random.normal draws is a program to compile (0.2-0.4 s each; net.init is tested
+    below and through the scan)."""
+    rng = np.random.default_rng(seed)
+    params = []
+    for layer in range(spec.depth):
+        fan_in, fan_out = spec.sizes[layer], spec.sizes[layer + 1]
+        p = {"W": jnp.asarray(rng.standard_normal((fan_out, fan_in)) / np.sqrt(fan_in))}
+        if spec.has_bn(layer):
+            p |= {"gamma": jnp.ones(fan_out, jnp.float64), "beta": jnp.zeros(fan_out, jnp.float64)}
+        else:
+            p["b"] = jnp.zeros(fan_out, jnp.float64)
+        params.append(p)
+    return tuple(params)
+
+
 def test_bn_layer_output_has_mean_0_and_variance_1():
-    # the sizes of the scale-invariance test below, so that both draw their weights and
-    # data with the same compiled programs: mean 0 and variance 1 hold for any widths and
-    # any batch whose columns are not constant, 16 samples as well as 40
+    # mean 0 and variance 1 hold for any widths, any weights and any batch whose columns
+    # are not constant, 16 samples as well as 40
     spec = net.Spec((4, 6, 5, 3), activation="identity", loss="squared")
-    params = net.init(jax.random.key(1), spec)
-    X = jax.random.normal(jax.random.key(2), (16, 4))
+    params = random_params(spec, 1)
+    X = jnp.asarray(np.random.default_rng(2).standard_normal((16, 4)))
     H = net.input_of(params, spec, 2, X)  # the output of BN layer 2 (identity activation)
     np.testing.assert_allclose(np.mean(H, axis=0), 0.0, atol=1e-13)
     np.testing.assert_allclose(np.mean(np.asarray(H) ** 2, axis=0), 1.0, rtol=1e-12)
@@ -64,8 +82,8 @@ def test_bn_layer_output_has_mean_0_and_variance_1():
 @pytest.mark.parametrize("loss", ["squared", "xent"])
 def test_bn_loss_is_invariant_to_a_positive_scale_of_each_unit(activation, loss):
     spec = net.Spec((4, 6, 5, 3), activation=activation, loss=loss)
-    params = net.init(jax.random.key(3), spec)
-    X = jax.random.normal(jax.random.key(4), (16, 4))
+    params = random_params(spec, 3)
+    X = jnp.asarray(np.random.default_rng(4).standard_normal((16, 4)))
     Y = jax.nn.one_hot(jnp.arange(16) % 3, 3)
     base = net.loss(params, spec, X, Y)
     scale = jnp.array([0.5, 3.0, 1.0, 7.0, 0.1, 2.0])[:, None]
@@ -91,12 +109,16 @@ def test_float32_is_kept_and_learned_affine_adds_gamma_beta():
     spec = net.Spec((3, 4, 2), dtype="float32", affine="learned")
     params = net.init(jax.random.key(0), spec)
     assert all(leaf.dtype == jnp.float32 for leaf in jax.tree_util.tree_leaves(params))
-    X = jax.random.normal(jax.random.key(1), (8, 3), jnp.float32)
+    # any float32 batch: drawn by numpy, as each shape JAX draws is a program to compile
+    X = jnp.asarray(np.random.default_rng(1).standard_normal((8, 3)), jnp.float32)
     assert net.loss(params, spec, X, jnp.zeros((8, 2), jnp.float32)).dtype == jnp.float32
     assert set(net.layer_variables(params, spec, 0, bn=True)) == {"W", "gamma", "beta"}
     assert set(net.layer_variables(params, spec, 0, bn=False)) == {"W"}
+    # γ, β fixed: only W moves, though the layer has γ and β (these very params, which
+    # net.init makes alike for both readings; a float64 init compiled two more draws)
     fixed = net.Spec((3, 4, 2))
-    assert set(net.layer_variables(net.init(jax.random.key(0), fixed), fixed, 0, True)) == {"W"}
+    assert {"gamma", "beta"} <= set(params[0])
+    assert set(net.layer_variables(params, fixed, 0, True)) == {"W"}
 
 
 @pytest.mark.parametrize("point", [(1, 3), (2, -1), (Fraction(35, 17), Fraction(21, 17))])
@@ -108,13 +130,24 @@ def test_gradients_agree_with_the_exact_engine_on_example_3_2(point):
     X = floats(instance.X)
     Y = floats(instance.Y)
     variables = {"W": params[0]["W"]}
-    grad_bn = jax.grad(net.layer_loss)(variables, params, spec, 0, X, Y, True)["W"]
-    grad_std = jax.grad(net.layer_loss)(variables, params, spec, 0, X, Y, False)["W"]
-    np.testing.assert_allclose(grad_bn[0], neuron.bn_grad(w).to_floats(), rtol=1e-12, atol=1e-14)
+    grad_bn, grad_std, bn_loss = _example_3_2_derivatives(spec)(variables, params, X, Y)
+    np.testing.assert_allclose(grad_bn["W"][0], neuron.bn_grad(w).to_floats(), rtol=1e-12, atol=1e-14)
     exact_std = [float(Fraction(str(x))) for x in neuron.grad(w).entries()]
-    np.testing.assert_allclose(grad_std[0], exact_std, rtol=1e-13, atol=1e-13)
-    assert float(net.layer_loss(variables, params, spec, 0, X, Y, True)) == pytest.approx(
-        float(neuron.bn_loss(w)), rel=1e-13)
+    np.testing.assert_allclose(grad_std["W"][0], exact_std, rtol=1e-13, atol=1e-13)
+    assert float(bn_loss) == pytest.approx(float(neuron.bn_loss(w)), rel=1e-13)
+
+
+@functools.lru_cache(maxsize=None)
+def _example_3_2_derivatives(spec):
+    """∇Ĉ, ∇C and Ĉ by jax.grad as one compiled program, shared by the three points (op by
+    op, the first point compiled some 50 primitives, 1 s of CPU; the scan runs them
+    compiled too)."""
+    def derivatives(variables, params, X, Y):
+        return (jax.grad(net.layer_loss)(variables, params, spec, 0, X, Y, True),
+                jax.grad(net.layer_loss)(variables, params, spec, 0, X, Y, False),
+                net.layer_loss(variables, params, spec, 0, X, Y, True))
+
+    return jax.jit(derivatives)
 
 
 def test_scan_reproduces_example_3_2():
