@@ -57,6 +57,11 @@ PRELOAD = ("bnproof.search.worker", "bnproof.search.fuzz", "bnproof.search.batch
            "bnproof.claims.api", "bnproof.symbolic_m.survivor", "bnproof.symbolic_m.prove",
            "bnproof.reading.confirm", "bnproof.reading.read", "bnproof.certificate.proof",
            "sympy", "mpmath", "hypothesis", "jax", "jax.numpy")
+# what a fresh worker imports before it loads its first claim (worker.serve, worker._run_job),
+# and with JAX warmed up
+FRESH_IMPORTS = ("bnproof.search.worker", "bnproof.search.fuzz", "bnproof.search.unraisable",
+                 "bnproof.symbolic_m.survivor")
+WARM_IMPORTS = ("jax", "bnproof.claims.xp", "bnproof.numeric.jax_setup")
 # environment variables read when an interpreter starts or a library is imported
 AT_START = ("PYTHON", "LC_", "LANG", "JAX_", "XLA_", "TF_", "OPENBLAS", "OMP_", "MKL_", "CUDA", "NVIDIA",
             "TPU", "HYPOTHESIS", "SYMPY", "MPMATH", "FLINT")
@@ -76,11 +81,13 @@ def main() -> None:
     """`python -c BOOT N PATH... SOCKET_FD`: preload, then fork workers on request."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sock = socket.socket(fileno=int(sys.argv[1]))
-    for name in PRELOAD:
-        try:
-            __import__(name)
-        except Exception:  # noqa: BLE001 - a worker that needs it imports it itself, and says why
-            pass
+    # What a fresh worker has imported when it loads its first claim (cold, then warmed up
+    # for JAX): a module named like a helper beside a claim file shadows the helper only if
+    # a fresh worker would have imported it (_load_as_fresh)
+    own = _preload(FRESH_IMPORTS)
+    warm = _preload(WARM_IMPORTS)
+    everything = _preload(PRELOAD)
+    preloaded = {False: frozenset(everything - own), True: frozenset(everything - warm)}
     gc.collect()
     gc.freeze()  # the workers' collections never walk the libraries' objects (nor copy their pages)
     wake_r, wake_w = os.pipe()
@@ -123,12 +130,22 @@ def main() -> None:
             _send(sock, {"refused": str(err)})
         else:
             if pid == 0:
-                _become_worker(request, fds)
+                _become_worker(request, fds, preloaded[bool(request["warm_jax"])])
             children.add(pid)
             _send(sock, {"forked": pid})
         finally:
             for fd in fds:
                 os.close(fd)
+
+
+def _preload(names) -> set:
+    """The top-level names in sys.modules once `names` are imported."""
+    for name in names:
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - a worker that needs it imports it itself, and says why
+            pass
+    return {name.partition(".")[0] for name in list(sys.modules)}
 
 
 def _reap(sock, children: set) -> None:
@@ -149,7 +166,7 @@ def _send(sock, message: dict) -> None:
         os._exit(0)
 
 
-def _become_worker(request: dict, fds: list) -> None:
+def _become_worker(request: dict, fds: list, preloaded: frozenset) -> None:
     """The fork: the worker's session, streams, folder, environment and import
     path, then worker.main; os._exit whatever happens."""
     try:
@@ -173,6 +190,8 @@ def _become_worker(request: dict, fds: list) -> None:
         import tempfile
 
         tempfile.tempdir = None  # read from TMPDIR again, as a fresh interpreter would
+        _blas_threads_as_fresh(request["env"])
+        worker._load = _load_as_fresh(worker._load, preloaded)
         sys.stdout = _stdio(1, sys.stdout.encoding, sys.stdout.errors)
         sys.stderr = _stdio(2, sys.stderr.encoding, "backslashreplace")
         worker.main([str(jobs), str(events), str(os.getppid()), "1" if request["warm_jax"] else "0"])
@@ -186,6 +205,63 @@ def _become_worker(request: dict, fds: list) -> None:
             pass
     finally:
         os._exit(1)
+
+
+def _blas_threads_as_fresh(env: dict) -> None:
+    """OpenBLAS's threads as a fresh interpreter's import of numpy would start them.
+    The zygote runs with one (OPENBLAS_NUM_THREADS=1: it must stay single-threaded to
+    fork), and the fork kept that count: a worker's numpy ran on one core where a fresh
+    worker's uses them all (and a reduction split otherwise can round otherwise).
+    OpenBLAS's own rule (blas_get_cpu_number): OPENBLAS_NUM_THREADS, GOTO_NUM_THREADS,
+    OMP_NUM_THREADS (the first positive, read as atoi reads), else the CPUs this process
+    may run on, never more than those."""
+    import ctypes
+    import re
+
+    cpus = len(os.sched_getaffinity(0))
+    count = cpus
+    for name in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"):
+        number = re.match(r"\s*[+-]?\d+", env.get(name, ""))
+        if number and int(number.group()) > 0:
+            count = min(int(number.group()), cpus)
+            break
+    with open("/proc/self/maps") as maps:
+        libraries = {line.split(None, 5)[5].strip() for line in maps
+                     if len(line.split(None, 5)) == 6 and "openblas" in line.split(None, 5)[5].lower()}
+    for library in sorted(libraries):
+        try:
+            handle = ctypes.CDLL(library)  # already loaded: the same library, not a second copy
+        except OSError:
+            continue
+        for symbol in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                       "openblas_set_num_threads64_", "openblas_set_num_threads"):
+            setter = getattr(handle, symbol, None)
+            if setter is not None:
+                setter(count)
+                break
+
+
+def _load_as_fresh(load, preloaded: frozenset):
+    """worker._load, where a helper beside the claim file named like a module that the
+    zygote preloaded but a fresh worker would not have imported yet (logging, timeit,
+    sympy, ...) is imported, as in a fresh worker, instead of being shadowed by the
+    preloaded module (claims/helper_modules: a claim that "imports logging from the
+    standard library, not the logging beside it" failed to load in a forked worker
+    alone).  Those modules leave sys.modules for the load and come back after it."""
+    from pathlib import Path
+
+    def loaded(path: str, claim_id: str, expected: str | None = None):
+        folder = Path(path).resolve().parent
+        named = {name for name in preloaded
+                 if (folder / f"{name}.py").is_file() or (folder / name / "__init__.py").is_file()}
+        hidden = {key: sys.modules.pop(key) for key in list(sys.modules) if key.partition(".")[0] in named}
+        try:
+            return load(path, claim_id, expected)
+        finally:
+            for key, module in hidden.items():
+                sys.modules.setdefault(key, module)
+
+    return loaded
 
 
 def _stdio(fd: int, encoding: str, errors: str):

@@ -1,0 +1,142 @@
+"""Red team of the zygote (bnproof/search/zygote.py): where a forked search worker
+was not as good as a fresh interpreter.
+
+Each test compares a worker forked by the zygote with a fresh one (BNPROOF_NO_ZYGOTE)
+on the same command, and checks that the zygote served the forked one (the worker's
+parent is the zygote, not the command): else a zygote that never forked would pass.
+No test waits on a time: each waits on an event (a file, a process's end), with a
+hang guard."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_runner import Started, env_for, run_cli
+
+from bnproof.search import zygote
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the zygote forks on Linux only")
+
+HANG_GUARD = 300  # seconds; only so that a hang fails instead of blocking the suite
+
+# the claim file records, where it is imported, its process and what the test asks for
+RECORD = '''
+import json
+import os
+import sys
+
+
+def _record(**extra):
+    with open(os.path.join(os.environ["PROBE_DIR"], f"probe-{os.getpid()}.json"), "w") as fh:
+        json.dump({"pid": os.getpid(), "ppid": os.getppid(), **extra}, fh)
+'''
+
+CLAIM = '''
+from bnproof.claims import Claim, Var
+
+
+def square(xp, x):
+    return x * x + OFFSET
+
+
+CLAIM = Claim(id="probe/square", source="a test", statement="x^2 + 1 > 0", variables=(Var("x", ()),),
+              residual=square)
+'''
+
+
+def _zygote_pid() -> int:
+    assert zygote.start(timeout=HANG_GUARD), "no zygote on this machine"
+    return zygote._zygote.process.pid
+
+
+def _worker_probe(probes: Path, command: int) -> dict:
+    """What the worker's import of the claim file recorded (the command loads it too)."""
+    found = [json.loads(p.read_text()) for p in probes.glob("probe-*.json") if p.name != f"probe-{command}.json"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+# ---------------------------------------------------------------- OpenBLAS's threads
+
+BLAS_CLAIM = RECORD + '''
+import ctypes
+
+import numpy  # noqa: F401 - its OpenBLAS, loaded
+
+
+def _blas_threads():
+    with open("/proc/self/maps") as fh:
+        libraries = {line.split(None, 5)[5].strip() for line in fh
+                     if len(line.split(None, 5)) == 6 and "openblas" in line.split(None, 5)[5].lower()}
+    for library in sorted(libraries):
+        handle = ctypes.CDLL(library)
+        for name in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads",
+                     "openblas_get_num_threads64_", "openblas_get_num_threads"):
+            getter = getattr(handle, name, None)
+            if getter is not None:
+                return getter()
+    return None
+
+
+_record(blas=_blas_threads())
+OFFSET = 1
+''' + CLAIM
+
+
+def test_a_forked_workers_numpy_has_the_blas_threads_of_a_fresh_workers(tmp_path):
+    # the zygote keeps OpenBLAS to one thread (it must stay single-threaded to fork): the
+    # workers it forked kept that one thread, where a fresh worker's numpy uses every CPU
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one CPU: one BLAS thread either way")
+    zygote_pid = _zygote_pid()
+    (tmp_path / "claim.py").write_text(BLAS_CLAIM)
+    seen = {}
+    for forked in (False, True):
+        probes = tmp_path / f"probes-{forked}"
+        probes.mkdir()
+        done = run_cli("fuzz", tmp_path / "claim.py", "--no-jax", "--no-prove", "--max-examples", "5", "--json",
+                       "--time-budget", "300", cwd=tmp_path,
+                       env=env_for(tmp_path, PROBE_DIR=str(probes), BNPROOF_NO_ZYGOTE=None if forked else "1"))
+        assert done.returncode == 0, done.stderr
+        seen[forked] = _worker_probe(probes, os.getpid())
+    assert seen[True]["ppid"] == zygote_pid and seen[False]["ppid"] == os.getpid()
+    assert seen[False]["blas"] is not None and seen[False]["blas"] > 1, seen  # else this test tells nothing
+    assert seen[True]["blas"] == seen[False]["blas"], seen
+
+
+# ---------------------------------------------------------------- a helper named like a preloaded module
+
+# a helper beside the claim file named like a standard module that the zygote's libraries
+# import (SymPy, JAX) but that neither the command nor a fresh worker has imported when the
+# claim loads: a fresh worker imports the helper; a forked one found the preloaded module
+# and the claim failed to load ("cannot import name OFFSET from logging"), undecided
+SHADOW_CLAIM = RECORD + '''
+_record()
+from logging import OFFSET
+''' + CLAIM
+
+
+@pytest.mark.parametrize("helper", ["logging", "timeit"])
+def test_a_helper_named_like_a_module_the_zygote_preloaded_is_imported_as_in_a_fresh_worker(tmp_path, helper):
+    (tmp_path / "claim.py").write_text(SHADOW_CLAIM.replace("from logging import", f"from {helper} import"))
+    (tmp_path / f"{helper}.py").write_text("OFFSET = 1\n")
+    prelude = "from bnproof.search import zygote\nassert zygote.start()"
+    reports = {}
+    for forked in (False, True):
+        probes = tmp_path / f"probes-{forked}"
+        probes.mkdir()
+        env = env_for(tmp_path, PROBE_DIR=str(probes), **({} if forked else {"BNPROOF_NO_ZYGOTE": "1"}))
+        # a process of its own: this one has imported logging (the command's load would fail here)
+        command = Started("fuzz", "claim.py", "--no-jax", "--no-prove", "--max-examples", "5", "--json",
+                          "--time-budget", "300", cwd=tmp_path, env=env, prelude=prelude if forked else None)
+        done = command.wait()
+        worker = _worker_probe(probes, command.process.pid)
+        assert (worker["ppid"] != command.process.pid) == forked  # the zygote forked it, or the command
+        reports[forked] = json.loads(done.stdout)[0]
+        assert done.returncode == 0, (done.stderr, reports[forked])
+    assert reports[False]["verdict"] == reports[True]["verdict"] == "survived", reports
