@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,71 @@ def test_a_helper_named_like_a_module_the_zygote_preloaded_is_imported_as_in_a_f
         reports[forked] = json.loads(done.stdout)[0]
         assert done.returncode == 0, (done.stderr, reports[forked])
     assert reports[False]["verdict"] == reports[True]["verdict"] == "survived", reports
+
+
+# ---------------------------------------------------------------- a fork that fails costs no other claim
+
+WAITS_CLAIM = RECORD + '''
+import time
+from pathlib import Path
+
+from bnproof.claims import Claim, Var
+
+
+def square(xp, x):
+    if os.getpid() != int(os.environ["PROBE_TEST"]):  # in a worker, not in the test's process
+        _record()  # the worker is in the claim's code
+        while not (Path(os.environ["PROBE_DIR"]) / "release").exists():  # until the test releases it
+            time.sleep(0.01)
+    return x * x + 1
+
+
+CLAIM = Claim(id="probe/square", source="a test", statement="x^2 + 1 > 0", variables=(Var("x", ()),),
+              residual=square)
+'''
+QUICK_CLAIM = WAITS_CLAIM.replace("if os.getpid() !=", "if False and os.getpid() !=").replace("probe/square", "probe/quick")
+
+
+def test_a_fork_the_zygote_cannot_serve_costs_no_other_claim_running_on_it(tmp_path, monkeypatch):
+    # two searches at once (bnproof.fuzz from two threads): the second's fork request was
+    # too large for the socket (an environment over ~200 kB), and the zygote was killed with
+    # every worker it had forked, the first search's too, in the middle of its claim
+    import threading
+
+    import bnproof
+
+    zygote_pid = _zygote_pid()
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    (tmp_path / "waits.py").write_text(WAITS_CLAIM)
+    (tmp_path / "quick.py").write_text(QUICK_CLAIM)
+    monkeypatch.setenv("PROBE_DIR", str(probes))
+    monkeypatch.setenv("PROBE_TEST", str(os.getpid()))
+    monkeypatch.setenv("BNPROOF_CACHE_DIR", str(tmp_path / ".cache"))
+    results = {}
+
+    def first():
+        results["first"] = bnproof.fuzz(str(tmp_path / "waits.py"), isolate=True, jax=False, prove=False,
+                                        max_examples=5, time_budget=HANG_GUARD)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    try:
+        marker = probes / "release"
+        deadline = time.monotonic() + HANG_GUARD
+        while not list(probes.glob("probe-*.json")):
+            assert time.monotonic() < deadline and thread.is_alive(), "the first claim never ran"
+            time.sleep(0.01)
+        worker = json.loads(next(probes.glob("probe-*.json")).read_text())
+        assert worker["ppid"] == zygote_pid  # the zygote forked the first search's worker
+        for i in range(3):  # each under exec's limit for one variable, together over the socket's
+            monkeypatch.setenv(f"PROBE_LARGE_{i}", "x" * 100_000)
+        second = bnproof.fuzz(str(tmp_path / "quick.py"), isolate=True, jax=False, prove=False, max_examples=5,
+                              time_budget=HANG_GUARD)
+        assert second.verdict == "survived", second.reason
+    finally:
+        marker.write_text("")
+        thread.join(HANG_GUARD)
+    assert not thread.is_alive()
+    assert results["first"].verdict == "survived", results["first"].reason
+    assert not zygote._zygote.gone  # it keeps serving

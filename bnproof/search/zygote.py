@@ -39,6 +39,7 @@ with SCM_RIGHTS.
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
@@ -381,14 +382,26 @@ class _Zygote:
             err = os.dup(2) if _valid(2) else os.open(os.devnull, os.O_WRONLY)
             try:
                 request = {"cwd": os.getcwd(), "env": dict(os.environ), "path": self.paths, "warm_jax": warm_jax}
-                socket.send_fds(self.sock, [json.dumps(request).encode()], [jobs, events, out, err])
-                answer = self.pump(ANSWER_TIMEOUT)
-            except OSError:
-                answer = None
+                try:
+                    socket.send_fds(self.sock, [json.dumps(request).encode()], [jobs, events, out, err])
+                except OSError as error:
+                    # A SOCK_SEQPACKET message goes whole or not at all: nothing was forked, and the
+                    # workers this zygote forked for other Supervisors (other threads) run on.  Closing
+                    # it killed them mid-claim for a request too large for the socket (an environment
+                    # over ~200 kB: EMSGSIZE).  Only a zygote that is gone is closed.
+                    if error.errno in (errno.EPIPE, errno.ECONNRESET, errno.ECONNREFUSED, errno.ENOTCONN):
+                        self.close()
+                    return None
+                try:
+                    answer = self.pump(ANSWER_TIMEOUT)
+                except OSError:
+                    answer = None
             finally:
                 os.close(err)
+            if answer is not None and "refused" in answer:
+                return None  # nothing forked (as above): this worker starts fresh, the others run on
             if answer is None or "forked" not in answer:
-                self.close()  # unanswered or refused: fresh workers from now on
+                self.close()  # unanswered: a zygote that may fork late is not trusted again
                 return None
             self.live.add(answer["forked"])
             return Forked(self, answer["forked"])
