@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -166,14 +167,30 @@ CLAIM = Claim(id="probe/square", source="a test", statement="x^2 + 1 > 0", varia
 QUICK_CLAIM = WAITS_CLAIM.replace("if os.getpid() !=", "if False and os.getpid() !=").replace("probe/square", "probe/quick")
 
 
-def test_a_fork_the_zygote_cannot_serve_costs_no_other_claim_running_on_it(tmp_path, monkeypatch):
-    # two searches at once (bnproof.fuzz from two threads): the second's fork request was
-    # too large for the socket (an environment over ~200 kB), and the zygote was killed with
-    # every worker it had forked, the first search's too, in the middle of its claim
+# started in every interpreter with this folder on PYTHONPATH: SIGUSR1 starts a thread,
+# after which the zygote refuses to fork (a fork copies only the calling thread)
+THREAD_ON_SIGUSR1 = """
+import signal
+import threading
+import time
+
+signal.signal(signal.SIGUSR1, lambda *_: threading.Thread(target=time.sleep, args=(3600,), daemon=True).start())
+"""
+
+
+@pytest.mark.parametrize("failure", ["request too large", "fork refused"])
+def test_a_fork_the_zygote_cannot_serve_costs_no_other_claim_running_on_it(tmp_path, monkeypatch, failure):
+    # two searches at once (bnproof.fuzz from two threads): the second's fork request was too
+    # large for the socket (an environment over ~200 kB), or the zygote refused to fork, and
+    # the zygote was killed with every worker it had forked, the first search's too, mid-claim
     import threading
 
     import bnproof
 
+    if failure == "fork refused":
+        (tmp_path / "site").mkdir()
+        (tmp_path / "site" / "sitecustomize.py").write_text(THREAD_ON_SIGUSR1)
+        monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))  # a zygote for it is started now
     zygote_pid = _zygote_pid()
     probes = tmp_path / "probes"
     probes.mkdir()
@@ -198,8 +215,14 @@ def test_a_fork_the_zygote_cannot_serve_costs_no_other_claim_running_on_it(tmp_p
             time.sleep(0.01)
         worker = json.loads(next(probes.glob("probe-*.json")).read_text())
         assert worker["ppid"] == zygote_pid  # the zygote forked the first search's worker
-        for i in range(3):  # each under exec's limit for one variable, together over the socket's
-            monkeypatch.setenv(f"PROBE_LARGE_{i}", "x" * 100_000)
+        if failure == "fork refused":
+            os.kill(zygote_pid, signal.SIGUSR1)
+            while len(os.listdir(f"/proc/{zygote_pid}/task")) < 2:
+                assert time.monotonic() < deadline, "the zygote started no thread"
+                time.sleep(0.01)
+        else:
+            for i in range(3):  # each under exec's limit for one variable, together over the socket's
+                monkeypatch.setenv(f"PROBE_LARGE_{i}", "x" * 100_000)
         second = bnproof.fuzz(str(tmp_path / "quick.py"), isolate=True, jax=False, prove=False, max_examples=5,
                               time_budget=HANG_GUARD)
         assert second.verdict == "survived", second.reason
