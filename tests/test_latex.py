@@ -89,8 +89,10 @@ def bn_loss(w1, w2):
     return sum(((v - mu) / sigma - y) ** 2 for v, y in zip(z, Y))
 
 
-def test_lemma_document_compiles_and_shows_the_papers_numbers(tmp_path):
-    text = compile_pdf(write_doc(tmp_path, "lemma-4.5"))
+def test_lemma_document_compiles_and_shows_the_papers_numbers(committed_pdfs):
+    text = committed_pdfs["lemma-4.5"]
+    if isinstance(text, AssertionError):
+        raise text
     flat = squeezed(text)
     # W* = (1, 3); the BN optima 3 w1 = 5 w2, w1 > 0; the closest one (35/17, 21/17)
     t = Fraction(W0[0] * 5 + W0[1] * 3, 5 * 5 + 3 * 3)
@@ -178,11 +180,14 @@ def _alone(tex: Path, name, text: str):
 
 @pytest.fixture(scope="module")
 def committed_pdfs(tmp_path_factory):
+    """The PDF text of the Lemma's document on its own instance, and of each committed
+    certificate's (compile_pdfs), by "lemma-4.5" and by path."""
     # each document's text as generated() shares it within the test process: the proofs'
-    # whole documents are read by test_latex_paste_ready too (about 0.35 s each to make);
-    # writing with -o is test_stdout_is_the_document_and_output_is_written_atomically's
-    return compile_pdfs(tmp_path_factory.mktemp("committed"),
-                        {path: generated(str(path)) for path in CERTIFICATES})
+    # whole documents and the Lemma's are read by test_latex_paste_ready too (about 0.35 s
+    # each to make); writing with -o is test_stdout_is_the_document_and_output_is_written_atomically's
+    documents = {"lemma-4.5": generated("lemma-4.5")}
+    documents.update({path: generated(str(path)) for path in CERTIFICATES})
+    return compile_pdfs(tmp_path_factory.mktemp("committed"), documents)
 
 
 @pytest.mark.parametrize("path", CERTIFICATES, ids=lambda p: str(p.relative_to(ROOT)))
