@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -232,3 +233,54 @@ def test_a_fork_the_zygote_cannot_serve_costs_no_other_claim_running_on_it(tmp_p
     assert not thread.is_alive()
     assert results["first"].verdict == "survived", results["first"].reason
     assert not zygote._zygote.gone  # it keeps serving
+
+
+# ---------------------------------------------------------------- the environment read at import
+
+ENV_CLAIM = RECORD + '''
+import time
+
+from numpy._core import _multiarray_umath
+
+_record(tzname=list(time.tzname), features=dict(_multiarray_umath.__cpu_features__))
+OFFSET = 1
+''' + CLAIM
+
+# what a fresh interpreter reads: the time zone (time's import, from TZ) and numpy's CPU
+# features (its import, from NPY_DISABLE_CPU_FEATURES)
+FRESH = ("import json, time\nfrom numpy._core import _multiarray_umath as m\n"
+         "print(json.dumps({'tzname': list(time.tzname), 'features': dict(m.__cpu_features__)}))")
+
+
+def _a_cpu_feature_to_disable() -> str | None:
+    """One that numpy dispatches to at run time and that this machine has (the baseline
+    cannot be disabled)."""
+    from numpy._core import _multiarray_umath
+
+    found = [f for f in _multiarray_umath.__cpu_dispatch__ if _multiarray_umath.__cpu_features__.get(f)]
+    return found[-1] if found else None
+
+
+@pytest.mark.parametrize("variable", ["TZ", "NPY_DISABLE_CPU_FEATURES"])
+def test_a_variable_a_library_reads_at_import_takes_effect_in_the_worker_as_in_a_fresh_one(tmp_path, variable):
+    # the zygote read them when it started: a forked worker kept its time zone (time.tzname,
+    # localtime) and numpy's CPU dispatch (other SIMD kernels: other rounding in some)
+    value = "BNP+3" if variable == "TZ" else _a_cpu_feature_to_disable()
+    if value is None:
+        pytest.skip("no CPU feature that numpy dispatches to on this machine")
+    if os.environ.get(variable) == value:
+        pytest.skip(f"this process has {variable}={value} already")
+    _zygote_pid()  # started without it
+    (tmp_path / "claim.py").write_text(ENV_CLAIM)
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    done = run_cli("fuzz", tmp_path / "claim.py", "--no-jax", "--no-prove", "--max-examples", "5", "--json",
+                   "--time-budget", "300", cwd=tmp_path, env=env_for(tmp_path, PROBE_DIR=str(probes),
+                                                                     **{variable: value}))
+    assert done.returncode == 0, done.stderr
+    worker = _worker_probe(probes, os.getpid())
+    fresh = subprocess.run([sys.executable, "-c", FRESH], env=dict(os.environ, **{variable: value}),
+                           capture_output=True, text=True, timeout=HANG_GUARD)
+    assert fresh.returncode == 0, fresh.stderr
+    expected = json.loads(fresh.stdout)
+    assert (worker["tzname"], worker["features"]) == (expected["tzname"], expected["features"])

@@ -64,8 +64,10 @@ FRESH_IMPORTS = ("bnproof.search.worker", "bnproof.search.fuzz", "bnproof.search
                  "bnproof.symbolic_m.survivor")
 WARM_IMPORTS = ("jax", "bnproof.claims.xp", "bnproof.numeric.jax_setup")
 # environment variables read when an interpreter starts or a library is imported
+# (NPY_, NUMPY_: numpy's import reads NPY_DISABLE_CPU_FEATURES, NUMPY_MADVISE_HUGEPAGE, ...; TZ,
+# read by time's import, is read again in the fork instead: time.tzset)
 AT_START = ("PYTHON", "LC_", "LANG", "JAX_", "XLA_", "TF_", "OPENBLAS", "OMP_", "MKL_", "CUDA", "NVIDIA",
-            "TPU", "HYPOTHESIS", "SYMPY", "MPMATH", "FLINT")
+            "TPU", "HYPOTHESIS", "SYMPY", "MPMATH", "FLINT", "NPY_", "NUMPY_")
 BOOT = worker.BOOT.replace("bnproof.search.worker", "bnproof.search.zygote")
 ANSWER_TIMEOUT = 30.0  # seconds for the zygote to answer a fork; else workers start fresh
 EXIT_TIMEOUT = 10.0  # seconds for the zygote to report a killed worker's end
@@ -191,6 +193,7 @@ def _become_worker(request: dict, fds: list, preloaded: frozenset) -> None:
         import tempfile
 
         tempfile.tempdir = None  # read from TMPDIR again, as a fresh interpreter would
+        time.tzset()  # the time zone from TZ again: time.tzname and localtime were the zygote's
         _blas_threads_as_fresh(request["env"])
         worker._load = _load_as_fresh(worker._load, preloaded)
         sys.stdout = _stdio(1, sys.stdout.encoding, sys.stdout.errors)
