@@ -284,3 +284,121 @@ def test_a_variable_a_library_reads_at_import_takes_effect_in_the_worker_as_in_a
     assert fresh.returncode == 0, fresh.stderr
     expected = json.loads(fresh.stdout)
     assert (worker["tzname"], worker["features"]) == (expected["tzname"], expected["features"])
+
+
+# ---------------------------------------------------------------- a zygote that dies as it forks
+
+# in the zygote (started with this folder on PYTHONPATH): once the trigger file appears, it
+# dies as it forks, before it can say what it forked; the child records its pid once it is
+# orphaned, and goes on as the worker the zygote made of it
+DIES_AS_IT_FORKS = """
+import os
+import signal
+import sys
+
+_zygote = []
+
+
+def _taken(trigger):
+    if not trigger or "bnproof.search.zygote" not in sys.modules:
+        return False
+    try:
+        os.rename(trigger, trigger + ".taken")  # once, by one process
+    except OSError:
+        return False
+    return True
+
+
+def _before():
+    _zygote[:] = [_taken(os.environ.get("PROBE_TRIGGER")), os.getpid()]
+
+
+def _in_the_zygote():  # it dies before it can say what it forked
+    if _zygote[0]:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _in_the_child():  # it goes on once the zygote is gone, as the worker the zygote made of it
+    if _zygote[0]:
+        while os.getppid() == _zygote[1]:
+            pass
+        trigger = os.environ["PROBE_TRIGGER"]
+        with open(trigger + ".orphan.tmp", "w") as fh:
+            fh.write(str(os.getpid()))
+        os.replace(trigger + ".orphan.tmp", trigger + ".orphan")
+
+
+os.register_at_fork(before=_before, after_in_parent=_in_the_zygote, after_in_child=_in_the_child)
+"""
+
+RELEASED_CLAIM = RECORD + '''
+import time
+from pathlib import Path
+
+from bnproof.claims import Claim, Var
+
+
+def square(xp, x):
+    if os.getpid() != int(os.environ["PROBE_TEST"]):  # in a worker, not in the test's process
+        _record()
+        while not (Path(os.environ["PROBE_DIR"]) / "release").exists():  # until the test releases it
+            time.sleep(0.01)
+    return x * x + 1
+
+
+CLAIM = Claim(id="probe/released", source="a test", statement="x^2 + 1 > 0", variables=(Var("x", ()),),
+              residual=square)
+'''
+
+
+def test_a_worker_forked_as_its_zygote_dies_ends_and_serves_no_claim(tmp_path, monkeypatch):
+    # the zygote forked, then died before it said so: the command started a fresh worker on the
+    # same pipes, while the orphan (its parent already gone when it read its parent's pid, so
+    # that it never noticed) served on, killed by nothing: it could take the claim and keep
+    # running it after the command had killed "its" worker for the budget
+    import threading
+
+    from ctrl_c import state
+
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(DIES_AS_IT_FORKS)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    trigger = tmp_path / "trigger"
+    monkeypatch.setenv("PROBE_TRIGGER", str(trigger))
+    monkeypatch.setenv("PROBE_DIR", str(probes))
+    monkeypatch.setenv("PROBE_TEST", str(os.getpid()))
+    zygote_pid = _zygote_pid()  # one started with the hook
+    trigger.write_text("")
+    (tmp_path / "claim.py").write_text(RELEASED_CLAIM)
+    done = {}
+
+    monkeypatch.setenv("BNPROOF_CACHE_DIR", str(tmp_path / ".cache"))
+
+    def command():  # bnproof.fuzz: run_cli sets SIGINT's handler, in the main thread only
+        import bnproof
+
+        done["run"] = bnproof.fuzz(str(tmp_path / "claim.py"), isolate=True, jax=False, prove=False,
+                                   max_examples=5, time_budget=HANG_GUARD)
+
+    thread = threading.Thread(target=command)
+    thread.start()
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        orphan = Path(str(trigger) + ".orphan")
+        while not orphan.exists():
+            assert time.monotonic() < deadline and thread.is_alive(), "the zygote's fork was not interrupted"
+            time.sleep(0.01)
+        orphan_pid = int(orphan.read_text())
+        while state(orphan_pid) not in ("", "Z"):  # it must end by itself, at once: nothing else ends it
+            assert time.monotonic() < deadline, "the orphaned worker lives on"
+            time.sleep(0.01)
+    finally:
+        (probes / "release").write_text("")
+        thread.join(HANG_GUARD)
+    assert not thread.is_alive()
+    assert state(zygote_pid) in ("", "Z")
+    assert done["run"].verdict == "survived", done["run"].reason
+    worker = _worker_probe(probes, os.getpid())
+    assert worker["ppid"] == os.getpid() and worker["pid"] != orphan_pid  # the fresh worker ran it

@@ -128,12 +128,13 @@ def main() -> None:
         try:
             if len(os.listdir("/proc/self/task")) != 1:
                 raise OSError("the zygote has more than one thread")
+            zygote = os.getpid()
             pid = os.fork()
         except OSError as err:
             _send(sock, {"refused": str(err)})
         else:
             if pid == 0:
-                _become_worker(request, fds, preloaded[bool(request["warm_jax"])])
+                _become_worker(request, fds, preloaded[bool(request["warm_jax"])], zygote)
             children.add(pid)
             _send(sock, {"forked": pid})
         finally:
@@ -169,9 +170,16 @@ def _send(sock, message: dict) -> None:
         os._exit(0)
 
 
-def _become_worker(request: dict, fds: list, preloaded: frozenset) -> None:
+def _become_worker(request: dict, fds: list, preloaded: frozenset, zygote: int) -> None:
     """The fork: the worker's session, streams, folder, environment and import
     path, then worker.main; os._exit whatever happens."""
+    # A zygote that died between the fork and its answer never said what it forked: the
+    # parent starts a fresh worker on the same pipes, and this one, had it read its parent
+    # from os.getppid() once orphaned, would never see its parent go (_watch_parent) and
+    # could take the claim and run it beyond every budget, unkilled.  So it ends here, and
+    # watches the zygote by the pid it had, not by whoever adopted it.
+    if os.getppid() != zygote:
+        os._exit(0)
     try:
         os.setsid()
         signal.set_wakeup_fd(-1)
@@ -198,7 +206,7 @@ def _become_worker(request: dict, fds: list, preloaded: frozenset) -> None:
         worker._load = _load_as_fresh(worker._load, preloaded)
         sys.stdout = _stdio(1, sys.stdout.encoding, sys.stdout.errors)
         sys.stderr = _stdio(2, sys.stderr.encoding, "backslashreplace")
-        worker.main([str(jobs), str(events), str(os.getppid()), "1" if request["warm_jax"] else "0"])
+        worker.main([str(jobs), str(events), str(zygote), "1" if request["warm_jax"] else "0"])
     except BaseException:
         try:
             import traceback
