@@ -402,3 +402,85 @@ def test_a_worker_forked_as_its_zygote_dies_ends_and_serves_no_claim(tmp_path, m
     assert done["run"].verdict == "survived", done["run"].reason
     worker = _worker_probe(probes, os.getpid())
     assert worker["ppid"] == os.getpid() and worker["pid"] != orphan_pid  # the fresh worker ran it
+
+
+# in the zygote (started with this folder on PYTHONPATH): once the trigger file appears, the
+# child of its next fork records its pid and waits, before it becomes a worker, until the
+# test has killed the zygote (after the zygote said what it forked)
+HELD_AS_IT_STARTS = """
+import os
+import sys
+import time
+
+
+def _in_the_child():
+    trigger = os.environ.get("PROBE_TRIGGER")
+    if not trigger or "bnproof.search.zygote" not in sys.modules:
+        return
+    try:
+        os.rename(trigger, trigger + ".taken")  # once, by one process
+    except OSError:
+        return
+    with open(trigger + ".child.tmp", "w") as fh:
+        fh.write(str(os.getpid()))
+    os.replace(trigger + ".child.tmp", trigger + ".child")
+    while not os.path.exists(trigger + ".go"):
+        time.sleep(0.01)
+
+
+os.register_at_fork(after_in_child=_in_the_child)
+"""
+
+
+def test_a_zygote_that_dies_while_its_worker_starts_does_not_fail_the_command(tmp_path, monkeypatch):
+    # the zygote died after it forked the worker, before the worker was ready: the command
+    # failed as a whole ("the fuzz worker process did not start"), where a fresh worker
+    # would have served the claim
+    import signal
+    import threading
+
+    from ctrl_c import state
+
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(HELD_AS_IT_STARTS)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    (probes / "release").write_text("")  # the claim does not wait
+    trigger = tmp_path / "trigger"
+    for name, value in (("PROBE_TRIGGER", trigger), ("PROBE_DIR", probes), ("PROBE_TEST", os.getpid()),
+                        ("BNPROOF_CACHE_DIR", tmp_path / ".cache")):
+        monkeypatch.setenv(name, str(value))
+    zygote_pid = _zygote_pid()  # one started with the hook
+    held = zygote._zygote
+    trigger.write_text("")
+    (tmp_path / "claim.py").write_text(RELEASED_CLAIM)
+    done = {}
+
+    def command():
+        import bnproof
+
+        try:
+            done["run"] = bnproof.fuzz(str(tmp_path / "claim.py"), isolate=True, jax=False, prove=False,
+                                       max_examples=5, time_budget=HANG_GUARD)
+        except BaseException as error:  # noqa: BLE001 - the test reports it
+            done["error"] = error
+
+    thread = threading.Thread(target=command)
+    thread.start()
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        child = Path(str(trigger) + ".child")
+        while not child.exists() or int(child.read_text()) not in held.live:  # forked, and the command knows it
+            assert time.monotonic() < deadline and thread.is_alive(), "the zygote forked no worker"
+            time.sleep(0.01)
+        os.kill(zygote_pid, signal.SIGKILL)
+        while state(zygote_pid) not in ("", "Z"):
+            assert time.monotonic() < deadline, "the zygote outlived SIGKILL"
+            time.sleep(0.01)
+    finally:
+        Path(str(trigger) + ".go").write_text("")
+        thread.join(HANG_GUARD)
+    assert not thread.is_alive()
+    assert "error" not in done, done["error"]
+    assert done["run"].verdict == "survived", done["run"].reason

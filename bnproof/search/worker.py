@@ -336,7 +336,7 @@ class _Worker:
         self.jobs = Connection(jobs_write, readable=False)
         self.conn = Connection(events_read, writable=False)
         self.process = None
-        self.ready = False
+        self.ready = self.forked = False
         self._started = started
         try:
             with _sigint_deferred():  # a Ctrl-C meanwhile is raised at its end: on the list, it is killed
@@ -346,6 +346,7 @@ class _Worker:
                     self.process = self._forked(jobs_read, events_write, out, warm_jax) or subprocess.Popen(
                         command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
                         stdout=subprocess.DEVNULL if out is None else out, start_new_session=True)
+                    self.forked = not isinstance(self.process, subprocess.Popen)
                     started.append(self)
                 finally:  # the child's ends: once it has them (or failed to start), ours go
                     os.close(jobs_read)
@@ -454,7 +455,14 @@ class Supervisor:
                 worker.kill()
             worker = _Worker(self.warm_jax, self.started)
         self.worker = worker
-        worker.wait_ready(budget)
+        try:
+            worker.wait_ready(budget)
+        except BnproofError:
+            if not worker.forked:
+                raise
+            # forked by a zygote that died as the worker started (search/zygote.py): a fresh one
+            self.worker = worker = _Worker(self.warm_jax, self.started)
+            worker.wait_ready(budget)
 
     def _start_spare(self) -> None:
         if self.spare is None:
