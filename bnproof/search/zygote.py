@@ -392,8 +392,8 @@ class _Zygote:
                 self.ready = True
             err = os.dup(2) if _valid(2) else os.open(os.devnull, os.O_WRONLY)
             try:
-                request = {"cwd": os.getcwd(), "env": dict(os.environ), "path": self.paths, "warm_jax": warm_jax}
-                try:
+                try:  # (os.getcwd() too: a working folder since deleted is no fork's, but a fresh worker's)
+                    request = {"cwd": os.getcwd(), "env": dict(os.environ), "path": self.paths, "warm_jax": warm_jax}
                     socket.send_fds(self.sock, [json.dumps(request).encode()], [jobs, events, out, err])
                 except OSError as error:
                     # A SOCK_SEQPACKET message goes whole or not at all: nothing was forked, and the
