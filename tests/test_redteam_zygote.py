@@ -484,3 +484,25 @@ def test_a_zygote_that_dies_while_its_worker_starts_does_not_fail_the_command(tm
     assert not thread.is_alive()
     assert "error" not in done, done["error"]
     assert done["run"].verdict == "survived", done["run"].reason
+
+
+# ---------------------------------------------------------------- a fork of the zygote's parent
+
+def test_a_fork_of_the_process_that_ends_normally_leaves_the_processs_zygote_alone(tmp_path):
+    # a child forked from a process with a zygote (os.fork, a daemon's double fork) copied the
+    # zygote's handle and its atexit handler: ending normally, it killed the parent's zygote
+    # and every worker the zygote was running for the parent
+    script = """
+import os, sys
+from bnproof.search import zygote
+assert zygote.start()
+pid = os.fork()
+if pid == 0:
+    sys.exit(0)  # ends normally: its atexit handlers run
+os.waitpid(pid, 0)
+print(zygote._zygote.process.poll(), zygote._zygote.gone, flush=True)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_GUARD,
+                          env=dict(os.environ, **env_for(tmp_path)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "False"], done.stdout  # still running, still this process's

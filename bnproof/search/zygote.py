@@ -444,6 +444,26 @@ _zygote: _Zygote | None = None
 _starts = 0  # workers started in this process
 
 
+def _forget_in_child() -> None:
+    """In a child forked from this process (os.fork, multiprocessing's fork): the zygote
+    is the parent's.  The child's copy of its handle would share its socket (each
+    process reading the other's answers and exit reports), and its atexit close(), run
+    when the child ends normally, killed the parent's zygote and every worker it was
+    running for the parent.  The child drops its copy, and counts its own workers."""
+    global _zygote, _starts
+    if _zygote is not None and not _zygote.gone:
+        _zygote.gone = True  # close() is then a no-op: nothing of the parent's is killed
+        try:
+            _zygote.sock.close()  # the child's copy of the descriptor; the parent's stays open
+        except OSError:
+            pass
+    _zygote, _starts = None, 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
 def _valid(fd: int) -> bool:
     try:
         os.fstat(fd)
