@@ -506,3 +506,53 @@ print(zygote._zygote.process.poll(), zygote._zygote.gone, flush=True)
                           env=dict(os.environ, **env_for(tmp_path)))
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["None", "False"], done.stdout  # still running, still this process's
+
+
+# ---------------------------------------------------------------- the parent killed outright
+
+BLOCKS_WITH_A_CHILD = '''
+import os
+import subprocess
+import sys
+import time
+
+from bnproof.claims import Claim, Var
+
+
+def residual(xp, x):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+    with open("pids.tmp", "w") as fh:
+        fh.write(f"{os.getpid()} {os.getppid()} {child.pid}")
+    os.replace("pids.tmp", "blocked-pids")
+    time.sleep(3600)
+
+
+CLAIM = Claim(id="blocks/forever", source="a test", statement="x", variables=(Var("x", ()),), residual=residual)
+'''
+
+
+def test_a_command_killed_outright_leaves_nothing_its_forked_worker_started(tmp_path):
+    # SIGKILL to the command (a test run's timeout, the OOM killer): the zygote saw its parent
+    # go and ended, its worker ended (it watches the zygote), but what the claim had started
+    # in the worker's session lived on, adopted by init, for as long as it liked
+    from ctrl_c import state
+
+    (tmp_path / "claim.py").write_text(BLOCKS_WITH_A_CHILD)
+    command = Started("fuzz", "claim.py", "--no-jax", "--time-budget", str(HANG_GUARD), cwd=tmp_path,
+                      env=env_for(tmp_path), prelude="from bnproof.search import zygote\nassert zygote.start()")
+    try:
+        marker = tmp_path / "blocked-pids"
+        deadline = time.monotonic() + HANG_GUARD
+        while not marker.exists():
+            assert time.monotonic() < deadline and command.process.poll() is None, "the claim never blocked"
+            time.sleep(0.01)
+        worker, parent, child = map(int, marker.read_text().split())
+        assert parent != command.process.pid  # the zygote forked the worker
+        command.process.kill()
+        command.process.wait()
+        for pid, what in ((parent, "the zygote"), (worker, "the worker"), (child, "the claim's own process")):
+            while state(pid) not in ("", "Z"):
+                assert time.monotonic() < deadline, f"{what} outlived the command"
+                time.sleep(0.01)
+    finally:
+        command.kill()

@@ -97,7 +97,7 @@ def main() -> None:
     os.set_blocking(wake_w, False)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.set_wakeup_fd(wake_w)
-    children: set[int] = set()
+    children = _children
     _send(sock, {"ready": os.getpid()})
     while True:
         try:
@@ -114,7 +114,7 @@ def main() -> None:
         except OSError:
             data, fds = b"", []
         if not data:  # the parent is gone
-            os._exit(0)
+            _parent_gone()
         request = json.loads(data)
         if "kill" in request:
             pid = request["kill"]
@@ -167,7 +167,23 @@ def _send(sock, message: dict) -> None:
     try:
         sock.send(json.dumps(message).encode())
     except OSError:  # the parent is gone
-        os._exit(0)
+        _parent_gone()
+
+
+_children: set[int] = set()  # in the zygote: the workers it forked and has not reaped
+
+
+def _parent_gone() -> None:
+    """The zygote's end once its parent is gone (killed outright: no close() came).  Its
+    workers would end by themselves (worker._watch_parent), but what a claim started in
+    a worker's session (a subprocess, a pool) would live on, adopted by init: every
+    worker's session is killed first.  Unreaped, their ids are still theirs."""
+    for pid in _children:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    os._exit(0)
 
 
 def _become_worker(request: dict, fds: list, preloaded: frozenset, zygote: int) -> None:
