@@ -183,10 +183,23 @@ def test_proved_means_every_declared_size(tmp_path):
     assert only_m.proved and only_m.covered == [{}] and only_m.to_json()["covered"] == [{}]
 
 
-def test_fuzz_reports_a_proof_for_part_of_the_range_as_such(tmp_path):
-    write(tmp_path, "nine.py", TRUE_D.replace("D)", "9)"))
-    proc = run("fuzz", "nine.py", "--no-jax", "--max-examples", "20", "--no-timings", "--json", *GENEROUS,
-               cwd=tmp_path)
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """`fuzz --json --record` of a claim true at every d, declared for d in (1, 9), from the
+    proofs folder: one run (a search and the proofs at d = 1, 2, 3) for the two tests below,
+    the report it prints and the record that `list` then reads."""
+    folder = tmp_path_factory.mktemp("recorded")
+    proofs = folder / "proofs"
+    (proofs / "me").mkdir(parents=True)
+    write(proofs / "me", "claims.py", TRUE_D.replace("D)", "9)"))
+    env = {"BNPROOF_CACHE_DIR": str(folder / ".cache"), "BNPROOF_PROOFS": str(proofs)}
+    done = run_cli("fuzz", "me/true-d", "--no-jax", "--max-examples", "20", "--no-timings", "--json", "--record",
+                   *GENEROUS, cwd=folder, env=env)
+    return folder, env, done
+
+
+def test_fuzz_reports_a_proof_for_part_of_the_range_as_such(recorded):
+    folder, _, proc = recorded
     assert proc.returncode == ExitCode.OK, proc.stdout + proc.stderr
     (result,) = json.loads(proc.stdout)
     assert result["verdict"] == "survived"
@@ -194,19 +207,14 @@ def test_fuzz_reports_a_proof_for_part_of_the_range_as_such(tmp_path):
     assert result["proof"]["covered"] == [{"d": 1}, {"d": 2}, {"d": 3}]
     assert result["notes"][0].startswith("proved for part of the range: for every m at d = 1, 2, 3; "
                                          "d = 4..9 not attempted")
-    api = bnproof.fuzz(tmp_path / "nine.py", jax=False, max_examples=20, time_budget=300)
+    api = bnproof.fuzz(folder / "proofs" / "me" / "claims.py", jax=False, max_examples=20, time_budget=300)
     assert api.to_json()["proof"]["status"] == "proved-partly"
 
 
-def test_list_shows_a_recorded_proof_for_part_of_the_range_as_such(tmp_path):
-    proofs = tmp_path / "proofs"
-    (proofs / "me").mkdir(parents=True)
-    write(proofs / "me", "claims.py", TRUE_D.replace("D)", "9)"))
-    env = {"BNPROOF_CACHE_DIR": str(tmp_path / ".cache"), "BNPROOF_PROOFS": str(proofs)}
-    done = run_cli("fuzz", "me/true-d", "--no-jax", "--max-examples", "20", "--record", *GENEROUS, cwd=tmp_path,
-                   env=env)
+def test_list_shows_a_recorded_proof_for_part_of_the_range_as_such(recorded):
+    folder, env, done = recorded
     assert done.returncode == ExitCode.OK, done.stdout + done.stderr
-    listed = run_cli("list", "--json", cwd=tmp_path, env=env)
+    listed = run_cli("list", "--json", cwd=folder, env=env)
     (row,) = [r for r in json.loads(listed.stdout) if r["id"] == "me/true-d"]
     assert row["proof"]["status"] == "proved-partly" and row["proof"]["covered"] == [{"d": d} for d in (1, 2, 3)]
     assert "proved for part of the range" in row["verdict_text"]
