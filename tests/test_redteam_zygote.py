@@ -556,3 +556,36 @@ def test_a_command_killed_outright_leaves_nothing_its_forked_worker_started(tmp_
                 time.sleep(0.01)
     finally:
         command.kill()
+
+
+# ---------------------------------------------------------------- the interpreter's own streams
+
+DUNDER_STREAMS_CLAIM = RECORD + '''
+if os.getpid() != int(os.environ["PROBE_TEST"]):  # in the worker, not in the test's process
+    print("through sys.__stdout__", file=sys.__stdout__)
+    print("through sys.__stderr__", file=sys.__stderr__)
+    _record(same=[sys.__stdout__ is sys.stdout, sys.__stderr__ is sys.stderr])
+OFFSET = 1
+''' + CLAIM
+
+
+def test_what_a_claim_prints_through_the_interpreters_own_streams_is_not_lost(tmp_path, monkeypatch):
+    # sys.__stdout__ and sys.__stderr__ were still the zygote's (opened on /dev/null, block
+    # buffered without PYTHONUNBUFFERED): what a claim printed through them stayed in the
+    # buffer of a worker that ends with os._exit; in a fresh worker they are sys.stdout and
+    # sys.stderr, line by line
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+    (tmp_path / "claim.py").write_text(DUNDER_STREAMS_CLAIM)
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    command = Started("fuzz", "claim.py", "--no-jax", "--no-prove", "--max-examples", "5", "--json",
+                      "--time-budget", "300", cwd=tmp_path, env=env_for(tmp_path, PROBE_DIR=str(probes)),
+                      prelude="import os\nos.environ['PROBE_TEST'] = str(os.getpid())  # the command: no print\n"
+                              "from bnproof.search import zygote\nassert zygote.start()")
+    done = command.wait()
+    assert done.returncode == 0, done.stderr
+    found = [json.loads(p.read_text()) for p in probes.glob("probe-*.json")]
+    worker = [probe for probe in found if probe["pid"] != command.process.pid]
+    assert len(worker) == 1 and worker[0]["ppid"] != command.process.pid, found  # the zygote forked it
+    assert worker[0]["same"] == [True, True]
+    assert "through sys.__stdout__" in done.stderr and "through sys.__stderr__" in done.stderr, done.stderr

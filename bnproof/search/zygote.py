@@ -222,6 +222,9 @@ def _become_worker(request: dict, fds: list, preloaded: frozenset, zygote: int) 
         worker._load = _load_as_fresh(worker._load, preloaded)
         sys.stdout = _stdio(1, sys.stdout.encoding, sys.stdout.errors)
         sys.stderr = _stdio(2, sys.stderr.encoding, "backslashreplace")
+        # as in a fresh interpreter, the same objects: the zygote's, block-buffered on /dev/null
+        # as it started, kept what a claim printed to sys.__stdout__ until os._exit dropped it
+        sys.__stdout__, sys.__stderr__ = sys.stdout, sys.stderr
         worker.main([str(jobs), str(events), str(zygote), "1" if request["warm_jax"] else "0"])
     except BaseException:
         try:
