@@ -589,3 +589,46 @@ def test_what_a_claim_prints_through_the_interpreters_own_streams_is_not_lost(tm
     assert len(worker) == 1 and worker[0]["ppid"] != command.process.pid, found  # the zygote forked it
     assert worker[0]["same"] == [True, True]
     assert "through sys.__stdout__" in done.stderr and "through sys.__stderr__" in done.stderr, done.stderr
+
+
+# ---------------------------------------------------------------- a zygote replaced for another environment
+
+def test_a_zygote_replaced_for_another_environment_lets_its_running_workers_finish(tmp_path, monkeypatch):
+    # zygote.start() for an environment the zygote was not made for (here PYTHONHASHSEED)
+    # replaces it: the old one was killed at once, with the worker it ran for a search in
+    # another thread, mid-claim
+    import threading
+
+    import bnproof
+
+    zygote_pid = _zygote_pid()
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    (tmp_path / "waits.py").write_text(WAITS_CLAIM)
+    for name, value in (("PROBE_DIR", probes), ("PROBE_TEST", os.getpid()), ("BNPROOF_CACHE_DIR", tmp_path / ".cache")):
+        monkeypatch.setenv(name, str(value))
+    results = {}
+
+    def first():
+        results["first"] = bnproof.fuzz(str(tmp_path / "waits.py"), isolate=True, jax=False, prove=False,
+                                        max_examples=5, time_budget=HANG_GUARD)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        while not list(probes.glob("probe-*.json")):
+            assert time.monotonic() < deadline and thread.is_alive(), "the first claim never ran"
+            time.sleep(0.01)
+        assert json.loads(next(probes.glob("probe-*.json")).read_text())["ppid"] == zygote_pid
+        monkeypatch.setenv("PYTHONHASHSEED", "12345" if os.environ.get("PYTHONHASHSEED") != "12345" else "54321")
+        assert zygote.start(timeout=HANG_GUARD)
+        assert zygote._zygote.process.pid != zygote_pid  # another zygote, for this environment
+    finally:
+        (probes / "release").write_text("")
+        thread.join(HANG_GUARD)
+    assert not thread.is_alive()
+    assert results["first"].verdict == "survived", results["first"].reason
+    from ctrl_c import state
+
+    assert state(zygote_pid) == ""  # the old zygote ended (and was reaped) with its last worker

@@ -353,7 +353,7 @@ class _Zygote:
         self.lock = threading.RLock()
         self.live: set[int] = set()  # forked, exit not yet reported
         self.exited: dict[int, int] = {}
-        self.gone = self.ready = False
+        self.gone = self.ready = self.retired = False
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.sock = ours
         try:
@@ -369,7 +369,16 @@ class _Zygote:
             theirs.close()
 
     def matches(self, paths: list, env: dict) -> bool:
-        return not self.gone and paths == self.paths and _at_start(env) == self.start_env
+        return not (self.gone or self.retired) and paths == self.paths and _at_start(env) == self.start_env
+
+    def retire(self) -> None:
+        """Replaced by a zygote for another environment or import path: it forks no more,
+        and ends once the workers it runs have ended (closed at once, it killed them,
+        mid-claim, under the Supervisors of other threads)."""
+        with self.lock:
+            self.retired = True
+            if not self.live:
+                self.close()
 
     def exit_code(self, pid: int) -> int | None:
         if pid in self.exited:
@@ -397,6 +406,8 @@ class _Zygote:
                     return message
                 self.live.discard(message["exited"])
                 self.exited[message["exited"]] = message["code"]
+                if self.retired and not self.live:
+                    self.close()
             return None
 
     def fork(self, jobs: int, events: int, out: int, warm_jax: bool) -> Forked | None:
@@ -501,7 +512,7 @@ def _started() -> _Zygote:
     global _zygote
     if _zygote is None or not _zygote.matches([p for p in sys.path if p], dict(os.environ)):
         if _zygote is not None:
-            _zygote.close()
+            _zygote.retire()
         import atexit
 
         _zygote = _Zygote([p for p in sys.path if p], dict(os.environ))
