@@ -29,8 +29,8 @@ The zygote is the workers' parent, so it alone may signal them without
 racing the reuse of their process ids: the parent asks it to kill one (the
 worker's whole process group, as the worker leads a session), and it reports
 each exit status as it reaps.  It ends when the parent is gone (its end of
-the socket closes); its workers, whose parent it is, then end too
-(worker._watch_parent).  Linux only; elsewhere every worker is a fresh
+the socket closes), killing its workers' sessions first: they and what a claim
+started there end with it.  Linux only; elsewhere every worker is a fresh
 interpreter.
 
 Messages are JSON (never pickles) over a Unix socket; file descriptors cross
@@ -471,6 +471,7 @@ class _Zygote:
 
 
 _zygote: _Zygote | None = None
+_made: list = []  # every zygote started in this process
 _starts = 0  # workers started in this process
 
 
@@ -481,12 +482,14 @@ def _forget_in_child() -> None:
     when the child ends normally, killed the parent's zygote and every worker it was
     running for the parent.  The child drops its copy, and counts its own workers."""
     global _zygote, _starts
-    if _zygote is not None and not _zygote.gone:
-        _zygote.gone = True  # close() is then a no-op: nothing of the parent's is killed
-        try:
-            _zygote.sock.close()  # the child's copy of the descriptor; the parent's stays open
-        except OSError:
-            pass
+    for zygote in _made:  # a retired one, still running workers, too
+        if not zygote.gone:
+            zygote.gone = True  # close() is then a no-op: nothing of the parent's is killed
+            try:
+                zygote.sock.close()  # the child's copy of the descriptor; the parent's stays open
+            except OSError:
+                pass
+    _made.clear()
     _zygote, _starts = None, 0
 
 
@@ -516,6 +519,7 @@ def _started() -> _Zygote:
         import atexit
 
         _zygote = _Zygote([p for p in sys.path if p], dict(os.environ))
+        _made.append(_zygote)
         atexit.register(_zygote.close)
     return _zygote
 
