@@ -137,11 +137,21 @@ SQUARE = Claim("t/square-root", "test", "p^2 = x", lambda xp, x, p: p * p - x, (
 '''
 
 
-def test_solver_names_are_not_typeset_as_indexed_variables(tmp_path):
+@pytest.fixture(scope="module")
+def square_fuzzed(tmp_path_factory):
+    """`fuzz square.py` in a scratch folder of its own, with the default output folder: what it
+    prints and what it writes, for the two tests below (one search in a worker for both)."""
+    folder = tmp_path_factory.mktemp("square")
+    claim = write(folder, "square.py", SQUARE)
+    proc = run("fuzz", claim, "--no-jax", "--max-examples", "30", "--no-prove", "--no-timings", "--time-budget", "300",
+               cwd=folder)
+    return folder, proc
+
+
+def test_solver_names_are_not_typeset_as_indexed_variables(square_fuzzed):
     from bnproof.render.unicode_math import math
 
-    claim = write(tmp_path, "square.py", SQUARE)
-    proc = run("fuzz", claim, "--no-jax", "--max-examples", "30", "--no-prove", "--no-timings", "--time-budget", "300", cwd=tmp_path)
+    _, proc = square_fuzzed
     assert proc.returncode == ExitCode.REFUTED, proc.stderr
     assert "z3 and cvc5 answer unsat" in proc.stdout
     assert not re.search("[₀-₉]", proc.stdout), proc.stdout
@@ -332,13 +342,12 @@ def test_a_failing_hidden_layer_is_not_the_lemmas_setting():
 
 # -- one place for output --------------------------------------------------------------------
 
-def test_every_command_writes_into_bnproof_out_by_default(tmp_path):
+def test_every_command_writes_into_bnproof_out_by_default(square_fuzzed):
+    tmp_path, fuzzed = square_fuzzed  # fuzz has run there; verify runs there now
+    assert fuzzed.returncode == ExitCode.REFUTED, fuzzed.stderr
     data = write(tmp_path, "mine.json", {**EXAMPLE, "W0": [5, 3]})
     assert run("verify", "lemma-4.5", "--no-crosscheck", cwd=tmp_path).returncode == ExitCode.REFUTED
     assert run("verify", "lemma-4.5", "--data", data, "--no-crosscheck", cwd=tmp_path).returncode == 0
-    claim = write(tmp_path, "square.py", SQUARE)
-    fuzzed = run("fuzz", claim, "--no-jax", "--max-examples", "30", "--no-prove", "--time-budget", "300", cwd=tmp_path)
-    assert fuzzed.returncode == ExitCode.REFUTED, fuzzed.stderr
     written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.json")
                      if not p.relative_to(tmp_path).parts[0].startswith(".") and p.parent != tmp_path)
     assert written == ["bnproof-out/lemma-4.5-mine.json", "bnproof-out/lemma-4.5.json",
