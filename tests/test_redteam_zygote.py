@@ -34,9 +34,11 @@ import os
 import sys
 
 
-def _record(**extra):
-    with open(os.path.join(os.environ["PROBE_DIR"], f"probe-{os.getpid()}.json"), "w") as fh:
+def _record(**extra):  # whole or not at all: the test reads it as soon as it appears
+    path = os.path.join(os.environ["PROBE_DIR"], f"probe-{os.getpid()}.json")
+    with open(path + ".tmp", "w") as fh:
         json.dump({"pid": os.getpid(), "ppid": os.getppid(), **extra}, fh)
+    os.replace(path + ".tmp", path)
 '''
 
 CLAIM = '''
