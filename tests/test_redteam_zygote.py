@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import test_zygote
 from cli_runner import Started, env_for, run_cli
 
 from bnproof.search import zygote
@@ -302,7 +303,7 @@ _zygote = []
 
 
 def _taken(trigger):
-    if not trigger or "bnproof.search.zygote" not in sys.modules:
+    if not trigger or "bnproof.search.zygote_process" not in sys.modules:
         return False
     try:
         os.rename(trigger, trigger + ".taken")  # once, by one process
@@ -353,6 +354,27 @@ CLAIM = Claim(id="probe/released", source="a test", statement="x^2 + 1 > 0", var
 '''
 
 
+def _zygote_with_hook(tmp_path: Path, monkeypatch, hook: str, released: bool = False) -> tuple:
+    """(probes, trigger, the zygote's pid): a zygote started with `hook` as its
+    sitecustomize and armed (the trigger file written), and the claim file
+    RELEASED_CLAIM, which waits for probes/release unless `released`."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(hook)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    if released:
+        (probes / "release").write_text("")
+    trigger = tmp_path / "trigger"
+    for name, value in (("PROBE_TRIGGER", trigger), ("PROBE_DIR", probes), ("PROBE_TEST", os.getpid()),
+                        ("BNPROOF_CACHE_DIR", tmp_path / ".cache")):
+        monkeypatch.setenv(name, str(value))
+    zygote_pid = _zygote_pid()  # one started with the hook
+    trigger.write_text("")
+    (tmp_path / "claim.py").write_text(RELEASED_CLAIM)
+    return probes, trigger, zygote_pid
+
+
 def test_a_worker_forked_as_its_zygote_dies_ends_and_serves_no_claim(tmp_path, monkeypatch):
     # the zygote forked, then died before it said so: the command started a fresh worker on the
     # same pipes, while the orphan (its parent already gone when it read its parent's pid, so
@@ -362,21 +384,8 @@ def test_a_worker_forked_as_its_zygote_dies_ends_and_serves_no_claim(tmp_path, m
 
     from ctrl_c import state
 
-    (tmp_path / "site").mkdir()
-    (tmp_path / "site" / "sitecustomize.py").write_text(DIES_AS_IT_FORKS)
-    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
-    probes = tmp_path / "probes"
-    probes.mkdir()
-    trigger = tmp_path / "trigger"
-    monkeypatch.setenv("PROBE_TRIGGER", str(trigger))
-    monkeypatch.setenv("PROBE_DIR", str(probes))
-    monkeypatch.setenv("PROBE_TEST", str(os.getpid()))
-    zygote_pid = _zygote_pid()  # one started with the hook
-    trigger.write_text("")
-    (tmp_path / "claim.py").write_text(RELEASED_CLAIM)
+    probes, trigger, zygote_pid = _zygote_with_hook(tmp_path, monkeypatch, DIES_AS_IT_FORKS)
     done = {}
-
-    monkeypatch.setenv("BNPROOF_CACHE_DIR", str(tmp_path / ".cache"))
 
     def command():  # bnproof.fuzz: run_cli sets SIGINT's handler, in the main thread only
         import bnproof
@@ -417,7 +426,7 @@ import time
 
 def _in_the_child():
     trigger = os.environ.get("PROBE_TRIGGER")
-    if not trigger or "bnproof.search.zygote" not in sys.modules:
+    if not trigger or "bnproof.search.zygote_process" not in sys.modules:
         return
     try:
         os.rename(trigger, trigger + ".taken")  # once, by one process
@@ -443,20 +452,9 @@ def test_a_zygote_that_dies_while_its_worker_starts_does_not_fail_the_command(tm
 
     from ctrl_c import state
 
-    (tmp_path / "site").mkdir()
-    (tmp_path / "site" / "sitecustomize.py").write_text(HELD_AS_IT_STARTS)
-    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
-    probes = tmp_path / "probes"
-    probes.mkdir()
-    (probes / "release").write_text("")  # the claim does not wait
-    trigger = tmp_path / "trigger"
-    for name, value in (("PROBE_TRIGGER", trigger), ("PROBE_DIR", probes), ("PROBE_TEST", os.getpid()),
-                        ("BNPROOF_CACHE_DIR", tmp_path / ".cache")):
-        monkeypatch.setenv(name, str(value))
-    zygote_pid = _zygote_pid()  # one started with the hook
+    probes, trigger, zygote_pid = _zygote_with_hook(tmp_path, monkeypatch, HELD_AS_IT_STARTS,
+                                                    released=True)
     held = zygote._zygote
-    trigger.write_text("")
-    (tmp_path / "claim.py").write_text(RELEASED_CLAIM)
     done = {}
 
     def command():
@@ -512,25 +510,7 @@ print(zygote._zygote.process.poll(), zygote._zygote.gone, flush=True)
 
 # ---------------------------------------------------------------- the parent killed outright
 
-BLOCKS_WITH_A_CHILD = '''
-import os
-import subprocess
-import sys
-import time
-
-from bnproof.claims import Claim, Var
-
-
-def residual(xp, x):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
-    with open("pids.tmp", "w") as fh:
-        fh.write(f"{os.getpid()} {os.getppid()} {child.pid}")
-    os.replace("pids.tmp", "blocked-pids")
-    time.sleep(3600)
-
-
-CLAIM = Claim(id="blocks/forever", source="a test", statement="x", variables=(Var("x", ()),), residual=residual)
-'''
+BLOCKS_WITH_A_CHILD = test_zygote.BLOCKS  # blocks, after starting a process of its own
 
 
 def test_a_command_killed_outright_leaves_nothing_its_forked_worker_started(tmp_path):

@@ -49,11 +49,10 @@ from dataclasses import dataclass, field, replace
 from ..errors import BnproofError, ClaimError, Disagreement, ExitCode
 from .coverage import Coverage
 from .fuzz import BUDGET
+from .zygote import boot, fork_worker
 
 START_TIMEOUT = 120.0  # seconds for a fresh worker to import its libraries, or the claim's budget if longer
-# The worker's first lines: only builtins until sys.path is the parent's.
-BOOT = ("import sys; n = int(sys.argv[1]); sys.path[:] = sys.argv[2:2 + n]; del sys.argv[1:2 + n]; "
-        "from bnproof.search.worker import main; main()")
+BOOT = boot("bnproof.search.worker")
 REPORT_EVERY = 0.25  # seconds between coverage and refutation reports
 
 
@@ -358,8 +357,6 @@ class _Worker:
     @staticmethod
     def _forked(jobs: int, events: int, out: int | None, warm_jax: bool):
         """The worker forked by this process's zygote (search/zygote.py), or None."""
-        from .zygote import fork_worker
-
         null = os.open(os.devnull, os.O_WRONLY) if out is None else None
         try:
             return fork_worker(jobs, events, out if null is None else null, warm_jax)
