@@ -229,12 +229,13 @@ def test_a_zygote_that_dies_costs_its_claim_not_the_run(tmp_path):
     worker, parent, child = map(int, marker.read_text().split())
     assert parent == zygote_pid
     _wait_until(lambda: _gone(worker) and _gone(child), "the workers of a dead zygote live on")
-    # the next worker starts fresh, and works
+    # the next worker works: fresh, or forked by a zygote started since
     probes = tmp_path / "probes"
     probes.mkdir()
     done = _fuzz(_claim_folder(tmp_path, "after", 4), probes)
     assert done.returncode == 0, done.stderr
-    assert _probe(probes, set())["ppid"] == os.getpid()
+    served_by = _probe(probes, set())["ppid"]
+    assert served_by != zygote_pid and (served_by == os.getpid() or served_by == zygote._zygote.process.pid)
 
 
 def test_the_zygote_ends_with_its_parent(tmp_path):
@@ -261,3 +262,28 @@ def test_a_command_that_starts_one_worker_starts_no_zygote(tmp_path):
                                env=dict(os.environ, **env_for(folder, PROBE_DIR=str(probes))))
     assert command.wait(timeout=HANG_GUARD) == 0
     assert _probe(probes, set(), command.pid)["ppid"] == command.pid  # the command started its worker itself
+
+
+def test_an_environment_that_comes_back_gets_its_zygote_again(tmp_path, monkeypatch):
+    # a test that sets PYTHONHASHSEED for itself gets a zygote of its own; the suite's next
+    # tests, back in the first environment, got fresh workers for the rest of the session
+    def current() -> bool:
+        return zygote._zygote is not None and zygote._zygote.matches(
+            [p for p in sys.path if p], dict(os.environ))
+
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    first = _zygote_pid()
+    assert _fuzz(_claim_folder(tmp_path, "a0", 0), probes).returncode == 0  # a worker asked for here
+    monkeypatch.setenv("PYTHONHASHSEED", "7")
+    for name in ("b1", "b2"):  # the second worker in this environment starts its zygote
+        assert _fuzz(_claim_folder(tmp_path, name, 1), probes).returncode == 0
+    assert current() and zygote._zygote.process.pid != first
+    monkeypatch.delenv("PYTHONHASHSEED")
+    assert not current()
+    assert _fuzz(_claim_folder(tmp_path, "a1", 2), probes).returncode == 0
+    assert current()  # started again by the first worker asked for back in this environment (its second)
+    again = _zygote_pid()
+    before = set(probes.glob("probe-*.json"))
+    assert _fuzz(_claim_folder(tmp_path, "a2", 3), probes).returncode == 0
+    assert _probe(probes, before)["ppid"] == again != first

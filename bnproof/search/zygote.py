@@ -215,7 +215,15 @@ class _Zygote:
 
 _zygote: _Zygote | None = None
 _made: list = []  # every zygote started in this process
-_starts = 0  # workers started in this process
+_asked: dict = {}  # per environment (_key): the workers asked for in it
+_lost: dict = {}  # per environment: its zygotes that ended by themselves
+LOST_AT_MOST = 2  # an environment whose zygotes keep ending gets fresh workers only
+
+
+def _key() -> tuple:
+    """What a zygote must share with a worker: the import path, and the environment an
+    interpreter reads at its start or at an import."""
+    return tuple(p for p in sys.path if p), tuple(sorted(_at_start(os.environ).items()))
 
 
 def _forget_in_child() -> None:
@@ -224,7 +232,7 @@ def _forget_in_child() -> None:
     process reading the other's answers and exit reports), and its atexit close(), run
     when the child ends normally, killed the parent's zygote and every worker it was
     running for the parent.  The child drops its copy, and counts its own workers."""
-    global _zygote, _starts
+    global _zygote
     for zygote in _made:  # a retired one, still running workers, too
         if not zygote.gone:
             zygote.gone = True  # close() is then a no-op: nothing of the parent's is killed
@@ -233,7 +241,9 @@ def _forget_in_child() -> None:
             except OSError:
                 pass
     _made.clear()
-    _zygote, _starts = None, 0
+    _asked.clear()
+    _lost.clear()
+    _zygote = None
 
 
 if hasattr(os, "register_at_fork"):
@@ -254,7 +264,7 @@ def _usable() -> bool:
 
 def _started() -> _Zygote:
     """This process's zygote, started now if there is none, or only one that is dead or
-    made for another environment or import path."""
+    made for another environment or import path (retired: it ends with its workers)."""
     global _zygote
     if _zygote is None or not _zygote.matches([p for p in sys.path if p], dict(os.environ)):
         if _zygote is not None:
@@ -269,20 +279,26 @@ def _started() -> _Zygote:
 
 def fork_worker(jobs: int, events: int, out: int, warm_jax: bool) -> Forked | None:
     """A worker forked by this process's zygote with these pipe ends and stdout, or
-    None: start a fresh interpreter instead (the first worker of this process, and
-    the second, which starts the zygote; another platform; an environment or import
-    path the zygote does not match; a zygote still importing, or gone)."""
-    global _starts
-    _starts += 1
+    None: start a fresh interpreter instead.  Per environment (_key), the first
+    worker is fresh and the second starts the zygote, so a command that needs one
+    worker never starts one; an environment that comes back after another (a test
+    that set a variable for itself) gets its zygote again at once.  Fresh also: on
+    another platform, a zygote still importing, and an environment whose zygotes
+    ended by themselves LOST_AT_MOST times."""
     if not _usable():
         return None
-    if _zygote is None:
-        if _starts >= 2:
-            _started()
-        return None
-    if not _zygote.matches([p for p in sys.path if p], dict(os.environ)):
-        return None
-    return _zygote.fork(jobs, events, out, warm_jax)
+    global _zygote
+    key = _key()
+    _asked[key] = _asked.get(key, 0) + 1
+    if _zygote is not None and _zygote.gone and not _zygote.retired:  # it ended by itself
+        lost = tuple(_zygote.paths), tuple(sorted(_zygote.start_env.items()))
+        _lost[lost] = _lost.get(lost, 0) + 1
+        _zygote = None
+    if _zygote is not None and _zygote.matches(list(key[0]), dict(os.environ)):
+        return _zygote.fork(jobs, events, out, warm_jax)
+    if _asked[key] >= 2 and _lost.get(key, 0) < LOST_AT_MOST:
+        _started()
+    return None
 
 
 def start(timeout: float = 120.0) -> bool:
