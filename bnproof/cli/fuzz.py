@@ -76,14 +76,7 @@ def fuzz(
     met the hypotheses, or "undecided" with the reason.  Ctrl-C stops at once and keeps
     what was found (exit code 130).  With --distributed, each process searches
     a block of the claims and process 0 reports them all, in order, and alone
-    writes the certificates.
-
-    A claim's code runs in a worker process, killed with all it started when
-    its budget runs out; what the claim prints goes to stderr.  A process that
-    starts many workers (the Python API called again and again, a notebook, a
-    test session) forks them, from its third on, from a zygote process that has
-    imported the libraries once: a worker then starts in about 0.1 s instead
-    of 1 to 2 s.  BNPROOF_NO_ZYGOTE=1 starts every worker as a fresh interpreter."""
+    writes the certificates."""
     try:
         _fuzz(claim, seed, max_examples, batch, time_budget, size, no_jax, as_json, timings, record,
               resume, prove, out_dir, overwrite, (distributed, coordinator, num_processes, process_id))

@@ -142,41 +142,31 @@ def end_all() -> None:
 
 def _child(in_r: int, out_w: int, err_w: int, env: dict[str, str], mask) -> None:
     """Become the worker: pipes on 0, 1 and 2, nothing else of the parent's open, the
-    worker's environment, and os._exit whatever happens (exit_after)."""
-    exit_after(lambda: _as_worker(in_r, out_w, err_w, env, mask))
-
-
-def _as_worker(in_r: int, out_w: int, err_w: int, env: dict[str, str], mask) -> None:
-    """The worker's signals, streams and environment, then its main (which ends with os._exit)."""
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        # Ctrl-C ends it at once, silently; a command started immune to it (a background
-        # job) keeps its worker immune, as a fresh interpreter would inherit it
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-    os.dup2(in_r, 0)
-    os.dup2(out_w, 1)
-    os.dup2(err_w, 2)
-    for name in os.listdir("/proc/self/fd"):
-        if int(name) > 2:
-            try:
-                os.close(int(name))
-            except OSError:
-                pass
-    os.environ.clear()
-    os.environ.update(env)
-    sys.stdin = open(0, encoding="utf-8", closefd=False)
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-    from .worker import main
-
-    main()  # os._exit(0) when done
-
-
-def exit_after(body) -> None:
-    """Run `body` in a forked child, then os._exit: never the parent's atexit handlers,
-    buffers or `finally` blocks; what it raised is printed to stderr, and exits 1."""
+    worker's environment, and os._exit whatever happens (never the parent's atexit
+    handlers, buffers or `finally` blocks)."""
     try:
-        body()
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            # Ctrl-C ends it at once, silently; a command started immune to it (a background
+            # job) keeps its worker immune, as a fresh interpreter would inherit it
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.dup2(in_r, 0)
+        os.dup2(out_w, 1)
+        os.dup2(err_w, 2)
+        for name in os.listdir("/proc/self/fd"):
+            if int(name) > 2:
+                try:
+                    os.close(int(name))
+                except OSError:
+                    pass
+        os.environ.clear()
+        os.environ.update(env)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+        from .worker import main
+
+        main()  # os._exit(0) when done
     except BaseException:
         try:
             import traceback

@@ -49,10 +49,11 @@ from dataclasses import dataclass, field, replace
 from ..errors import BnproofError, ClaimError, Disagreement, ExitCode
 from .coverage import Coverage
 from .fuzz import BUDGET
-from .zygote import boot, fork_worker
 
 START_TIMEOUT = 120.0  # seconds for a fresh worker to import its libraries, or the claim's budget if longer
-BOOT = boot("bnproof.search.worker")
+# The worker's first lines: only builtins until sys.path is the parent's.
+BOOT = ("import sys; n = int(sys.argv[1]); sys.path[:] = sys.argv[2:2 + n]; del sys.argv[1:2 + n]; "
+        "from bnproof.search.worker import main; main()")
 REPORT_EVERY = 0.25  # seconds between coverage and refutation reports
 
 
@@ -335,17 +336,16 @@ class _Worker:
         self.jobs = Connection(jobs_write, readable=False)
         self.conn = Connection(events_read, writable=False)
         self.process = None
-        self.ready = self.forked = False
+        self.ready = False
         self._started = started
         try:
             with _sigint_deferred():  # a Ctrl-C meanwhile is raised at its end: on the list, it is killed
                 try:
                     # what the claim's code prints goes to stderr: stdout is the report (--json)
-                    out = sys.stderr.fileno() if _has_fileno(sys.stderr) else None
-                    self.process = self._forked(jobs_read, events_write, out, warm_jax) or subprocess.Popen(
+                    self.process = subprocess.Popen(
                         command, pass_fds=(jobs_read, events_write), stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL if out is None else out, start_new_session=True)
-                    self.forked = not isinstance(self.process, subprocess.Popen)
+                        stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
+                        start_new_session=True)
                     started.append(self)
                 finally:  # the child's ends: once it has them (or failed to start), ours go
                     os.close(jobs_read)
@@ -353,16 +353,6 @@ class _Worker:
         except BaseException:
             self.kill()
             raise
-
-    @staticmethod
-    def _forked(jobs: int, events: int, out: int | None, warm_jax: bool):
-        """The worker forked by this process's zygote (search/zygote.py), or None."""
-        null = os.open(os.devnull, os.O_WRONLY) if out is None else None
-        try:
-            return fork_worker(jobs, events, out if null is None else null, warm_jax)
-        finally:
-            if null is not None:
-                os.close(null)
 
     def wait_ready(self, budget: float = 0.0) -> None:
         """Until the worker has imported its libraries; killed if it cannot.  A busy machine
@@ -395,13 +385,13 @@ class _Worker:
         by the Supervisor's close."""
         process = self.process
         if process is not None:
-            if isinstance(process, subprocess.Popen) and process.returncode is None:
-                try:  # not reaped yet, so its group id is still its own
+            if process.returncode is None:  # not reaped yet, so its group id is still its own
+                try:
                     os.killpg(process.pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
                     pass
             if process.poll() is None:
-                process.kill()  # a forked worker's: its whole group, by the zygote
+                process.kill()
             process.wait()
             self.process = None
         for connection in (self.jobs, self.conn):
@@ -452,14 +442,7 @@ class Supervisor:
                 worker.kill()
             worker = _Worker(self.warm_jax, self.started)
         self.worker = worker
-        try:
-            worker.wait_ready(budget)
-        except BnproofError:
-            if not worker.forked:
-                raise
-            # forked by a zygote that died as the worker started (search/zygote.py): a fresh one
-            self.worker = worker = _Worker(self.warm_jax, self.started)
-            worker.wait_ready(budget)
+        worker.wait_ready(budget)
 
     def _start_spare(self) -> None:
         if self.spare is None:
