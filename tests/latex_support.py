@@ -77,21 +77,24 @@ def compile_full(tmp_path: Path, text: str) -> str:
     """A whole document compiled twice with pdflatex; its log, asserting it has no warning."""
     tex = tmp_path / "doc.tex"
     tex.write_text(text)
-    for _ in range(2):
-        proc = subprocess.run([_engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
-                               "-no-shell-escape", tex.name], cwd=tmp_path, capture_output=True,
-                              text=True, errors="replace")
-    log = tex.with_suffix(".log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-3000:]
+    log = pdflatex(tex)
     problems = WARNING.findall(log)
     assert not problems, problems
     return log
 
 
-def _engine(name: str) -> str:
+def pdflatex(tex: Path, runs: int = 2) -> str:
+    """`tex` compiled `runs` times (twice: labels settle) with pdflatex, no shell escape,
+    in its folder; its log, asserting the last run succeeded."""
     from test_latex import engine
 
-    return engine(name)
+    for _ in range(runs):
+        proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
+                               "-no-shell-escape", tex.name], cwd=tex.parent, capture_output=True,
+                              text=True, errors="replace")
+    log = tex.with_suffix(".log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    return log
 
 _PIECE = "bnproof-test: piece "
 
@@ -117,12 +120,7 @@ def compile_apart(tmp_path: Path, preamble: str, pieces: dict) -> dict:
     tex = tmp_path / "apart.tex"
     tex.write_text(preamble + "\\begin{document}\n" + "".join(body)
                    + f"\\clearpage\\typeout{{{_PIECE}end}}\n\\end{{document}}\n")
-    for _ in range(2):
-        proc = subprocess.run([_engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
-                               "-no-shell-escape", tex.name], cwd=tmp_path, capture_output=True,
-                              text=True, errors="replace")
-    log = tex.with_suffix(".log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-3000:]
+    log = pdflatex(tex)
     parts = log.split(_PIECE)
     assert len(parts) == len(pieces) + 2, "a piece's marker is missing from the log"
     end = WARNING.findall(parts[-1].split("\n", 1)[1])

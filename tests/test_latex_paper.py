@@ -13,8 +13,8 @@ import pytest
 from bnproof.certificate.io import seal
 from bnproof.errors import ExitCode
 from cli_runner import run_cli
-from latex_support import fragment, generated, run_latex
-from test_latex import ROOT, engine, one_line_error
+from latex_support import fragment, generated, pdflatex, run_latex
+from test_latex import ROOT, one_line_error
 
 CERT = ROOT / "certificates/santurkar2018/theorem-4.1.json"
 DISPLAYS = re.compile(r"\\begin\{(equation|multline|align|gather)(\*?)\}")
@@ -42,12 +42,7 @@ def compile_quietly(tmp_path, pieces):
     main = tmp_path / "paper.tex"
     main.write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
                     + "\n".join(body) + f"\nAs in {refs}.\n\\end{{document}}\n")
-    for _ in range(2):
-        proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
-                               "-no-shell-escape", main.name], cwd=tmp_path, capture_output=True,
-                              text=True, errors="replace")
-    log = main.with_suffix(".log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-3000:]
+    log = pdflatex(main)
     problems = re.findall(r"^.*(?:Warning|Overfull|Underfull|undefined).*$", log, re.M | re.I)
     assert not problems, problems
     return log
@@ -279,12 +274,7 @@ def two_column_log(tmp_path, pieces: dict) -> str:
     main = tmp_path / "paper.tex"
     main.write_text("\\documentclass[twocolumn]{article}\n\\usepackage{amsmath,amssymb}\n"
                     "\\begin{document}\n" + "\n".join(body) + "\\end{document}\n")
-    proc = subprocess.run([engine("pdflatex"), "-interaction=nonstopmode", "-halt-on-error",
-                           "-no-shell-escape", main.name], cwd=tmp_path, capture_output=True,
-                          text=True, errors="replace")
-    log = main.with_suffix(".log").read_text(errors="replace")
-    assert proc.returncode == 0, log[-3000:]
-    return log
+    return pdflatex(main, runs=1)
 
 
 def test_derivations_on_two_large_instances_share_a_paper(tmp_path):
