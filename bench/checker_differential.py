@@ -816,6 +816,25 @@ def _close(a, b) -> bool:
     return abs(a - b) <= 1e-7 * max(1.0, abs(a), abs(b))
 
 
+def _both(old, new, read) -> list:
+    """read(checker) for the old and the new checker; ("error", type, message) where it raised."""
+    got = []
+    for ck in (old, new):
+        try:
+            got.append(read(ck))
+        except Exception as exc:  # noqa: BLE001 - a reader's refusal, or a crash
+            got.append(("error", type(exc).__name__, str(exc)[:100]))
+    return got
+
+
+def _errors_differ(got, where: str) -> str | None:
+    """What differs where at least one reader raised: None if both raised alike."""
+    if got[0][:2] == got[1][:2]:
+        return None
+    shown = [g[:3] if g[0] == "error" else "ok" for g in got]
+    return f"{where}: old {shown[0]}, new {shown[1]}"
+
+
 def writer_diff(old, new, doc, rng) -> str | None:
     """None if both checkers' writers give the same values at random sizes and inputs to
     every step (every-m) or every rank-0 step (every-d); else what differs.  A document
@@ -827,21 +846,16 @@ def writer_diff(old, new, doc, rng) -> str | None:
     for trial in range(3):
         if method == "every-d":
             sizes = {"m": rng.randint(1, 3), "d": rng.randint(1, 3)}
-            got = []
-            for ck in (old, new):
+            def every_d(ck):
                 ed = sys.modules[ck.__name__ + ".every_d"]
-                try:
-                    inputs = ed.read_inputs(doc["program"]["inputs"])
-                    ops = ed.read_steps(doc["program"]["steps"], inputs)
-                    steps, scalars = ed.instantiate(inputs, ops, sizes["m"], sizes["d"])
-                except Exception as exc:  # noqa: BLE001 - a reader's refusal, or a crash
-                    got.append(("error", type(exc).__name__, str(exc)[:100]))
-                    continue
-                got.append((inputs, steps, scalars))
+                inputs = ed.read_inputs(doc["program"]["inputs"])
+                steps, scalars = ed.instantiate(inputs, ed.read_steps(doc["program"]["steps"], inputs),
+                                                sizes["m"], sizes["d"])
+                return inputs, steps, scalars
+
+            got = _both(old, new, every_d)
             if any(g[0] == "error" for g in got):
-                if got[0][:2] != got[1][:2]:
-                    return f"every-d writer at {sizes}: old {got[0][:3] if got[0][0] == 'error' else 'ok'}, new {got[1][:3] if got[1][0] == 'error' else 'ok'}"
-                return None
+                return _errors_differ(got, f"every-d writer at {sizes}")
             kinds = {"scalar": (), "vector": ("m",), "feature": ("d",), "matrix": ("m", "d")}
             values = _input_values(got[0][0], sizes, rng, kinds)
             vo = _evaluate(got[0][1], values)
@@ -853,21 +867,14 @@ def writer_diff(old, new, doc, rng) -> str | None:
                     return f"every-d step {k} at {sizes}: old {vo[a]}, new {vn[b]}"
         else:
             m = rng.randint(1, 4)
-            got = []
-            for ck in (old, new):
-                pr = sys.modules[ck.__name__ + ".proof"]
-                ins = sys.modules[ck.__name__ + ".instantiate"]
-                try:
-                    claim, inputs, ops, types, residual, hyps = pr.read_statement(doc)
-                    steps, vals = ins.instantiate(inputs, ops, types, m)
-                except Exception as exc:  # noqa: BLE001
-                    got.append(("error", type(exc).__name__, str(exc)[:100]))
-                    continue
-                got.append((inputs, steps, vals))
+            def every_m(ck):
+                _, inputs, ops, types, _, _ = sys.modules[ck.__name__ + ".proof"].read_statement(doc)
+                steps, vals = sys.modules[ck.__name__ + ".instantiate"].instantiate(inputs, ops, types, m)
+                return inputs, steps, vals
+
+            got = _both(old, new, every_m)
             if any(g[0] == "error" for g in got):
-                if got[0][:2] != got[1][:2]:
-                    return f"every-m writer at m = {m}: old {got[0][:3] if got[0][0] == 'error' else 'ok'}, new {got[1][:3] if got[1][0] == 'error' else 'ok'}"
-                return None
+                return _errors_differ(got, f"every-m writer at m = {m}")
             values = {}
             for name, t, domain in got[0][0]:
                 axes = {"S": 0, "V": 1, "M": 2}[t]
