@@ -816,6 +816,15 @@ def _close(a, b) -> bool:
     return abs(a - b) <= 1e-7 * max(1.0, abs(a), abs(b))
 
 
+def _document(data) -> dict | None:
+    """The mutant as a JSON object, None where it is not one."""
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
 def _both(old, new, read) -> list:
     """read(checker) for the old and the new checker; ("error", type, message) where it raised."""
     got = []
@@ -1189,11 +1198,8 @@ def main(argv=None) -> int:
         elif so == sn == "accepted" and lo != ln:
             accept_lines.append(entry)
         if args.writers and mutation.split(":")[0] in ("original", "own"):
-            try:
-                mdoc = json.loads(data)
-            except ValueError:
-                mdoc = None
-            if isinstance(mdoc, dict):
+            mdoc = _document(data)
+            if mdoc is not None:
                 signal.setitimer(signal.ITIMER_REAL, args.limit_s)
                 try:
                     said = writer_diff(old, new, mdoc, random.Random(n))
@@ -1207,11 +1213,8 @@ def main(argv=None) -> int:
                 if said:
                     writer_diffs.append((entry, said, data))
         if args.oracle and sn == "accepted":
-            try:
-                mdoc = json.loads(data)
-            except ValueError:
-                mdoc = None
-            if isinstance(mdoc, dict):
+            mdoc = _document(data)
+            if mdoc is not None:
                 signal.setitimer(signal.ITIMER_REAL, args.limit_s)
                 try:
                     method = mdoc.get("proof", {}).get("method") if isinstance(mdoc.get("proof"), dict) else None
